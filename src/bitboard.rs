@@ -1,0 +1,327 @@
+//! Points of the board and sets of points.
+//!
+//! The 11 x 11 board fits a `u128`: point (rank r, file f), both counted
+//! from 0, is bit `r * 11 + f` ("rank-major"). Bits 121-127 are never set.
+//! The hole at f6 is bit 60; it belongs to no player but it is a bit like
+//! any other, so masks decide whether it counts.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// Width and height of the board.
+pub const SIZE: usize = 11;
+/// Number of points, hole included.
+pub const POINT_COUNT: usize = SIZE * SIZE;
+
+/// A point of the board, `0..121`, rank-major.
+#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash)]
+#[repr(transparent)]
+pub struct Square(u8);
+
+impl Square {
+    /// The hole, f6: not a point of play.
+    pub const HOLE: Square = Square(60);
+
+    /// The point at `rank` and `file`, both from 0; `None` off the board.
+    #[inline]
+    pub const fn new(rank: usize, file: usize) -> Option<Square> {
+        if rank < SIZE && file < SIZE {
+            Some(Square((rank * SIZE + file) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The point with this index; `None` past 120.
+    #[inline]
+    pub const fn from_index(index: usize) -> Option<Square> {
+        if index < POINT_COUNT {
+            Some(Square(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The point with this index.
+    ///
+    /// Callers guarantee `index < 121` (it comes from a bit of a masked
+    /// bitboard or from a table built over the board).
+    #[inline(always)]
+    pub const fn from_index_unchecked(index: usize) -> Square {
+        debug_assert!(index < POINT_COUNT);
+        Square(index as u8)
+    }
+
+    /// The index `0..121`.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Rank from 0 (rank `1`) to 10 (rank `11`).
+    #[inline(always)]
+    pub const fn rank(self) -> usize {
+        self.0 as usize / SIZE
+    }
+
+    /// File from 0 (`a`) to 10 (`k`).
+    #[inline(always)]
+    pub const fn file(self) -> usize {
+        self.0 as usize % SIZE
+    }
+
+    /// The same point in file-major order (`file * 11 + rank`), the index
+    /// used by the transposed bitboards.
+    #[inline(always)]
+    pub const fn transposed_index(self) -> usize {
+        self.file() * SIZE + self.rank()
+    }
+
+    /// A one-point set.
+    #[inline(always)]
+    pub const fn bitboard(self) -> Bitboard {
+        Bitboard(1u128 << self.0)
+    }
+
+    /// Every point, a1 first.
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..POINT_COUNT as u8).map(Square)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file() as u8) as char,
+            self.rank() + 1
+        )
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A set of points, one bit each; bits 121-127 stay clear.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Default)]
+#[repr(transparent)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    /// No point.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 121 points, hole included.
+    pub const ALL: Bitboard = Bitboard((1u128 << POINT_COUNT) - 1);
+    /// The 120 points of play.
+    pub const PLAYABLE: Bitboard = Bitboard(Self::ALL.0 & !(1u128 << Square::HOLE.0));
+
+    /// Number of points in the set.
+    #[inline(always)]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set is empty.
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the set holds `square`.
+    #[inline(always)]
+    pub const fn contains(self, square: Square) -> bool {
+        self.0 >> square.0 & 1 != 0
+    }
+
+    /// The points of rank `rank` (from 0).
+    #[inline(always)]
+    pub const fn rank(rank: usize) -> Bitboard {
+        Bitboard(0x7ff << (rank * SIZE))
+    }
+
+    /// The points of file `file` (from 0).
+    #[inline(always)]
+    pub const fn file(file: usize) -> Bitboard {
+        Bitboard(SPREAD_STRIDE_11[0x7ff] << file)
+    }
+
+    /// The 11 bits of rank `rank` as a line word, file `a` in bit 0.
+    #[inline(always)]
+    pub const fn rank_word(self, rank: usize) -> u32 {
+        (self.0 >> (rank * SIZE)) as u32 & 0x7ff
+    }
+
+    /// Points of the word `word` (bit i = offset i along a line) placed
+    /// along a line that starts at bit `start` and steps by 11 bits.
+    #[inline(always)]
+    pub const fn spread(word: u32, start: usize) -> Bitboard {
+        Bitboard(SPREAD_STRIDE_11[word as usize & 0x7ff] << start)
+    }
+
+    /// The same set in the other order: bit `r * 11 + f` moves to
+    /// `f * 11 + r`. Not for hot paths.
+    pub fn transpose(self) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for square in self {
+            out.0 |= 1u128 << square.transposed_index();
+        }
+        out
+    }
+}
+
+/// `SPREAD_STRIDE_11[w]` puts bit i of the 11-bit word `w` at bit `11 i`:
+/// a rank word laid down a file, or a file word laid along a rank of the
+/// transposed board.
+static SPREAD_STRIDE_11: [u128; 2048] = {
+    let mut table = [0u128; 2048];
+    let mut word = 0;
+    while word < 2048 {
+        let mut bit = 0;
+        while bit < SIZE {
+            if word >> bit & 1 != 0 {
+                table[word] |= 1u128 << (bit * SIZE);
+            }
+            bit += 1;
+        }
+        word += 1;
+    }
+    table
+};
+
+impl Iterator for Bitboard {
+    type Item = Square;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            let index = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            Some(Square::from_index_unchecked(index))
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let count = self.count() as usize;
+        (count, Some(count))
+    }
+}
+
+impl BitAnd for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn bitand(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 & rhs.0)
+    }
+}
+
+impl BitOr for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn bitor(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 | rhs.0)
+    }
+}
+
+impl BitXor for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn bitxor(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 ^ rhs.0)
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    /// Complement within the 121 points (bits 121-127 stay clear).
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & Bitboard::ALL.0)
+    }
+}
+
+impl BitAndAssign for Bitboard {
+    #[inline(always)]
+    fn bitand_assign(&mut self, rhs: Bitboard) {
+        self.0 &= rhs.0;
+    }
+}
+
+impl BitOrAssign for Bitboard {
+    #[inline(always)]
+    fn bitor_assign(&mut self, rhs: Bitboard) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl BitXorAssign for Bitboard {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, rhs: Bitboard) {
+        self.0 ^= rhs.0;
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..SIZE).rev() {
+            for file in 0..SIZE {
+                let square = Square::new(rank, file).expect("on the board");
+                f.write_str(if self.contains(square) { "x" } else { "." })?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_coordinates() {
+        let hole = Square::new(5, 5).unwrap();
+        assert_eq!(hole, Square::HOLE);
+        assert_eq!(hole.to_string(), "f6");
+        assert_eq!(Square::new(10, 0).unwrap().to_string(), "a11");
+        assert_eq!(Square::new(11, 0), None);
+        assert_eq!(Square::from_index(121), None);
+    }
+
+    #[test]
+    fn masks_stay_within_the_board() {
+        assert_eq!(Bitboard::ALL.count(), 121);
+        assert_eq!(Bitboard::PLAYABLE.count(), 120);
+        assert_eq!((!Bitboard::EMPTY).count(), 121);
+        assert_eq!(Bitboard::file(10).count(), 11);
+        assert!(Bitboard::file(5).contains(Square::HOLE));
+        assert_eq!(Bitboard::rank(10).0 >> 121, 0);
+    }
+
+    #[test]
+    fn iteration_and_transpose() {
+        let set = Square::new(0, 3).unwrap().bitboard() | Square::new(7, 1).unwrap().bitboard();
+        let squares: Vec<String> = set.map(|s| s.to_string()).collect();
+        assert_eq!(squares, ["d1", "b8"]);
+        let transposed = set.transpose();
+        assert!(transposed.contains(Square::from_index(3 * 11).unwrap()));
+        assert!(transposed.contains(Square::from_index(11 + 7).unwrap()));
+        assert_eq!(transposed.transpose(), set);
+    }
+
+    #[test]
+    fn words_and_spread() {
+        let board = Bitboard::rank(3);
+        assert_eq!(board.rank_word(3), 0x7ff);
+        assert_eq!(board.rank_word(2), 0);
+        assert_eq!(Bitboard::spread(0b101, 2).count(), 2);
+        assert!(Bitboard::spread(0b101, 2).contains(Square::new(2, 2).unwrap()));
+    }
+}

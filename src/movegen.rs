@@ -1,0 +1,311 @@
+//! Legal move generation and bulk counting for all three phases.
+//!
+//! Capture lines are found on 11-bit line words: at a landing point, the
+//! white line is the white stones inside the span that reaches out to the
+//! nearest black stone or blocker (a ka, the walled hole, the edge) on
+//! each side, and the black line likewise. Each is a legal capture when it
+//! holds an odd number of stones. This follows RULES directly: a run of one
+//! colour starts at the first stone met and ends at the first stone of the
+//! other colour or a blocker, and two runs of one colour on both sides of
+//! the ka form one line, which is exactly what the span collects.
+
+use crate::bitboard::{Bitboard, SIZE, Square};
+use crate::moves::{Move, MoveList, direction};
+use crate::position::{Colour, Phase, Player, Position};
+use crate::rules::{Centre, KaEntry, Rules, SecondColumn};
+
+/// Bits strictly between the nearest bit of `blockers` below `index` and
+/// the nearest above (the edges count as blockers).
+#[inline(always)]
+fn span(index: u32, blockers: u32) -> u32 {
+    let above = (blockers | 1 << SIZE) >> (index + 1);
+    let upper = index + 1 + above.trailing_zeros();
+    // Shifted up one with a sentinel in bit 0, so "none below" needs no branch.
+    let below = (blockers << 1 | 1) & ((2 << index) - 1);
+    let lower = 31 - below.leading_zeros();
+    ((1 << upper) - 1) & !((1 << lower) - 1)
+}
+
+/// The white and black capture lines through `index` of one line word.
+#[inline(always)]
+fn capture_lines(white: u32, black: u32, blockers: u32, index: u32) -> (u32, u32) {
+    (
+        white & span(index, black | blockers),
+        black & span(index, white | blockers),
+    )
+}
+
+/// The hole as a blocker: present under `Centre` wall only. Bit 60 is f6
+/// in both the rank-major and the file-major order.
+#[inline(always)]
+fn wall(rules: &Rules) -> Bitboard {
+    match rules.centre {
+        Centre::Wall => Square::HOLE.bitboard(),
+        Centre::Open => Bitboard::EMPTY,
+    }
+}
+
+/// The 11-bit word of line `line` (a file in a file-major board, a rank in
+/// a rank-major one).
+#[inline(always)]
+fn word(board: Bitboard, line: usize) -> u32 {
+    board.rank_word(line)
+}
+
+/// Receives every (origin, landing point, capture axis) with its two
+/// candidate lines; the generator and the counter are its two kinds.
+trait Visitor {
+    fn lines(&mut self, from: Square, to: Square, along_file: bool, index: u32, lines: (u32, u32));
+    fn passage(&mut self, file: usize);
+}
+
+struct Generator<'a>(&'a mut MoveList);
+
+impl Visitor for Generator<'_> {
+    #[inline(always)]
+    fn lines(&mut self, from: Square, to: Square, along_file: bool, index: u32, lines: (u32, u32)) {
+        let (above, below) = if along_file {
+            (direction::NORTH, direction::SOUTH)
+        } else {
+            (direction::EAST, direction::WEST)
+        };
+        for (line, black) in [(lines.0, false), (lines.1, true)] {
+            if line.count_ones() & 1 == 1 {
+                let mut directions = 0;
+                if line >> index != 0 {
+                    directions |= above;
+                }
+                if line & ((1 << index) - 1) != 0 {
+                    directions |= below;
+                }
+                self.0.push(Move::ka(from, to, directions, black, line));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn passage(&mut self, file: usize) {
+        self.0.push(Move::passage(file));
+    }
+}
+
+struct Counter(u64);
+
+impl Visitor for Counter {
+    #[inline(always)]
+    fn lines(&mut self, _: Square, _: Square, _: bool, _: u32, lines: (u32, u32)) {
+        self.0 += ((lines.0.count_ones() & 1) + (lines.1.count_ones() & 1)) as u64;
+    }
+
+    #[inline(always)]
+    fn passage(&mut self, _: usize) {
+        self.0 += 1;
+    }
+}
+
+/// Appends every legal move of `position` to `list`.
+pub fn generate_moves(position: &Position, rules: &Rules, list: &mut MoveList) {
+    visit(position, rules, &mut Generator(list));
+}
+
+/// The legal moves of `position`.
+pub fn legal_moves(position: &Position, rules: &Rules) -> MoveList {
+    let mut list = MoveList::new();
+    generate_moves(position, rules, &mut list);
+    list
+}
+
+/// Number of legal moves, counted without making a list.
+#[inline]
+pub fn count_moves(position: &Position, rules: &Rules) -> u64 {
+    let mut counter = Counter(0);
+    visit(position, rules, &mut counter);
+    counter.0
+}
+
+#[inline(always)]
+fn visit(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
+    match position.phase() {
+        Phase::Passage => passages(position, rules, visitor),
+        Phase::KaEntry => ka_entries(position, rules, visitor),
+        Phase::KaMove => ka_moves(position, rules, visitor),
+    }
+}
+
+/// Whether North may take `file` after South took `south_file`.
+pub fn north_may_take(rules: &Rules, south_file: usize, file: usize) -> bool {
+    match rules.second_column {
+        SecondColumn::Opposite => match south_file {
+            0..=4 => file >= 6,
+            5 => file != 5,
+            _ => file <= 4,
+        },
+        SecondColumn::Any => file != SIZE - 1 - south_file,
+    }
+}
+
+fn passages(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
+    let side = position.side_to_move();
+    let own = position.all_stones() & side.half();
+    let south_file = position.passage(Player::South);
+    for file in 0..SIZE {
+        if (own & Bitboard::file(file)).is_empty() {
+            continue;
+        }
+        if side == Player::North
+            && let Some(south_file) = south_file
+            && !north_may_take(rules, south_file, file)
+        {
+            continue;
+        }
+        visitor.passage(file);
+    }
+}
+
+#[inline(always)]
+fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
+    let side = position.side_to_move();
+    let Some(passage) = position.passage(side) else {
+        return;
+    };
+    let walls = wall(rules);
+    let white = position.stones(Colour::White);
+    let black = position.stones(Colour::Black);
+    let blockers = position.kas() | walls;
+    let file_white = word(position.stones_by_file(Colour::White), passage);
+    let file_black = word(position.stones_by_file(Colour::Black), passage);
+    let file_blockers = word(position.kas_by_file() | walls, passage);
+    let (slide, jump) = match rules.ka_entry {
+        KaEntry::Slide => (true, false),
+        KaEntry::Jump => (false, true),
+        KaEntry::Both => (true, true),
+    };
+    let p = passage as u32;
+    for rank in side.half_ranks() {
+        let rank_white = white.rank_word(rank);
+        let rank_black = black.rank_word(rank);
+        let rank_blockers = blockers.rank_word(rank);
+        let rank_stones = rank_white | rank_black;
+        if (rank_stones | rank_blockers) >> p & 1 != 0 {
+            continue; // the passage point is not empty
+        }
+        let to = Square::from_index_unchecked(rank * SIZE + passage);
+        let file_lines = capture_lines(file_white, file_black, file_blockers, rank as u32);
+        let mut origins = 0u32;
+        if slide {
+            origins |= rank_stones & (0b101 << p >> 1);
+        }
+        if jump {
+            // A stone two files away, with a stone (not a ka) between.
+            let far = 0b1_0001u32 << p >> 2;
+            let near_west = (rank_stones << 1) & (1 << p);
+            let near_east = (rank_stones >> 1) & (1 << p);
+            let allowed = (near_west >> 2) | (near_east << 2);
+            origins |= rank_stones & far & allowed;
+        }
+        origins &= 0x7ff;
+        while origins != 0 {
+            let origin = origins.trailing_zeros();
+            origins &= origins - 1;
+            let from = Square::from_index_unchecked(rank * SIZE + origin as usize);
+            let picked = !(1u32 << origin);
+            let rank_lines =
+                capture_lines(rank_white & picked, rank_black & picked, rank_blockers, p);
+            visitor.lines(from, to, false, p, rank_lines);
+            visitor.lines(from, to, true, rank as u32, file_lines);
+        }
+    }
+}
+
+#[inline(always)]
+fn ka_moves(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
+    let side = position.side_to_move();
+    let Some(from) = position.ka(side) else {
+        return;
+    };
+    let walls = wall(rules);
+    let rank = from.rank();
+    let file = from.file();
+    // The ka may pass over the open hole but never stop on it.
+    let hole_stop = |line: usize| if line == 5 { !(1u32 << 5) } else { !0 };
+
+    let white = position.stones(Colour::White);
+    let black = position.stones(Colour::Black);
+    let blockers = position.kas() | walls;
+    let occupied = white | black | blockers;
+    let mut targets = span(file as u32, occupied.rank_word(rank)) & !(1 << file) & hole_stop(rank);
+    let file_white_board = position.stones_by_file(Colour::White);
+    let file_black_board = position.stones_by_file(Colour::Black);
+    let file_blockers_board = position.kas_by_file() | walls;
+    // Along the rank: capture along the file of the landing point.
+    while targets != 0 {
+        let target_file = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        let lines = capture_lines(
+            word(file_white_board, target_file),
+            word(file_black_board, target_file),
+            word(file_blockers_board, target_file),
+            rank as u32,
+        );
+        let to = Square::from_index_unchecked(rank * SIZE + target_file);
+        visitor.lines(from, to, true, rank as u32, lines);
+    }
+    // Along the file: capture along the rank of the landing point.
+    let file_occupied = file_white_board | file_black_board | file_blockers_board;
+    let mut targets = span(rank as u32, word(file_occupied, file)) & !(1 << rank) & hole_stop(file);
+    while targets != 0 {
+        let target_rank = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        let lines = capture_lines(
+            white.rank_word(target_rank),
+            black.rank_word(target_rank),
+            blockers.rank_word(target_rank),
+            file as u32,
+        );
+        let to = Square::from_index_unchecked(target_rank * SIZE + file);
+        visitor.lines(from, to, false, file as u32, lines);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn span_reaches_to_the_nearest_blockers() {
+        assert_eq!(span(5, 0), 0x7ff);
+        assert_eq!(span(5, 1 << 2 | 1 << 8), 0b000_1111_1000);
+        assert_eq!(span(0, 1 << 1), 0b1);
+        assert_eq!(span(10, 1 << 9), 1 << 10);
+        assert_eq!(span(10, 0), 0x7ff);
+    }
+
+    #[test]
+    fn lines_follow_the_rule_book_examples() {
+        // `w . w K . w b`, ka at 3: one line of three whites.
+        let (white, black) = capture_lines(0b010_0101, 0b100_0000, 0, 3);
+        assert_eq!(white.count_ones(), 3);
+        assert_eq!(black.count_ones(), 0);
+        // `w w K b`: two whites (even), one black.
+        let (white, black) = capture_lines(0b0011, 0b1000, 0, 2);
+        assert_eq!(white.count_ones(), 2);
+        assert_eq!(black.count_ones(), 1);
+    }
+
+    #[test]
+    fn north_restrictions() {
+        let opposite = Rules::default();
+        assert!(north_may_take(&opposite, 2, 9));
+        assert!(!north_may_take(&opposite, 2, 3));
+        assert!(!north_may_take(&opposite, 2, 5));
+        assert!(north_may_take(&opposite, 5, 0));
+        assert!(!north_may_take(&opposite, 5, 5));
+        let any = Rules {
+            second_column: SecondColumn::Any,
+            ..Rules::default()
+        };
+        assert!(north_may_take(&any, 2, 3));
+        assert!(!north_may_take(&any, 2, 8));
+        assert!(!north_may_take(&any, 5, 5));
+    }
+}

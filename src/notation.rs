@@ -1,0 +1,491 @@
+//! Position strings and move notation: parsing with errors that name the
+//! fault, and the canonical printed forms.
+
+use std::fmt;
+
+use crate::bitboard::{Bitboard, SIZE, Square};
+use crate::movegen::legal_moves;
+use crate::moves::{Move, direction};
+use crate::position::{Parts, Player, Position};
+use crate::rules::Rules;
+
+/// What is wrong with a position string or layout.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum PositionError {
+    /// Not five space-separated fields.
+    FieldCount(usize),
+    /// Not 11 ranks separated by `/`.
+    RankCount(usize),
+    /// A rank (1-11) that is not 11 characters long.
+    RankLength { rank: usize, length: usize },
+    /// A character that is not `w b . S N +`.
+    BadCharacter { square: String, character: char },
+    /// The hole missing from f6, or `+` elsewhere.
+    Hole(String),
+    /// More than one ka for a player.
+    TwoKas(char),
+    /// Side field not `s` or `n`.
+    Side(String),
+    /// A score that is not an integer from 0 to 180.
+    Score { player: Player, text: String },
+    /// Passage field malformed.
+    Passages(String),
+    /// A passage/ka/side combination that cannot occur in play.
+    Phase(String),
+    /// A start layout that is not 60/60 or not symmetric.
+    StartLayout(String),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::FieldCount(count) => write!(
+                f,
+                "position string has {count} fields; expected 5: <ranks> <side> <south score> <north score> <passages>"
+            ),
+            PositionError::RankCount(count) => {
+                write!(f, "board has {count} ranks; expected 11 separated by '/'")
+            }
+            PositionError::RankLength { rank, length } => {
+                write!(f, "rank {rank} has {length} points; expected 11")
+            }
+            PositionError::BadCharacter { square, character } => write!(
+                f,
+                "invalid character '{}' at {square}; expected one of w b . S N +",
+                character.escape_debug()
+            ),
+            PositionError::Hole(what) => write!(f, "hole: {what}"),
+            PositionError::TwoKas(ka) => write!(f, "more than one '{ka}' ka on the board"),
+            PositionError::Side(text) => write!(
+                f,
+                "side to move '{}' is not 's' or 'n'",
+                text.escape_debug()
+            ),
+            PositionError::Score { player, text } => write!(
+                f,
+                "{player} score '{}' is not an integer from 0 to 180",
+                text.escape_debug()
+            ),
+            PositionError::Passages(text) => write!(
+                f,
+                "passages '{}' must be two characters, each a file a-k or '-'",
+                text.escape_debug()
+            ),
+            PositionError::Phase(what) => write!(f, "impossible position: {what}"),
+            PositionError::StartLayout(what) => write!(f, "invalid start layout: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Parses a position string (see the protocol documentation).
+pub fn parse_position(text: &str) -> Result<Position, PositionError> {
+    let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+    if fields.len() != 5 {
+        return Err(PositionError::FieldCount(fields.len()));
+    }
+    let (stones, ka) = parse_board(fields[0])?;
+    let side = match fields[1] {
+        "s" => Player::South,
+        "n" => Player::North,
+        other => return Err(PositionError::Side(truncate(other))),
+    };
+    let mut scores = [0u16; 2];
+    for (index, player) in [Player::South, Player::North].into_iter().enumerate() {
+        let text = fields[2 + index];
+        scores[index] = text
+            .parse::<u16>()
+            .ok()
+            .filter(|score| *score <= 180 && text.bytes().all(|b| b.is_ascii_digit()))
+            .ok_or_else(|| PositionError::Score {
+                player,
+                text: truncate(text),
+            })?;
+    }
+    let passage = parse_passages(fields[4])?;
+    check_phase(passage, ka, side)?;
+    if passage == [None, None] {
+        check_start_layout(stones)?;
+    }
+    Ok(Position::from_parts(&Parts {
+        stones,
+        ka,
+        passage,
+        scores,
+        side,
+    }))
+}
+
+/// Keeps error messages short when the input is huge.
+fn truncate(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+type Board = ([Bitboard; 2], [Option<Square>; 2]);
+
+fn parse_board(text: &str) -> Result<Board, PositionError> {
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != SIZE {
+        return Err(PositionError::RankCount(ranks.len()));
+    }
+    let mut stones = [Bitboard::EMPTY; 2];
+    let mut ka = [None; 2];
+    for (row, rank_text) in ranks.iter().enumerate() {
+        let rank = SIZE - 1 - row;
+        let length = rank_text.chars().count();
+        if length != SIZE {
+            return Err(PositionError::RankLength {
+                rank: rank + 1,
+                length,
+            });
+        }
+        for (file, character) in rank_text.chars().enumerate() {
+            let square = Square::new(rank, file).expect("11 x 11 checked above");
+            let is_hole = square == Square::HOLE;
+            match character {
+                '+' if is_hole => {}
+                '+' => {
+                    return Err(PositionError::Hole(format!(
+                        "'+' at {square}; the hole is at f6 only"
+                    )));
+                }
+                _ if is_hole && "wb.SN".contains(character) => {
+                    return Err(PositionError::Hole(format!(
+                        "f6 must be '+', found '{character}'"
+                    )));
+                }
+                'w' => stones[0] |= square.bitboard(),
+                'b' => stones[1] |= square.bitboard(),
+                '.' => {}
+                'S' | 'N' => {
+                    let player = usize::from(character == 'N');
+                    if ka[player].is_some() {
+                        return Err(PositionError::TwoKas(character));
+                    }
+                    ka[player] = Some(square);
+                }
+                other => {
+                    return Err(PositionError::BadCharacter {
+                        square: square.to_string(),
+                        character: other,
+                    });
+                }
+            }
+        }
+    }
+    Ok((stones, ka))
+}
+
+fn parse_passages(text: &str) -> Result<[Option<usize>; 2], PositionError> {
+    let bytes = text.as_bytes();
+    if bytes.len() != 2 {
+        return Err(PositionError::Passages(truncate(text)));
+    }
+    let mut passage = [None; 2];
+    for (index, byte) in bytes.iter().enumerate() {
+        passage[index] = match byte {
+            b'-' => None,
+            b'a'..=b'k' => Some((byte - b'a') as usize),
+            _ => return Err(PositionError::Passages(truncate(text))),
+        };
+    }
+    Ok(passage)
+}
+
+fn check_phase(
+    passage: [Option<usize>; 2],
+    ka: [Option<Square>; 2],
+    side: Player,
+) -> Result<(), PositionError> {
+    let kas = (ka[0].is_some(), ka[1].is_some());
+    let fault = match (passage[0].is_some(), passage[1].is_some()) {
+        (false, false) if side == Player::North => {
+            Some("no passage taken yet, so South is to move".to_string())
+        }
+        (false, false) if kas != (false, false) => {
+            Some("a ka on the board before any passage is taken".to_string())
+        }
+        (false, true) => Some("North has a passage but South has none".to_string()),
+        (true, false) if side == Player::South => {
+            Some("South has a passage and North none, so North is to move".to_string())
+        }
+        (true, false) if kas != (false, false) => {
+            Some("a ka on the board before North has taken its passage".to_string())
+        }
+        (true, true) => match (kas, side) {
+            ((false, false), Player::North) => {
+                Some("both passages taken and no ka, so South is to move".to_string())
+            }
+            ((false, true), _) => Some("North has a ka but South has none".to_string()),
+            ((true, false), Player::South) => {
+                Some("only South has a ka, so North is to move".to_string())
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    fault.map_or(Ok(()), |what| Err(PositionError::Phase(what)))
+}
+
+/// Checks a start layout: all 120 points filled, 60 of each colour, and
+/// unchanged by a half-turn about the centre.
+pub fn check_start_layout(stones: [Bitboard; 2]) -> Result<(), PositionError> {
+    let filled = stones[0] | stones[1];
+    if filled != Bitboard::PLAYABLE {
+        let empty = (Bitboard::PLAYABLE & !filled).count();
+        return Err(PositionError::StartLayout(format!(
+            "{empty} empty points; a start position fills all 120"
+        )));
+    }
+    let (white, black) = (stones[0].count(), stones[1].count());
+    if white != 60 || black != 60 {
+        return Err(PositionError::StartLayout(format!(
+            "{white} white and {black} black stones; expected 60 of each"
+        )));
+    }
+    for square in stones[0] {
+        let rotated = Square::from_index_unchecked(120 - square.index());
+        if !stones[0].contains(rotated) {
+            return Err(PositionError::StartLayout(format!(
+                "not symmetric under a half-turn: {square} is white but {rotated} is black"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The position string of `position`.
+pub fn format_position(position: &Position) -> String {
+    let mut text = String::with_capacity(140);
+    for rank in (0..SIZE).rev() {
+        for file in 0..SIZE {
+            let square = Square::new(rank, file).expect("on the board");
+            text.push(board_char(position, square));
+        }
+        if rank > 0 {
+            text.push('/');
+        }
+    }
+    let side = match position.side_to_move() {
+        Player::South => 's',
+        Player::North => 'n',
+    };
+    let passage = |player| {
+        position
+            .passage(player)
+            .map_or('-', |f| (b'a' + f as u8) as char)
+    };
+    format!(
+        "{text} {side} {} {} {}{}",
+        position.score(Player::South),
+        position.score(Player::North),
+        passage(Player::South),
+        passage(Player::North)
+    )
+}
+
+/// The position-string character of one point.
+pub fn board_char(position: &Position, square: Square) -> char {
+    if square == Square::HOLE {
+        '+'
+    } else if position.ka(Player::South) == Some(square) {
+        'S'
+    } else if position.ka(Player::North) == Some(square) {
+        'N'
+    } else {
+        match position.stone_at(square) {
+            Some(crate::position::Colour::White) => 'w',
+            Some(crate::position::Colour::Black) => 'b',
+            None => '.',
+        }
+    }
+}
+
+/// What is wrong with a move.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum MoveError {
+    /// The text is not a move in the notation.
+    Malformed { text: String, reason: &'static str },
+    /// Well-formed but not legal in this position.
+    Illegal { text: String, reason: String },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed { text, reason } => {
+                write!(f, "malformed move '{}': {reason}", text.escape_debug())
+            }
+            MoveError::Illegal { text, reason } => {
+                write!(f, "illegal move '{}': {reason}", text.escape_debug())
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The syntax of a move, before it is matched against the legal moves.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Syntax {
+    Passage(usize),
+    Ka {
+        from: Square,
+        to: Square,
+        directions: Option<u8>,
+    },
+}
+
+fn parse_square(bytes: &[u8]) -> Option<(Square, usize)> {
+    let file = bytes.first()?.checked_sub(b'a').filter(|f| *f < 11)? as usize;
+    let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 || bytes[1] == b'0' {
+        return None;
+    }
+    let rank: usize = std::str::from_utf8(&bytes[1..1 + digits])
+        .ok()?
+        .parse()
+        .ok()?;
+    Some((Square::new(rank.checked_sub(1)?, file)?, 1 + digits))
+}
+
+fn parse_syntax(text: &str) -> Result<Syntax, &'static str> {
+    let lower = text.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    if bytes.is_empty() {
+        return Err("empty");
+    }
+    if bytes.len() == 1 {
+        return match bytes[0] {
+            b'a'..=b'k' => Ok(Syntax::Passage((bytes[0] - b'a') as usize)),
+            _ => Err("a passage is one file letter a-k"),
+        };
+    }
+    if bytes.len() > 10 {
+        return Err("too long");
+    }
+    let (from, used) = parse_square(bytes).ok_or("origin is not a point a1-k11")?;
+    let (to, used_to) =
+        parse_square(&bytes[used..]).ok_or("landing point is not a point a1-k11")?;
+    let rest = &bytes[used + used_to..];
+    if rest.is_empty() {
+        return Ok(Syntax::Ka {
+            from,
+            to,
+            directions: None,
+        });
+    }
+    let mut directions = 0;
+    for byte in rest {
+        let flag = match byte {
+            b'n' => direction::NORTH,
+            b's' => direction::SOUTH,
+            b'e' => direction::EAST,
+            b'w' => direction::WEST,
+            _ => return Err("directions are letters n, s, e, w"),
+        };
+        if directions & flag != 0 {
+            return Err("a direction is repeated");
+        }
+        directions |= flag;
+    }
+    Ok(Syntax::Ka {
+        from,
+        to,
+        directions: Some(directions),
+    })
+}
+
+/// Parses `text` as a legal move of `position`. Directions may be omitted
+/// when exactly one legal move has that origin and landing point.
+pub fn parse_move(position: &Position, rules: &Rules, text: &str) -> Result<Move, MoveError> {
+    let shown = truncate(text);
+    let syntax = parse_syntax(text).map_err(|reason| MoveError::Malformed {
+        text: shown.clone(),
+        reason,
+    })?;
+    let legal = legal_moves(position, rules);
+    let illegal = |reason: String| MoveError::Illegal {
+        text: shown.clone(),
+        reason,
+    };
+    if legal.is_empty() {
+        return Err(illegal("the game is over: no legal move".to_string()));
+    }
+    match syntax {
+        Syntax::Passage(file) => legal
+            .iter()
+            .copied()
+            .find(|mv| mv.is_passage() && mv.passage_file() == file)
+            .ok_or_else(|| {
+                illegal(if legal[0].is_passage() {
+                    "that passage is not allowed here".to_string()
+                } else {
+                    "passages are taken only on a player's first move".to_string()
+                })
+            }),
+        Syntax::Ka {
+            from,
+            to,
+            directions,
+        } => {
+            let mut candidates = legal
+                .iter()
+                .copied()
+                .filter(|mv| !mv.is_passage() && mv.from() == from && mv.to() == to);
+            let first = candidates
+                .clone()
+                .next()
+                .ok_or_else(|| illegal(format!("no legal move goes from {from} to {to}")))?;
+            match directions {
+                Some(directions) => candidates
+                    .find(|mv| mv.directions() == directions)
+                    .ok_or_else(|| {
+                        illegal(format!("no capturable line in those directions from {to}"))
+                    }),
+                None if candidates.count() == 1 => Ok(first),
+                None => Err(illegal(format!(
+                    "ambiguous: several lines can be captured from {to}; add the directions"
+                ))),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Pattern;
+
+    #[test]
+    fn start_positions_parse_and_print_back() {
+        for pattern in [Pattern::One, Pattern::Two] {
+            let text = pattern.start_position_string();
+            let position = parse_position(&text).unwrap();
+            assert_eq!(format_position(&position), text);
+        }
+    }
+
+    #[test]
+    fn move_syntax() {
+        assert_eq!(parse_syntax("c"), Ok(Syntax::Passage(2)));
+        assert!(parse_syntax("l").is_err());
+        assert!(parse_syntax("a0a1n").is_err());
+        assert!(parse_syntax("a12a1n").is_err());
+        assert!(parse_syntax("a1a2nn").is_err());
+        assert!(parse_syntax("a1a2x").is_err());
+        assert!(parse_syntax("a1").is_err());
+        assert!(matches!(
+            parse_syntax("a10a11e"),
+            Ok(Syntax::Ka {
+                directions: Some(direction::EAST),
+                ..
+            })
+        ));
+    }
+}

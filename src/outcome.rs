@@ -1,0 +1,86 @@
+//! Whether a game is over, who won and why.
+
+use std::fmt;
+
+use crate::movegen::count_moves;
+use crate::position::{Player, Position};
+use crate::rules::Rules;
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Reason {
+    /// No stone is left: the higher score wins.
+    Score,
+    /// The player to move had no legal move (suntuk) and lost.
+    Suntuk,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reason::Score => "score",
+            Reason::Suntuk => "suntuk",
+        })
+    }
+}
+
+/// The state of a game.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Status {
+    /// The player to move has a legal move.
+    InPlay,
+    /// The game is over.
+    Over {
+        /// The winner; `None` for a draw.
+        winner: Option<Player>,
+        /// Why it ended.
+        reason: Reason,
+        /// Points captured by South and North.
+        scores: [u32; 2],
+    },
+}
+
+impl Status {
+    /// The status of `position` under `rules`.
+    pub fn of(position: &Position, rules: &Rules) -> Status {
+        let scores = [position.score(Player::South), position.score(Player::North)];
+        if position.all_stones().is_empty() {
+            let winner = match scores[0].cmp(&scores[1]) {
+                std::cmp::Ordering::Greater => Some(Player::South),
+                std::cmp::Ordering::Less => Some(Player::North),
+                std::cmp::Ordering::Equal => None,
+            };
+            Status::Over {
+                winner,
+                reason: Reason::Score,
+                scores,
+            }
+        } else if count_moves(position, rules) == 0 {
+            Status::Over {
+                winner: Some(position.side_to_move().opponent()),
+                reason: Reason::Suntuk,
+                scores,
+            }
+        } else {
+            Status::InPlay
+        }
+    }
+}
+
+/// The protocol's `result` line body: `none`, or `south|north|draw
+/// score|suntuk <S>-<N>`.
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::InPlay => f.write_str("none"),
+            Status::Over {
+                winner,
+                reason,
+                scores,
+            } => {
+                let who = winner.map_or("draw", Player::name);
+                write!(f, "{who} {reason} {}-{}", scores[0], scores[1])
+            }
+        }
+    }
+}

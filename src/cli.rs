@@ -90,7 +90,7 @@ struct PerftArgs {
 pub fn run() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Err("protocol loop not yet built".to_string()),
+        None => return crate::protocol::run_stdio(),
         Some(Command::Perft(args)) => run_perft(&args),
     };
     match result {

@@ -6,13 +6,19 @@
 //! made by copy), [`zobrist`], [`moves`], [`movegen`], [`notation`],
 //! [`outcome`], [`perft`].
 
+pub mod bench;
 pub mod bitboard;
 pub mod cli;
+pub mod engine;
+pub mod eval;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
+pub mod search;
+pub mod tt;
 pub mod zobrist;

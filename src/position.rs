@@ -307,6 +307,18 @@ impl Position {
         }
     }
 
+    /// The same stones with `side` to move (the evaluation uses it to count
+    /// the opponent's moves); the key follows.
+    #[inline]
+    pub fn with_side_to_move(&self, side: Player) -> Position {
+        let mut position = *self;
+        if side != self.side {
+            position.side = side;
+            position.key ^= KEYS.north_to_move;
+        }
+        position
+    }
+
     /// The position after `mv`, which must be legal here.
     #[inline]
     pub fn play(&self, mv: Move) -> Position {

@@ -1,0 +1,469 @@
+//! The engine facade between the protocol and the search: the current
+//! game, the options, the transposition table. The protocol never reaches
+//! into the search; the search never prints.
+
+use std::fmt::Write as _;
+
+use crate::eval::evaluate;
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::notation::{board_char, format_position, parse_move, parse_position};
+use crate::outcome::Status;
+use crate::position::{Player, Position};
+use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use crate::search::{Limits, Listener, SearchResult, Settings, Signals, search};
+use crate::tt::{MAX_HASH_MIB, TranspositionTable};
+
+/// Most search threads `Threads` allows.
+pub const MAX_THREADS: usize = 256;
+/// Most lines `MultiPV` allows (no position has more moves).
+pub const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
+/// Default `Hash` in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// The kind and range of an option, as `uci` announces it.
+pub enum OptionKind {
+    /// An integer in a range.
+    Spin { default: i64, min: i64, max: i64 },
+    /// On or off.
+    Check { default: bool },
+    /// An action.
+    Button,
+    /// One of a fixed set of words.
+    Combo {
+        default: &'static str,
+        values: &'static [&'static str],
+    },
+    /// Free text (empty by default).
+    Text,
+}
+
+/// Every option: name and kind.
+pub const OPTIONS: &[(&str, OptionKind)] = &[
+    (
+        "Hash",
+        OptionKind::Spin {
+            default: DEFAULT_HASH_MIB as i64,
+            min: 1,
+            max: MAX_HASH_MIB as i64,
+        },
+    ),
+    (
+        "Threads",
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS as i64,
+        },
+    ),
+    (
+        "MultiPV",
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV as i64,
+        },
+    ),
+    (
+        "Move Overhead",
+        OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    ),
+    ("Ponder", OptionKind::Check { default: false }),
+    ("Clear Hash", OptionKind::Button),
+    (
+        "Pattern",
+        OptionKind::Combo {
+            default: "1",
+            values: Pattern::NAMES,
+        },
+    ),
+    (
+        "Ka Entry",
+        OptionKind::Combo {
+            default: "slide",
+            values: KaEntry::NAMES,
+        },
+    ),
+    (
+        "Second Column",
+        OptionKind::Combo {
+            default: "opposite",
+            values: SecondColumn::NAMES,
+        },
+    ),
+    (
+        "Centre",
+        OptionKind::Combo {
+            default: "wall",
+            values: Centre::NAMES,
+        },
+    ),
+    ("Debug Log File", OptionKind::Text),
+];
+
+/// The `option` lines of the `uci` answer.
+pub fn option_lines() -> Vec<String> {
+    OPTIONS
+        .iter()
+        .map(|(name, kind)| match kind {
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::Combo { default, values } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+            OptionKind::Text => format!("option name {name} type string default <empty>"),
+        })
+        .collect()
+}
+
+/// What a `setoption` asks of the caller beyond the engine's own state.
+#[derive(Debug, Eq, PartialEq)]
+pub enum OptionEffect {
+    /// Nothing more.
+    None,
+    /// Log protocol lines to this file (`None`: stop logging).
+    LogFile(Option<String>),
+}
+
+/// The current game and settings.
+pub struct Engine {
+    /// Rule options as set; they apply to positions set afterwards.
+    rules: Rules,
+    /// The rules the current position is played under.
+    game_rules: Rules,
+    position: Position,
+    table: TranspositionTable,
+    hash_mib: usize,
+    settings: Settings,
+    ponder: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine at the pattern-1 start with default options.
+    pub fn new() -> Engine {
+        let rules = Rules::default();
+        Engine {
+            rules,
+            game_rules: rules,
+            position: start_position(rules.pattern),
+            table: TranspositionTable::new(DEFAULT_HASH_MIB),
+            hash_mib: DEFAULT_HASH_MIB,
+            settings: Settings::default(),
+            ponder: false,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The rules of the current position.
+    pub fn game_rules(&self) -> &Rules {
+        &self.game_rules
+    }
+
+    /// Current search settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Forgets everything learned: the table is emptied.
+    pub fn new_game(&mut self) {
+        self.table.clear();
+    }
+
+    /// Applies `setoption`. On error nothing changes.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
+        let Some((canonical, kind)) = OPTIONS
+            .iter()
+            .find(|(option, _)| option.eq_ignore_ascii_case(name.trim()))
+        else {
+            return Err(format!(
+                "unknown option '{}'",
+                crate::protocol::shorten(name)
+            ));
+        };
+        let value = value.map(str::trim);
+        let needed = || {
+            value
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| format!("option '{canonical}' needs a value"))
+        };
+        let spin = |min: i64, max: i64| -> Result<i64, String> {
+            let text = needed()?;
+            let number: i64 = text.parse().map_err(|_| {
+                format!(
+                    "option '{canonical}' value '{}' is not an integer",
+                    crate::protocol::shorten(text)
+                )
+            })?;
+            if (min..=max).contains(&number) {
+                Ok(number)
+            } else {
+                Err(format!(
+                    "option '{canonical}' value {number} is out of range {min}..{max}"
+                ))
+            }
+        };
+        let rule_change = |rules: Rules, engine: &mut Engine| {
+            if rules != engine.rules {
+                engine.rules = rules;
+                // Another rule set makes every stored result meaningless.
+                engine.table.clear();
+            }
+        };
+        match (*canonical, kind) {
+            ("Hash", OptionKind::Spin { min, max, .. }) => {
+                let mib = spin(*min, *max)? as usize;
+                if mib != self.hash_mib {
+                    // Free the old table first so the peak is one table.
+                    self.table = TranspositionTable::new(1);
+                    match TranspositionTable::try_new(mib) {
+                        Ok(table) => {
+                            self.table = table;
+                            self.hash_mib = mib;
+                        }
+                        Err(error) => {
+                            self.table = TranspositionTable::try_new(self.hash_mib)
+                                .unwrap_or_else(|_| TranspositionTable::new(1));
+                            return Err(error);
+                        }
+                    }
+                }
+            }
+            ("Threads", OptionKind::Spin { min, max, .. }) => {
+                self.settings.threads = spin(*min, *max)? as usize;
+            }
+            ("MultiPV", OptionKind::Spin { min, max, .. }) => {
+                self.settings.multipv = spin(*min, *max)? as usize;
+            }
+            ("Move Overhead", OptionKind::Spin { min, max, .. }) => {
+                self.settings.move_overhead = spin(*min, *max)? as u64;
+            }
+            ("Ponder", _) => {
+                self.ponder = match needed()?.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    other => {
+                        return Err(format!(
+                            "option 'Ponder' value '{}' is not true or false",
+                            crate::protocol::shorten(other)
+                        ));
+                    }
+                };
+            }
+            ("Clear Hash", _) => self.table.clear(),
+            ("Pattern", _) => {
+                let pattern = needed()?.parse().map_err(|e| format!("{e}"))?;
+                rule_change(
+                    Rules {
+                        pattern,
+                        ..self.rules
+                    },
+                    self,
+                );
+            }
+            ("Ka Entry", _) => {
+                let ka_entry = needed()?.parse().map_err(|e| format!("{e}"))?;
+                rule_change(
+                    Rules {
+                        ka_entry,
+                        ..self.rules
+                    },
+                    self,
+                );
+            }
+            ("Second Column", _) => {
+                let second_column = needed()?.parse().map_err(|e| format!("{e}"))?;
+                rule_change(
+                    Rules {
+                        second_column,
+                        ..self.rules
+                    },
+                    self,
+                );
+            }
+            ("Centre", _) => {
+                let centre = needed()?.parse().map_err(|e| format!("{e}"))?;
+                rule_change(
+                    Rules {
+                        centre,
+                        ..self.rules
+                    },
+                    self,
+                );
+            }
+            ("Debug Log File", _) => {
+                let path = value.filter(|v| !v.is_empty() && *v != "<empty>");
+                return Ok(OptionEffect::LogFile(path.map(str::to_string)));
+            }
+            _ => unreachable!("every option is matched above"),
+        }
+        Ok(OptionEffect::None)
+    }
+
+    /// Sets the position from a base and moves. On error the previous
+    /// position stays and the message names the fault.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+        let rules = self.rules;
+        let mut position = match fen {
+            None => start_position(rules.pattern),
+            Some(text) => {
+                parse_position(text).map_err(|error| format!("invalid position: {error}"))?
+            }
+        };
+        for (index, text) in moves.iter().enumerate() {
+            let mv = parse_move(&position, &rules, text)
+                .map_err(|error| format!("move {} of the list: {error}", index + 1))?;
+            position = position.play(mv);
+        }
+        self.position = position;
+        self.game_rules = rules;
+        Ok(())
+    }
+
+    /// Parses moves for `searchmoves`; unknown or illegal ones are errors.
+    pub fn parse_moves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
+        texts
+            .iter()
+            .map(|text| {
+                parse_move(&self.position, &self.game_rules, text)
+                    .map_err(|error| format!("searchmoves: {error}"))
+            })
+            .collect()
+    }
+
+    /// The legal moves of the current position.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        legal_moves(&self.position, &self.game_rules).to_vec()
+    }
+
+    /// The game status of the current position.
+    pub fn status(&self) -> Status {
+        Status::of(&self.position, &self.game_rules)
+    }
+
+    /// Searches the current position.
+    pub fn search(
+        &self,
+        limits: &Limits,
+        signals: &Signals,
+        id: u64,
+        listener: &dyn Listener,
+    ) -> SearchResult {
+        search(
+            &self.position,
+            &self.game_rules,
+            &self.table,
+            limits,
+            &self.settings,
+            signals,
+            id,
+            listener,
+        )
+    }
+
+    /// Searches with explicit settings (bench uses one thread).
+    pub fn search_with(
+        &self,
+        limits: &Limits,
+        settings: &Settings,
+        signals: &Signals,
+        id: u64,
+        listener: &dyn Listener,
+    ) -> SearchResult {
+        search(
+            &self.position,
+            &self.game_rules,
+            &self.table,
+            limits,
+            settings,
+            signals,
+            id,
+            listener,
+        )
+    }
+
+    /// Sets rule options directly (command-line tools).
+    pub fn set_rules(&mut self, rules: Rules) {
+        if rules != self.rules {
+            self.rules = rules;
+            self.table.clear();
+        }
+        self.game_rules = rules;
+    }
+
+    /// The board diagram and details of `d`.
+    pub fn display(&self) -> String {
+        let mut text = diagram(&self.position);
+        let position = &self.position;
+        let _ = writeln!(text, "Position: {}", format_position(position));
+        let _ = writeln!(text, "Side to move: {}", position.side_to_move());
+        let _ = writeln!(text, "Phase: {}", position.phase());
+        let _ = writeln!(
+            text,
+            "Scores: south {} north {}",
+            position.score(Player::South),
+            position.score(Player::North)
+        );
+        let rules = &self.game_rules;
+        let _ = writeln!(
+            text,
+            "Rules: pattern {} ka-entry {} second-column {} centre {}",
+            rules.pattern, rules.ka_entry, rules.second_column, rules.centre
+        );
+        let _ = writeln!(text, "Key: {:016X}", position.key());
+        let _ = write!(text, "Status: {}", self.status());
+        text
+    }
+
+    /// The evaluation and its terms, for `eval`.
+    pub fn eval_report(&self) -> String {
+        let evaluation = evaluate(&self.position, &self.game_rules);
+        format!(
+            "margin {} mobility {} danger {} total {} (centipoints, side to move: {})",
+            evaluation.margin,
+            evaluation.mobility,
+            evaluation.danger,
+            evaluation.total(),
+            self.position.side_to_move()
+        )
+    }
+}
+
+/// The start position of a built-in pattern.
+pub fn start_position(pattern: Pattern) -> Position {
+    parse_position(&pattern.start_position_string()).expect("built-in layouts are valid")
+}
+
+/// A board diagram with coordinates, rank 11 at the top.
+pub fn diagram(position: &Position) -> String {
+    let mut text = String::new();
+    for rank in (0..11).rev() {
+        let _ = write!(text, "{:>2} ", rank + 1);
+        for file in 0..11 {
+            let square = crate::bitboard::Square::new(rank, file).expect("on the board");
+            let _ = write!(text, " {}", board_char(position, square));
+        }
+        text.push('\n');
+    }
+    text.push_str("    a b c d e f g h i j k\n");
+    text
+}

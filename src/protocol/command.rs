@@ -1,0 +1,356 @@
+//! Protocol commands as parsed from input lines. Parsing checks syntax
+//! only; whether a position or move is legal is the engine's business.
+
+use std::fmt;
+
+/// The base of a `position` command.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum PositionBase {
+    /// The start of the current `Pattern`.
+    StartPos,
+    /// A position string.
+    Fen(String),
+}
+
+/// `go` parameters, with moves still as text.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct GoParams {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    /// South's clock (`wtime`/`stime`) and North's (`btime`/`ntime`), ms.
+    pub time: [Option<u64>; 2],
+    pub increment: [Option<u64>; 2],
+    pub moves_to_go: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    pub mate: Option<u32>,
+    pub search_moves: Vec<String>,
+    /// `go perft <n>`: a move-path count, not a search.
+    pub perft: Option<u32>,
+}
+
+/// One input line's command.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Command {
+    Uci,
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    UciNewGame,
+    Position {
+        base: PositionBase,
+        moves: Vec<String>,
+    },
+    Go(GoParams),
+    Stop,
+    PonderHit,
+    Quit,
+    Debug(bool),
+    /// Extension: list the legal moves.
+    Moves,
+    /// Extension: the game's result so far.
+    Result,
+    /// Extension: board diagram and details.
+    Display,
+    /// Extension: move-path count.
+    Perft(u32),
+    /// Extension: the built-in benchmark.
+    Bench(Option<u32>),
+    /// Extension: the static evaluation.
+    Eval,
+    /// An empty line: ignored.
+    Empty,
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum CommandError {
+    /// The first word is no command.
+    Unknown(String),
+    /// A known command with bad arguments.
+    Invalid(String),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Unknown(text) => write!(f, "unknown command: {text}"),
+            CommandError::Invalid(text) => write!(f, "error: {text}"),
+        }
+    }
+}
+
+/// Keeps echoed input short.
+pub fn shorten(text: &str) -> String {
+    const LIMIT: usize = 60;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+fn invalid(message: impl Into<String>) -> CommandError {
+    CommandError::Invalid(message.into())
+}
+
+fn number<T: std::str::FromStr>(
+    command: &str,
+    key: &str,
+    value: Option<&&str>,
+) -> Result<T, CommandError> {
+    let text = value.ok_or_else(|| invalid(format!("{command}: '{key}' needs a value")))?;
+    text.parse::<T>().map_err(|_| {
+        invalid(format!(
+            "{command}: '{key}' value '{}' is not a valid number",
+            shorten(text)
+        ))
+    })
+}
+
+impl std::str::FromStr for Command {
+    type Err = CommandError;
+
+    fn from_str(line: &str) -> Result<Command, CommandError> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&head, rest)) = tokens.split_first() else {
+            return Ok(Command::Empty);
+        };
+        let no_arguments = |command: Command| {
+            if rest.is_empty() {
+                Ok(command)
+            } else {
+                Err(invalid(format!("'{head}' takes no arguments")))
+            }
+        };
+        match head {
+            "uci" => no_arguments(Command::Uci),
+            "isready" => no_arguments(Command::IsReady),
+            "ucinewgame" => no_arguments(Command::UciNewGame),
+            "stop" => no_arguments(Command::Stop),
+            "ponderhit" => no_arguments(Command::PonderHit),
+            "quit" => no_arguments(Command::Quit),
+            "moves" => no_arguments(Command::Moves),
+            "result" => no_arguments(Command::Result),
+            "d" => no_arguments(Command::Display),
+            "eval" => no_arguments(Command::Eval),
+            "debug" => match rest {
+                ["on"] => Ok(Command::Debug(true)),
+                ["off"] => Ok(Command::Debug(false)),
+                _ => Err(invalid("debug takes 'on' or 'off'")),
+            },
+            "setoption" => parse_setoption(rest),
+            "position" => parse_position(rest),
+            "go" => parse_go(rest).map(Command::Go),
+            "perft" => match rest {
+                [depth] => Ok(Command::Perft(number("perft", "depth", Some(depth))?)),
+                _ => Err(invalid("perft takes one depth")),
+            },
+            "bench" => match rest {
+                [] => Ok(Command::Bench(None)),
+                [depth] => Ok(Command::Bench(Some(number("bench", "depth", Some(depth))?))),
+                _ => Err(invalid("bench takes at most one depth")),
+            },
+            _ => Err(CommandError::Unknown(shorten(line.trim()))),
+        }
+    }
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
+    if rest.first() != Some(&"name") {
+        return Err(invalid(
+            "setoption: expected 'setoption name <name> [value <value>]'",
+        ));
+    }
+    let value_at = rest.iter().position(|token| *token == "value");
+    let name_tokens = &rest[1..value_at.unwrap_or(rest.len())];
+    if name_tokens.is_empty() {
+        return Err(invalid("setoption: missing option name"));
+    }
+    let value = value_at.map(|at| rest[at + 1..].join(" "));
+    Ok(Command::SetOption {
+        name: name_tokens.join(" "),
+        value,
+    })
+}
+
+fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
+    let moves_at = rest.iter().position(|token| *token == "moves");
+    let base_tokens = &rest[..moves_at.unwrap_or(rest.len())];
+    let moves = moves_at.map_or_else(Vec::new, |at| {
+        rest[at + 1..].iter().map(|m| m.to_string()).collect()
+    });
+    let base = match base_tokens {
+        ["startpos"] => PositionBase::StartPos,
+        ["fen", fields @ ..] if !fields.is_empty() => PositionBase::Fen(fields.join(" ")),
+        ["fen"] => return Err(invalid("position fen: missing position string")),
+        [] => {
+            return Err(invalid(
+                "position: expected 'startpos' or 'fen <position string>'",
+            ));
+        }
+        [other, ..] => {
+            return Err(invalid(format!(
+                "position: expected 'startpos' or 'fen', got '{}'",
+                shorten(other)
+            )));
+        }
+    };
+    Ok(Command::Position { base, moves })
+}
+
+fn parse_go(rest: &[&str]) -> Result<GoParams, CommandError> {
+    let mut params = GoParams::default();
+    let mut index = 0;
+    while index < rest.len() {
+        let key = rest[index];
+        let value = rest.get(index + 1);
+        let mut takes_value = true;
+        match key {
+            "depth" => params.depth = Some(number("go", key, value)?),
+            "nodes" => params.nodes = Some(number("go", key, value)?),
+            "movetime" => params.movetime = Some(number("go", key, value)?),
+            "wtime" | "stime" => params.time[0] = Some(clock("go", key, value)?),
+            "btime" | "ntime" => params.time[1] = Some(clock("go", key, value)?),
+            "winc" | "sinc" => params.increment[0] = Some(clock("go", key, value)?),
+            "binc" | "ninc" => params.increment[1] = Some(clock("go", key, value)?),
+            "movestogo" => params.moves_to_go = Some(number("go", key, value)?),
+            "mate" => params.mate = Some(number("go", key, value)?),
+            "perft" => params.perft = Some(number("go", key, value)?),
+            "infinite" => {
+                params.infinite = true;
+                takes_value = false;
+            }
+            "ponder" => {
+                params.ponder = true;
+                takes_value = false;
+            }
+            "searchmoves" => {
+                // Moves run to the next keyword or the end.
+                let mut end = index + 1;
+                while end < rest.len() && !GO_KEYWORDS.contains(&rest[end]) {
+                    params.search_moves.push(rest[end].to_string());
+                    end += 1;
+                }
+                index = end;
+                continue;
+            }
+            other => {
+                return Err(invalid(format!(
+                    "go: unknown parameter '{}'",
+                    shorten(other)
+                )));
+            }
+        }
+        index += if takes_value { 2 } else { 1 };
+    }
+    Ok(params)
+}
+
+const GO_KEYWORDS: &[&str] = &[
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "stime",
+    "ntime",
+    "sinc",
+    "ninc",
+    "movestogo",
+    "infinite",
+    "ponder",
+    "mate",
+    "perft",
+    "searchmoves",
+];
+
+/// Clock values: GUIs may send a negative time when a clock ran out; it
+/// counts as zero.
+fn clock(command: &str, key: &str, value: Option<&&str>) -> Result<u64, CommandError> {
+    let milliseconds: i64 = number(command, key, value)?;
+    Ok(milliseconds.max(0) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Command, CommandError> {
+        line.parse()
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(parse("uci"), Ok(Command::Uci));
+        assert_eq!(parse("  isready  "), Ok(Command::IsReady));
+        assert_eq!(parse(""), Ok(Command::Empty));
+        assert!(matches!(parse("foo bar"), Err(CommandError::Unknown(_))));
+        assert!(matches!(parse("uci now"), Err(CommandError::Invalid(_))));
+    }
+
+    #[test]
+    fn setoption_names_and_values_with_spaces() {
+        assert_eq!(
+            parse("setoption name Ka Entry value jump"),
+            Ok(Command::SetOption {
+                name: "Ka Entry".into(),
+                value: Some("jump".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert!(parse("setoption value 3").is_err());
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            parse("position startpos moves c j"),
+            Ok(Command::Position {
+                base: PositionBase::StartPos,
+                moves: vec!["c".into(), "j".into()]
+            })
+        );
+        let Ok(Command::Position {
+            base: PositionBase::Fen(fen),
+            moves,
+        }) = parse("position fen a b c d e moves x")
+        else {
+            panic!("fen form");
+        };
+        assert_eq!(fen, "a b c d e");
+        assert_eq!(moves, ["x"]);
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+    }
+
+    #[test]
+    fn go_parameters() {
+        let Ok(Command::Go(params)) =
+            parse("go wtime 1000 btime -5 winc 10 ninc 20 searchmoves c d depth 3")
+        else {
+            panic!("go");
+        };
+        assert_eq!(params.time, [Some(1000), Some(0)]);
+        assert_eq!(params.increment, [Some(10), Some(20)]);
+        assert_eq!(params.search_moves, ["c", "d"]);
+        assert_eq!(params.depth, Some(3));
+        assert!(parse("go depth").is_err());
+        assert!(parse("go depth x").is_err());
+        assert!(parse("go sideways").is_err());
+        assert!(matches!(
+            parse("go perft 3"),
+            Ok(Command::Go(GoParams { perft: Some(3), .. }))
+        ));
+    }
+}

@@ -1,0 +1,112 @@
+//! What bounds a search (`go` parameters) and how a clock becomes a time
+//! budget.
+
+use std::time::Duration;
+
+use crate::moves::Move;
+use crate::position::Player;
+
+/// The limits of one search, as `go` gives them.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many plies of iterative deepening.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Search exactly this long (milliseconds).
+    pub movetime: Option<u64>,
+    /// Remaining clock time per player (South, North), in milliseconds.
+    pub time: [Option<u64>; 2],
+    /// Increment per move per player, in milliseconds.
+    pub increment: [u64; 2],
+    /// Moves until the next time control.
+    pub moves_to_go: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Pondering: no clock until `ponderhit`.
+    pub ponder: bool,
+    /// Stop once a win in this many moves is found.
+    pub mate: Option<u32>,
+    /// Restrict the root to these moves.
+    pub search_moves: Vec<Move>,
+}
+
+/// The time a search may take: a soft bound checked between iterations and
+/// a hard bound checked while searching.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct TimeBudget {
+    /// Do not start another iteration after this.
+    pub soft: Duration,
+    /// Abort the search at this.
+    pub hard: Duration,
+}
+
+impl Limits {
+    /// Whether the search waits for `stop` (or `ponderhit`) before its
+    /// bestmove.
+    pub fn waits_for_stop(&self) -> bool {
+        self.infinite || self.ponder
+    }
+
+    /// The budget for `side` with `stones_left` on the board, keeping
+    /// `overhead` milliseconds for communication. `None`: no clock.
+    pub fn budget(&self, side: Player, stones_left: u32, overhead: u64) -> Option<TimeBudget> {
+        if self.infinite {
+            return None;
+        }
+        if let Some(movetime) = self.movetime {
+            // Use all of it: the soft bound lies past the hard one, so a
+            // new iteration always starts and the hard bound ends it.
+            let time = Duration::from_millis(movetime.saturating_sub(overhead).max(1));
+            return Some(TimeBudget {
+                soft: time * 2,
+                hard: time,
+            });
+        }
+        let remaining = self.time[side.index()]?;
+        let increment = self.increment[side.index()];
+        // Every move captures at least one stone and a typical one about
+        // four, so the game is shorter the fewer stones are left.
+        let expected_moves = (stones_left / 8).clamp(4, 20) as u64;
+        let moves_to_go = self.moves_to_go.map_or(expected_moves, |n| {
+            (n as u64).clamp(1, expected_moves.max(1))
+        });
+        let usable = remaining.saturating_sub(overhead).max(1);
+        let soft = (usable / moves_to_go + increment * 3 / 4).min(usable / 2);
+        let hard = (soft * 3).min(usable * 3 / 4).max(soft);
+        Some(TimeBudget {
+            soft: Duration::from_millis(soft.max(1)),
+            hard: Duration::from_millis(hard.max(1)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_is_exact_less_overhead() {
+        let limits = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        let budget = limits.budget(Player::South, 100, 10).unwrap();
+        assert_eq!(budget.hard, Duration::from_millis(90));
+    }
+
+    #[test]
+    fn clock_budget_stays_well_inside_the_clock() {
+        let limits = Limits {
+            time: [Some(1000), Some(50)],
+            increment: [100, 0],
+            ..Limits::default()
+        };
+        let south = limits.budget(Player::South, 100, 10).unwrap();
+        assert!(south.soft <= south.hard);
+        assert!(south.hard < Duration::from_millis(990));
+        let north = limits.budget(Player::North, 100, 10).unwrap();
+        assert!(north.hard <= Duration::from_millis(40));
+        assert_eq!(Limits::default().budget(Player::South, 100, 10), None);
+    }
+}

@@ -1,0 +1,336 @@
+//! Parallel iterative-deepening alpha-beta (principal variation search)
+//! with a shared transposition table (Lazy SMP).
+//!
+//! The search never prints: it reports through a [`Listener`]. Only the
+//! main thread (index 0) manages time and reports; helper threads search
+//! the same root at staggered depths and share what they find through the
+//! table.
+
+pub mod limits;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::tt::TranspositionTable;
+
+pub use limits::{Limits, TimeBudget};
+use worker::Worker;
+
+/// Deepest ply the search reaches (a game has at most 120 moves).
+pub const MAX_PLY: usize = 128;
+/// Score of a win at the root; a win `p` plies away scores `MATE - p`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are wins or losses.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score.
+pub const INFINITY: i32 = MATE + 1;
+
+/// A score as the protocol reports it.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Score {
+    /// 100 x the expected point margin for the side to move.
+    Centipoints(i32),
+    /// The side to move wins in n of its own moves (negative: loses).
+    Mate(i32),
+}
+
+impl Score {
+    /// The protocol form of an internal score.
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Centipoints(score)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Centipoints(cp) => write!(f, "cp {cp}"),
+            Score::Mate(moves) => write!(f, "mate {moves}"),
+        }
+    }
+}
+
+/// One principal-variation report.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based line number (MultiPV).
+    pub multipv: usize,
+    /// Score of the line.
+    pub score: Score,
+    /// `Some(true)` lower bound, `Some(false)` upper bound, `None` exact.
+    pub bound: Option<bool>,
+    /// Nodes searched so far, all threads.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Permille of the table in use.
+    pub hashfull: u32,
+    /// The line.
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+/// Receives the search's reports; called from the main search thread.
+pub trait Listener: Sync {
+    /// A principal variation, once per line per completed iteration.
+    fn info(&self, info: &Info);
+    /// The root move being searched (only after the first second).
+    fn current_move(&self, _depth: u32, _mv: Move, _number: usize) {}
+}
+
+/// A listener that ignores everything.
+pub struct Silent;
+
+impl Listener for Silent {
+    fn info(&self, _: &Info) {}
+}
+
+/// Cross-thread signals from the protocol: `stop` and `ponderhit` apply to
+/// every search whose id is at most the stored one, so a `stop` received
+/// while idle never cuts a later search short.
+#[derive(Default)]
+pub struct Signals {
+    stop_up_to: AtomicU64,
+    ponderhit_up_to: AtomicU64,
+}
+
+impl Signals {
+    /// Stops searches up to `id`.
+    pub fn stop(&self, id: u64) {
+        self.stop_up_to.fetch_max(id, Ordering::Relaxed);
+    }
+
+    /// Ends pondering of searches up to `id`.
+    pub fn ponderhit(&self, id: u64) {
+        self.ponderhit_up_to.fetch_max(id, Ordering::Relaxed);
+    }
+
+    /// Whether search `id` was told to stop.
+    #[inline(always)]
+    pub fn stopped(&self, id: u64) -> bool {
+        self.stop_up_to.load(Ordering::Relaxed) >= id
+    }
+
+    /// Whether search `id` had its ponderhit.
+    #[inline(always)]
+    pub fn ponderhit_received(&self, id: u64) -> bool {
+        self.ponderhit_up_to.load(Ordering::Relaxed) >= id
+    }
+}
+
+/// Engine settings that shape a search.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Milliseconds kept back from the clock for communication.
+    pub move_overhead: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            threads: 1,
+            multipv: 1,
+            move_overhead: 10,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None` when there is no legal move).
+    pub best_move: Option<Move>,
+    /// The expected reply.
+    pub ponder_move: Option<Move>,
+    /// The last exact report of the best line (`None` without moves).
+    pub final_info: Option<Info>,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// Whether the score is the game's exact result.
+    pub proven: bool,
+}
+
+/// A node counter on its own cache line.
+#[repr(align(64))]
+#[derive(Default)]
+struct PaddedCounter(AtomicU64);
+
+/// State shared by the threads of one search.
+struct Shared<'a> {
+    rules: Rules,
+    table: &'a TranspositionTable,
+    signals: &'a Signals,
+    id: u64,
+    limits: &'a Limits,
+    settings: &'a Settings,
+    listener: &'a dyn Listener,
+    /// Set when the search must end (limit reached or stop).
+    abort: AtomicBool,
+    node_counters: Vec<PaddedCounter>,
+    start: Instant,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.node_counters
+            .iter()
+            .map(|counter| counter.0.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    #[inline(always)]
+    fn should_abort(&self) -> bool {
+        self.abort.load(Ordering::Relaxed) || self.signals.stopped(self.id)
+    }
+}
+
+/// Searches `position` and returns the best move found; `id` identifies the
+/// search for [`Signals`].
+#[allow(clippy::too_many_arguments)]
+pub fn search(
+    position: &Position,
+    rules: &Rules,
+    table: &TranspositionTable,
+    limits: &Limits,
+    settings: &Settings,
+    signals: &Signals,
+    id: u64,
+    listener: &dyn Listener,
+) -> SearchResult {
+    table.new_search();
+    let threads = settings.threads.max(1);
+    let shared = Shared {
+        rules: *rules,
+        table,
+        signals,
+        id,
+        limits,
+        settings,
+        listener,
+        abort: AtomicBool::new(false),
+        node_counters: (0..threads).map(|_| PaddedCounter::default()).collect(),
+        start: Instant::now(),
+    };
+    std::thread::scope(|scope| {
+        for index in 1..threads {
+            let shared = &shared;
+            let position = *position;
+            // Helper threads need their own large stack frames for deep
+            // searches; 8 MiB matches the main thread's default.
+            let spawned = std::thread::Builder::new()
+                .stack_size(8 << 20)
+                .spawn_scoped(scope, move || {
+                    let mut worker = Worker::new(index, shared, position);
+                    worker.iterate();
+                });
+            if let Err(error) = spawned {
+                log::warn!("could not start search thread {index}: {error}");
+            }
+        }
+        let mut main = Worker::new(0, &shared, *position);
+        let result = main.iterate();
+        shared.abort.store(true, Ordering::Relaxed);
+        result
+    })
+    .finish(&shared)
+}
+
+/// Milliseconds since `start`.
+fn elapsed_ms(start: Instant) -> u64 {
+    start.elapsed().as_millis() as u64
+}
+
+/// A time budget measured from some instant (the start, or the ponderhit).
+#[derive(Copy, Clone)]
+struct Clock {
+    budget: Option<TimeBudget>,
+    from: Instant,
+}
+
+impl Clock {
+    fn past_hard(&self) -> bool {
+        self.budget
+            .is_some_and(|budget| self.from.elapsed() >= budget.hard)
+    }
+
+    fn past_soft(&self, fraction: f64) -> bool {
+        self.budget.is_some_and(|budget| {
+            self.from.elapsed() >= Duration::from_secs_f64(budget.soft.as_secs_f64() * fraction)
+        })
+    }
+}
+
+/// What the main thread's iteration produced, before the final report.
+pub(crate) struct MainOutcome {
+    best: Option<Info>,
+    proven: bool,
+}
+
+impl MainOutcome {
+    fn finish(self, shared: &Shared<'_>) -> SearchResult {
+        let nodes = shared.total_nodes();
+        let final_info = self.best.map(|mut info| {
+            info.nodes = nodes;
+            info.time_ms = elapsed_ms(shared.start);
+            info.hashfull = shared.table.hashfull();
+            info.bound = None;
+            info
+        });
+        SearchResult {
+            best_move: final_info
+                .as_ref()
+                .and_then(|info| info.pv.first().copied()),
+            ponder_move: final_info.as_ref().and_then(|info| info.pv.get(1).copied()),
+            final_info,
+            nodes,
+            proven: self.proven,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_count_own_moves() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
+        assert_eq!(Score::from_internal(250), Score::Centipoints(250));
+    }
+
+    #[test]
+    fn signals_apply_to_earlier_searches_only() {
+        let signals = Signals::default();
+        signals.stop(3);
+        assert!(signals.stopped(2));
+        assert!(signals.stopped(3));
+        assert!(!signals.stopped(4));
+    }
+}

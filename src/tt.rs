@@ -1,0 +1,276 @@
+//! The transposition table: a fixed array of clusters of lock-free
+//! entries shared by all search threads.
+//!
+//! Each entry is two relaxed atomics, `key ^ data` and `data` (the XOR
+//! technique): a torn write from a racing thread makes the check fail,
+//! so a probe sees either a whole entry or none. Moves read from the table
+//! are still checked for legality by the search before use.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::moves::Move;
+
+/// What kind of bound a stored score is.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Bound {
+    /// The true score is at most this (fail low).
+    Upper = 1,
+    /// The true score is at least this (fail high).
+    Lower = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// A probe's result.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Entry {
+    /// Best or refuting move, if one was stored (check before use).
+    pub best_move: Option<Move>,
+    /// Stored score (mate scores relative to the stored node).
+    pub score: i32,
+    /// Depth the score was searched to.
+    pub depth: i32,
+    /// Bound kind.
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const CLUSTER_SIZE: usize = 4;
+
+#[repr(C, align(64))]
+struct Cluster {
+    slots: [Slot; CLUSTER_SIZE],
+}
+
+const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
+
+/// Largest table the `Hash` option allows, in MiB.
+pub const MAX_HASH_MIB: usize = 32768;
+
+/// The table.
+pub struct TranspositionTable {
+    clusters: Box<[Cluster]>,
+    generation: AtomicU8,
+}
+
+// data layout: move 32 | score 16 | depth 8 | bound 2 | generation 6
+fn pack(best_move: Option<Move>, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let mv = best_move.map_or(0, Move::bits) as u64;
+    let score = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
+    let depth = depth.clamp(0, 255) as u64;
+    mv | score << 32 | depth << 48 | (bound as u64) << 56 | ((generation & 0x3f) as u64) << 58
+}
+
+fn unpack(data: u64) -> Option<(Entry, u8)> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some((
+        Entry {
+            best_move: Move::from_bits(data as u32),
+            score: (data >> 32) as u16 as i16 as i32,
+            depth: ((data >> 48) & 0xff) as i32,
+            bound,
+        },
+        ((data >> 58) & 0x3f) as u8,
+    ))
+}
+
+impl TranspositionTable {
+    /// A table of `mib` MiB (1 to [`MAX_HASH_MIB`]).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; [`TranspositionTable::try_new`]
+    /// reports that as an error instead.
+    pub fn new(mib: usize) -> TranspositionTable {
+        TranspositionTable::try_new(mib).expect("transposition table allocation")
+    }
+
+    /// A table of `mib` MiB, or an error naming the problem. The memory is
+    /// requested zeroed, so the system maps pages only as entries are
+    /// written and resident memory grows with use.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        if !(1..=MAX_HASH_MIB).contains(&mib) {
+            return Err(format!(
+                "Hash must be from 1 to {MAX_HASH_MIB} MiB, got {mib}"
+            ));
+        }
+        let count = (mib << 20) / std::mem::size_of::<Cluster>();
+        let layout = std::alloc::Layout::array::<Cluster>(count)
+            .map_err(|_| format!("Hash {mib} MiB is too large"))?;
+        // SAFETY: the layout has non-zero size (count >= 16384). All-zero
+        // bytes are a valid `Cluster` (atomics of 0), so the zeroed memory
+        // is `count` initialised clusters; ownership passes to the Box,
+        // which frees it with the same layout.
+        let clusters = unsafe {
+            let memory = std::alloc::alloc_zeroed(layout) as *mut Cluster;
+            if memory.is_null() {
+                return Err(format!("cannot allocate {mib} MiB for the hash table"));
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, count))
+        };
+        Ok(TranspositionTable {
+            clusters,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>()
+    }
+
+    /// Empties every entry (not meant to run during a search). The memory
+    /// is given back and requested anew, zeroed: faster than writing every
+    /// entry, and resident memory drops to what is used.
+    pub fn clear(&mut self) {
+        let mib = self.size_bytes() >> 20;
+        // Free the old table before asking for the new one, so the peak
+        // stays at one table.
+        *self = TranspositionTable::try_new(1).expect("a 1 MiB table");
+        if mib > 1 {
+            *self = TranspositionTable::try_new(mib).unwrap_or_else(|_| {
+                // Got it before, so this is unexpected; keep a small table.
+                TranspositionTable::new(1)
+            });
+        }
+    }
+
+    /// Starts a new search: older entries become cheaper to replace.
+    pub fn new_search(&self) {
+        let next = self.generation.load(Ordering::Relaxed).wrapping_add(1) & 0x3f;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> &Cluster {
+        let index = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[index]
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in &self.cluster(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data).map(|(entry, _)| entry);
+            }
+        }
+        None
+    }
+
+    /// Stores a result, replacing the same key or the least valuable
+    /// entry of the cluster (shallow and old first).
+    #[inline]
+    pub fn store(&self, key: u64, best_move: Option<Move>, score: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let cluster = self.cluster(key);
+        let mut victim = &cluster.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &cluster.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            let Some((old, old_generation)) = unpack(data) else {
+                victim = slot;
+                break;
+            };
+            if check ^ data == key {
+                // Keep a deeper result of this search unless the new one is exact.
+                if old.depth > depth + 2 && old_generation == generation && bound != Bound::Exact {
+                    return;
+                }
+                let best_move = best_move.or(old.best_move);
+                let data = pack(best_move, score, depth, bound, generation);
+                slot.check.store(key ^ data, Ordering::Relaxed);
+                slot.data.store(data, Ordering::Relaxed);
+                return;
+            }
+            let age = (generation.wrapping_sub(old_generation) & 0x3f) as i32;
+            let worth = old.depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        let data = pack(best_move, score, depth, bound, generation);
+        victim.check.store(key ^ data, Ordering::Relaxed);
+        victim.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of a sample of entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.clusters.len().min(250);
+        let mut used = 0;
+        for cluster in &self.clusters[..sample] {
+            for slot in &cluster.slots {
+                if let Some((_, entry_generation)) = unpack(slot.data.load(Ordering::Relaxed))
+                    && entry_generation == generation
+                {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * CLUSTER_SIZE).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Square;
+
+    #[test]
+    fn stores_and_probes() {
+        let mut table = TranspositionTable::new(1);
+        let mv = Move::ka(
+            Square::from_index(3).unwrap(),
+            Square::from_index(4).unwrap(),
+            1,
+            false,
+            1,
+        );
+        table.store(42, Some(mv), -1234, 7, Bound::Lower);
+        let entry = table.probe(42).unwrap();
+        assert_eq!(entry.best_move, Some(mv));
+        assert_eq!(entry.score, -1234);
+        assert_eq!(entry.depth, 7);
+        assert_eq!(entry.bound, Bound::Lower);
+        assert_eq!(table.probe(43), None);
+        table.clear();
+        assert_eq!(table.probe(42), None);
+    }
+
+    #[test]
+    fn hashfull_counts_this_search() {
+        let table = TranspositionTable::new(1);
+        assert_eq!(table.hashfull(), 0);
+        for key in 0..100_000u64 {
+            table.store(
+                key.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                None,
+                0,
+                1,
+                Bound::Exact,
+            );
+        }
+        assert!(table.hashfull() > 500);
+        table.new_search();
+        assert_eq!(table.hashfull(), 0);
+    }
+
+    #[test]
+    fn size_follows_the_option() {
+        assert_eq!(TranspositionTable::new(2).size_bytes(), 2 << 20);
+        assert!(TranspositionTable::try_new(0).is_err());
+        assert!(TranspositionTable::try_new(MAX_HASH_MIB + 1).is_err());
+    }
+}

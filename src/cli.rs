@@ -23,6 +23,8 @@ pub struct Cli {
 enum Command {
     /// Counts move paths to a depth (move generator check and speed).
     Perft(PerftArgs),
+    /// Plays engine-vs-engine matches refereed by the rules.
+    Match(crate::matches::MatchArgs),
 }
 
 /// The rule options every subcommand takes.
@@ -92,6 +94,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         None => return crate::protocol::run_stdio(),
         Some(Command::Perft(args)) => run_perft(&args),
+        Some(Command::Match(args)) => return crate::matches::run(&args),
     };
     match result {
         Ok(()) => 0,

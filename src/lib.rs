@@ -10,6 +10,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod cli;
 pub mod engine;
+pub mod matches;
 pub mod eval;
 pub mod movegen;
 pub mod moves;

@@ -74,7 +74,7 @@ impl Square {
     /// used by the transposed bitboards.
     #[inline(always)]
     pub const fn transposed_index(self) -> usize {
-        self.file() * SIZE + self.rank()
+        TRANSPOSED[self.0 as usize] as usize
     }
 
     /// A one-point set.
@@ -172,6 +172,17 @@ impl Bitboard {
         out
     }
 }
+
+/// File-major index of each rank-major index.
+static TRANSPOSED: [u8; POINT_COUNT] = {
+    let mut table = [0u8; POINT_COUNT];
+    let mut index = 0;
+    while index < POINT_COUNT {
+        table[index] = ((index % SIZE) * SIZE + index / SIZE) as u8;
+        index += 1;
+    }
+    table
+};
 
 /// `SPREAD_STRIDE_11[w]` puts bit i of the 11-bit word `w` at bit `11 i`:
 /// a rank word laid down a file, or a file word laid along a rank of the

@@ -23,6 +23,8 @@ pub struct Cli {
 enum Command {
     /// Counts move paths to a depth (move generator check and speed).
     Perft(PerftArgs),
+    /// Searches the built-in positions to a fixed depth on one thread.
+    Bench(BenchArgs),
     /// Plays engine-vs-engine matches refereed by the rules.
     Match(crate::matches::MatchArgs),
 }
@@ -72,6 +74,13 @@ where
 }
 
 #[derive(Args, Debug)]
+struct BenchArgs {
+    /// Depth searched in each position.
+    #[arg(default_value_t = crate::bench::DEFAULT_DEPTH)]
+    depth: u32,
+}
+
+#[derive(Args, Debug)]
 struct PerftArgs {
     /// Depth in plies.
     depth: u32,
@@ -94,6 +103,10 @@ pub fn run() -> i32 {
     let result = match cli.command {
         None => return crate::protocol::run_stdio(),
         Some(Command::Perft(args)) => run_perft(&args),
+        Some(Command::Bench(args)) => {
+            crate::bench::run(args.depth, &mut |line| println!("{line}"));
+            Ok(())
+        }
         Some(Command::Match(args)) => return crate::matches::run(&args),
     };
     match result {

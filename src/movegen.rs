@@ -9,9 +9,9 @@
 //! other colour or a blocker, and two runs of one colour on both sides of
 //! the ka form one line, which is exactly what the span collects.
 
-use crate::bitboard::{Bitboard, SIZE, Square};
+use crate::bitboard::{SIZE, Square};
 use crate::moves::{Move, MoveList, direction};
-use crate::position::{Colour, Phase, Player, Position};
+use crate::position::{Axis, Colour, Phase, Player, Position};
 use crate::rules::{Centre, KaEntry, Rules, SecondColumn};
 
 /// Bits strictly between the nearest bit of `blockers` below `index` and
@@ -35,21 +35,20 @@ fn capture_lines(white: u32, black: u32, blockers: u32, index: u32) -> (u32, u32
     )
 }
 
-/// The hole as a blocker: present under `Centre` wall only. Bit 60 is f6
-/// in both the rank-major and the file-major order.
+/// The hole as a blocker word for line 5 (rank 6 or file f), where it is
+/// bit 5: present under `Centre` wall only.
 #[inline(always)]
-fn wall(rules: &Rules) -> Bitboard {
+fn wall_bits(rules: &Rules) -> u32 {
     match rules.centre {
-        Centre::Wall => Square::HOLE.bitboard(),
-        Centre::Open => Bitboard::EMPTY,
+        Centre::Wall => 1 << 5,
+        Centre::Open => 0,
     }
 }
 
-/// The 11-bit word of line `line` (a file in a file-major board, a rank in
-/// a rank-major one).
+/// Blockers of line `line` on either axis: the kas and the walled hole.
 #[inline(always)]
-fn word(board: Bitboard, line: usize) -> u32 {
-    board.rank_word(line)
+fn blockers(position: &Position, axis: Axis, line: usize, wall: u32) -> u32 {
+    position.ka_word(axis, line) | if line == 5 { wall } else { 0 }
 }
 
 /// Receives every (origin, landing point, capture axis) with its two
@@ -146,10 +145,15 @@ pub fn north_may_take(rules: &Rules, south_file: usize, file: usize) -> bool {
 
 fn passages(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     let side = position.side_to_move();
-    let own = position.all_stones() & side.half();
+    let half_word = match side {
+        Player::South => 0x1f,
+        Player::North => 0x7c0,
+    };
     let south_file = position.passage(Player::South);
     for file in 0..SIZE {
-        if (own & Bitboard::file(file)).is_empty() {
+        let stones = position.stone_word(Axis::File, Colour::White, file)
+            | position.stone_word(Axis::File, Colour::Black, file);
+        if stones & half_word == 0 {
             continue;
         }
         if side == Player::North
@@ -168,13 +172,10 @@ fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     let Some(passage) = position.passage(side) else {
         return;
     };
-    let walls = wall(rules);
-    let white = position.stones(Colour::White);
-    let black = position.stones(Colour::Black);
-    let blockers = position.kas() | walls;
-    let file_white = word(position.stones_by_file(Colour::White), passage);
-    let file_black = word(position.stones_by_file(Colour::Black), passage);
-    let file_blockers = word(position.kas_by_file() | walls, passage);
+    let wall = wall_bits(rules);
+    let file_white = position.stone_word(Axis::File, Colour::White, passage);
+    let file_black = position.stone_word(Axis::File, Colour::Black, passage);
+    let file_blockers = blockers(position, Axis::File, passage, wall);
     let (slide, jump) = match rules.ka_entry {
         KaEntry::Slide => (true, false),
         KaEntry::Jump => (false, true),
@@ -182,9 +183,9 @@ fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     };
     let p = passage as u32;
     for rank in side.half_ranks() {
-        let rank_white = white.rank_word(rank);
-        let rank_black = black.rank_word(rank);
-        let rank_blockers = blockers.rank_word(rank);
+        let rank_white = position.stone_word(Axis::Rank, Colour::White, rank);
+        let rank_black = position.stone_word(Axis::Rank, Colour::Black, rank);
+        let rank_blockers = blockers(position, Axis::Rank, rank, wall);
         let rank_stones = rank_white | rank_black;
         if (rank_stones | rank_blockers) >> p & 1 != 0 {
             continue; // the passage point is not empty
@@ -223,43 +224,56 @@ fn ka_moves(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     let Some(from) = position.ka(side) else {
         return;
     };
-    let walls = wall(rules);
+    let wall = wall_bits(rules);
     let rank = from.rank();
     let file = from.file();
+    // The only ka on a capture line is the opponent's: the moving ka's own
+    // rank and file are never the capture line.
+    let (other_rank, other_file) = position
+        .ka(side.opponent())
+        .map_or((usize::MAX, usize::MAX), |square| {
+            (square.rank(), square.file())
+        });
+    let other_on = |line: usize, other_line: usize, offset: usize| {
+        if line == other_line {
+            1u32 << offset
+        } else {
+            0
+        }
+    };
+    let hole = |line: usize| if line == 5 { wall } else { 0 };
     // The ka may pass over the open hole but never stop on it.
     let hole_stop = |line: usize| if line == 5 { !(1u32 << 5) } else { !0 };
+    let stones = |axis: Axis, line: usize| {
+        position.stone_word(axis, Colour::White, line)
+            | position.stone_word(axis, Colour::Black, line)
+    };
 
-    let white = position.stones(Colour::White);
-    let black = position.stones(Colour::Black);
-    let blockers = position.kas() | walls;
-    let occupied = white | black | blockers;
-    let mut targets = span(file as u32, occupied.rank_word(rank)) & !(1 << file) & hole_stop(rank);
-    let file_white_board = position.stones_by_file(Colour::White);
-    let file_black_board = position.stones_by_file(Colour::Black);
-    let file_blockers_board = position.kas_by_file() | walls;
     // Along the rank: capture along the file of the landing point.
+    let occupied = stones(Axis::Rank, rank) | other_on(rank, other_rank, other_file) | hole(rank);
+    let mut targets = span(file as u32, occupied) & !(1 << file) & hole_stop(rank);
     while targets != 0 {
         let target_file = targets.trailing_zeros() as usize;
         targets &= targets - 1;
         let lines = capture_lines(
-            word(file_white_board, target_file),
-            word(file_black_board, target_file),
-            word(file_blockers_board, target_file),
+            position.stone_word(Axis::File, Colour::White, target_file),
+            position.stone_word(Axis::File, Colour::Black, target_file),
+            other_on(target_file, other_file, other_rank) | hole(target_file),
             rank as u32,
         );
         let to = Square::from_index_unchecked(rank * SIZE + target_file);
         visitor.lines(from, to, true, rank as u32, lines);
     }
     // Along the file: capture along the rank of the landing point.
-    let file_occupied = file_white_board | file_black_board | file_blockers_board;
-    let mut targets = span(rank as u32, word(file_occupied, file)) & !(1 << rank) & hole_stop(file);
+    let occupied = stones(Axis::File, file) | other_on(file, other_file, other_rank) | hole(file);
+    let mut targets = span(rank as u32, occupied) & !(1 << rank) & hole_stop(file);
     while targets != 0 {
         let target_rank = targets.trailing_zeros() as usize;
         targets &= targets - 1;
         let lines = capture_lines(
-            white.rank_word(target_rank),
-            black.rank_word(target_rank),
-            blockers.rank_word(target_rank),
+            position.stone_word(Axis::Rank, Colour::White, target_rank),
+            position.stone_word(Axis::Rank, Colour::Black, target_rank),
+            other_on(target_rank, other_rank, other_file) | hole(target_rank),
             file as u32,
         );
         let to = Square::from_index_unchecked(target_rank * SIZE + file);

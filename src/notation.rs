@@ -28,6 +28,8 @@ pub enum PositionError {
     Side(String),
     /// A score that is not an integer from 0 to 180.
     Score { player: Player, text: String },
+    /// Scores plus the stones left exceed the 180 points of all stones.
+    Points(u32),
     /// Passage field malformed.
     Passages(String),
     /// A passage/ka/side combination that cannot occur in play.
@@ -65,6 +67,10 @@ impl fmt::Display for PositionError {
                 f,
                 "{player} score '{}' is not an integer from 0 to 180",
                 text.escape_debug()
+            ),
+            PositionError::Points(total) => write!(
+                f,
+                "scores plus stones left make {total} points; all stones together are worth 180"
             ),
             PositionError::Passages(text) => write!(
                 f,
@@ -108,6 +114,14 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
     if passage == [None, None] {
         check_start_layout(stones)?;
     }
+    // Captures move points from the board to a score, so no game holds
+    // more than the 180 points all stones are worth.
+    let material = 2 * stones[0].count() + stones[1].count();
+    let total = scores[0] as u32 + scores[1] as u32 + material;
+    if total > 180 {
+        return Err(PositionError::Points(total));
+    }
+
     Ok(Position::from_parts(&Parts {
         stones,
         ka,

@@ -44,7 +44,7 @@ impl Status {
     /// The status of `position` under `rules`.
     pub fn of(position: &Position, rules: &Rules) -> Status {
         let scores = [position.score(Player::South), position.score(Player::North)];
-        if position.all_stones().is_empty() {
+        if !position.has_stones() {
             let winner = match scores[0].cmp(&scores[1]) {
                 std::cmp::Ordering::Greater => Some(Player::South),
                 std::cmp::Ordering::Less => Some(Player::North),

@@ -16,7 +16,7 @@ pub fn perft(position: &Position, rules: &Rules, depth: u32) -> u64 {
         1 => count_moves(position, rules),
         _ => legal_moves(position, rules)
             .iter()
-            .map(|&mv| perft(&position.play(mv), rules, depth - 1))
+            .map(|&mv| perft(&position.play_unkeyed(mv), rules, depth - 1))
             .sum(),
     }
 }

@@ -108,15 +108,27 @@ impl fmt::Display for Phase {
 
 const NO_SQUARE: u8 = u8::MAX;
 
-/// A position. Stones are kept twice, rank-major and file-major, so that
-/// both the rank and the file through a point are 11-bit words one shift
-/// away.
+/// Which way a line word runs.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+#[repr(usize)]
+pub enum Axis {
+    /// A rank: bit f is file f.
+    Rank = 0,
+    /// A file: bit r is rank r.
+    File = 1,
+}
+
+/// Line words: per axis, per colour, per line, 11 bits.
+type LineWords = [[[u16; SIZE]; 2]; 2];
+
+/// A position. Every rank and every file is kept as an 11-bit word per
+/// colour, so the line through any point is one load away for the
+/// capture-line arithmetic; 121-bit sets are derived on demand. The whole
+/// is 112 bytes, which keeps copy-make cheap.
 #[derive(Copy, Clone, Eq, PartialEq, Hash)]
 pub struct Position {
-    stones: [Bitboard; 2],
-    stones_by_file: [Bitboard; 2],
-    kas: Bitboard,
-    kas_by_file: Bitboard,
+    lines: LineWords,
+    stone_count: u8,
     ka: [u8; 2],
     passage: [u8; 2],
     scores: [u16; 2],
@@ -144,16 +156,13 @@ impl Position {
     /// Builds a position from already validated parts.
     pub fn from_parts(parts: &Parts) -> Position {
         let to_raw = |square: Option<Square>| square.map_or(NO_SQUARE, |s| s.index() as u8);
-        let kas = parts
-            .ka
-            .iter()
-            .flatten()
-            .fold(Bitboard::EMPTY, |set, square| set | square.bitboard());
+        let stones = [
+            parts.stones[0] & Bitboard::PLAYABLE,
+            parts.stones[1] & Bitboard::PLAYABLE & !parts.stones[0],
+        ];
         let mut position = Position {
-            stones: parts.stones,
-            stones_by_file: [parts.stones[0].transpose(), parts.stones[1].transpose()],
-            kas,
-            kas_by_file: kas.transpose(),
+            lines: line_words(stones),
+            stone_count: (stones[0] | stones[1]).count() as u8,
             ka: [to_raw(parts.ka[0]), to_raw(parts.ka[1])],
             passage: [
                 parts.passage[0].map_or(NO_SQUARE, |f| f as u8),
@@ -170,7 +179,7 @@ impl Position {
     /// The parts of this position.
     pub fn parts(&self) -> Parts {
         Parts {
-            stones: self.stones,
+            stones: [self.stones(Colour::White), self.stones(Colour::Black)],
             ka: [self.ka(Player::South), self.ka(Player::North)],
             passage: [self.passage(Player::South), self.passage(Player::North)],
             scores: self.scores,
@@ -182,7 +191,8 @@ impl Position {
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
         for colour in 0..2 {
-            for square in self.stones[colour] {
+            let stones = [Colour::White, Colour::Black][colour];
+            for square in self.stones(stones) {
                 key ^= KEYS.stone[colour][square.index()];
             }
         }
@@ -212,34 +222,67 @@ impl Position {
         self.side
     }
 
-    /// Stones of one colour (rank-major).
-    #[inline(always)]
-    pub const fn stones(&self, colour: Colour) -> Bitboard {
-        self.stones[colour as usize]
+    /// Stones of one colour (rank-major), assembled from the rank words.
+    #[inline]
+    pub fn stones(&self, colour: Colour) -> Bitboard {
+        let words = &self.lines[Axis::Rank as usize][colour as usize];
+        let mut set = 0u128;
+        for (rank, word) in words.iter().enumerate() {
+            set |= (*word as u128) << (rank * SIZE);
+        }
+        Bitboard(set)
     }
 
-    /// Stones of one colour in file-major order (bit `file * 11 + rank`).
+    /// Number of stones on the board.
     #[inline(always)]
-    pub const fn stones_by_file(&self, colour: Colour) -> Bitboard {
-        self.stones_by_file[colour as usize]
+    pub const fn stone_count(&self) -> u32 {
+        self.stone_count as u32
+    }
+
+    /// Whether any stone is left.
+    #[inline(always)]
+    pub const fn has_stones(&self) -> bool {
+        self.stone_count != 0
+    }
+
+    /// The stones of `colour` on rank or file `line` as an 11-bit word.
+    #[inline(always)]
+    pub const fn stone_word(&self, axis: Axis, colour: Colour, line: usize) -> u32 {
+        self.lines[axis as usize][colour as usize][line] as u32
+    }
+
+    /// The kas on rank or file `line` as an 11-bit word.
+    #[inline(always)]
+    pub fn ka_word(&self, axis: Axis, line: usize) -> u32 {
+        let mut word = 0;
+        for raw in self.ka {
+            if raw != NO_SQUARE {
+                let square = Square::from_index_unchecked(raw as usize);
+                let (on, offset) = match axis {
+                    Axis::Rank => (square.rank(), square.file()),
+                    Axis::File => (square.file(), square.rank()),
+                };
+                if on == line {
+                    word |= 1 << offset;
+                }
+            }
+        }
+        word
     }
 
     /// All stones.
-    #[inline(always)]
-    pub const fn all_stones(&self) -> Bitboard {
-        Bitboard(self.stones[0].0 | self.stones[1].0)
+    #[inline]
+    pub fn all_stones(&self) -> Bitboard {
+        self.stones(Colour::White) | self.stones(Colour::Black)
     }
 
     /// Both kas (rank-major).
-    #[inline(always)]
-    pub const fn kas(&self) -> Bitboard {
-        self.kas
-    }
-
-    /// Both kas in file-major order.
-    #[inline(always)]
-    pub const fn kas_by_file(&self) -> Bitboard {
-        self.kas_by_file
+    #[inline]
+    pub fn kas(&self) -> Bitboard {
+        [self.ka(Player::South), self.ka(Player::North)]
+            .iter()
+            .flatten()
+            .fold(Bitboard::EMPTY, |set, square| set | square.bitboard())
     }
 
     /// A player's ka, once entered.
@@ -277,9 +320,8 @@ impl Position {
     }
 
     /// Points of all stones still on the board.
-    #[inline(always)]
-    pub const fn material_left(&self) -> u32 {
-        2 * self.stones[0].count() + self.stones[1].count()
+    pub fn material_left(&self) -> u32 {
+        2 * self.stones(Colour::White).count() + self.stones(Colour::Black).count()
     }
 
     /// What the player to move does.
@@ -298,9 +340,11 @@ impl Position {
     /// The colour of the stone on `square`, if any.
     #[inline]
     pub const fn stone_at(&self, square: Square) -> Option<Colour> {
-        if self.stones[0].contains(square) {
+        let rank = &self.lines[Axis::Rank as usize];
+        let bit = 1 << square.file();
+        if rank[0][square.rank()] & bit != 0 {
             Some(Colour::White)
-        } else if self.stones[1].contains(square) {
+        } else if rank[1][square.rank()] & bit != 0 {
             Some(Colour::Black)
         } else {
             None
@@ -322,87 +366,130 @@ impl Position {
     /// The position after `mv`, which must be legal here.
     #[inline]
     pub fn play(&self, mv: Move) -> Position {
+        self.play_keyed::<true>(mv)
+    }
+
+    /// As [`Position::play`] but without updating the key, which is left
+    /// stale: for move-path counting only, where keys are never read.
+    #[inline]
+    pub(crate) fn play_unkeyed(&self, mv: Move) -> Position {
+        self.play_keyed::<false>(mv)
+    }
+
+    #[inline(always)]
+    fn play_keyed<const KEYED: bool>(&self, mv: Move) -> Position {
         let mut child = *self;
         let side = self.side as usize;
-        let mut gained = 0;
+        let gained;
         if mv.is_passage() {
             let file = mv.passage_file();
-            let stretch = Bitboard::file(file) & self.side.half();
-            for colour in [Colour::White, Colour::Black] {
-                let taken = self.stones[colour as usize] & stretch;
-                gained += taken.count() * colour.value();
-                child.remove_stones(colour, taken);
-            }
+            let half_word: u16 = match self.side {
+                Player::South => 0x1f,
+                Player::North => 0x7c0,
+            };
+            let white = self.lines[Axis::File as usize][0][file] & half_word;
+            let black = self.lines[Axis::File as usize][1][file] & half_word;
+            child.remove_line::<KEYED>(Axis::File, Colour::White, file, white as u32);
+            child.remove_line::<KEYED>(Axis::File, Colour::Black, file, black as u32);
+            gained = 2 * white.count_ones() + black.count_ones();
             child.passage[side] = file as u8;
-            child.key ^= KEYS.passage[side][file];
+            if KEYED {
+                child.key ^= KEYS.passage[side][file];
+            }
         } else {
             let from = mv.from();
             let to = mv.to();
             if self.ka[side] == NO_SQUARE {
                 // Ka entry: the picked stone leaves the board unscored.
                 if let Some(colour) = self.stone_at(from) {
-                    child.remove_stones(colour, from.bitboard());
+                    child.remove_line::<KEYED>(Axis::Rank, colour, from.rank(), 1 << from.file());
                 }
-            } else {
-                child.kas ^= from.bitboard();
-                child.kas_by_file.0 ^= 1u128 << from.transposed_index();
+            } else if KEYED {
                 child.key ^= KEYS.ka[side][from.index()];
             }
-            child.kas |= to.bitboard();
-            child.kas_by_file.0 |= 1u128 << to.transposed_index();
             child.ka[side] = to.index() as u8;
-            child.key ^= KEYS.ka[side][to.index()];
-
+            if KEYED {
+                child.key ^= KEYS.ka[side][to.index()];
+            }
             let colour = if mv.captures_black() {
                 Colour::Black
             } else {
                 Colour::White
             };
-            let taken = if mv.captures_along_file() {
-                Bitboard::spread(mv.line(), to.file())
+            let line = mv.line();
+            if mv.captures_along_file() {
+                child.remove_line::<KEYED>(Axis::File, colour, to.file(), line);
             } else {
-                Bitboard((mv.line() as u128) << (to.rank() * SIZE))
-            };
-            gained = taken.count() * colour.value();
-            child.remove_stones(colour, taken);
+                child.remove_line::<KEYED>(Axis::Rank, colour, to.rank(), line);
+            }
+            gained = line.count_ones() * colour.value();
         }
-        child.key ^= score_difference_key(self.score_difference());
+        if KEYED {
+            child.key ^= score_difference_key(self.score_difference());
+        }
         child.scores[side] += gained as u16;
-        child.key ^= score_difference_key(child.score_difference());
         child.side = self.side.opponent();
-        child.key ^= KEYS.north_to_move;
-        debug_assert!(child.is_consistent(), "inconsistent after {mv}");
+        if KEYED {
+            child.key ^= score_difference_key(child.score_difference());
+            child.key ^= KEYS.north_to_move;
+            debug_assert!(child.is_consistent(), "inconsistent after {mv}");
+        }
         child
     }
 
+    /// Removes the stones of `word` (all of `colour`) from rank or file
+    /// `line`, keeping every representation and the key in step.
     #[inline(always)]
-    fn remove_stones(&mut self, colour: Colour, taken: Bitboard) {
-        let colour = colour as usize;
-        debug_assert_eq!(self.stones[colour] & taken, taken);
-        self.stones[colour] ^= taken;
-        for square in taken {
-            self.stones_by_file[colour].0 ^= 1u128 << square.transposed_index();
-            self.key ^= KEYS.stone[colour][square.index()];
+    fn remove_line<const KEYED: bool>(
+        &mut self,
+        axis: Axis,
+        colour: Colour,
+        line: usize,
+        word: u32,
+    ) {
+        let c = colour as usize;
+        debug_assert_eq!(self.lines[axis as usize][c][line] as u32 & word, word);
+        self.lines[axis as usize][c][line] ^= word as u16;
+        self.stone_count -= word.count_ones() as u8;
+        let across = 1 - axis as usize;
+        let mut rest = word;
+        while rest != 0 {
+            let offset = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            self.lines[across][c][offset] ^= 1 << line;
+            if KEYED {
+                let index = match axis {
+                    Axis::Rank => line * SIZE + offset,
+                    Axis::File => offset * SIZE + line,
+                };
+                self.key ^= KEYS.stone[c][index];
+            }
         }
     }
 
     /// Checks the invariants that the incremental updates maintain (used by
     /// debug assertions and tests).
     pub fn is_consistent(&self) -> bool {
-        let kas_ok = self.kas
-            == [self.ka(Player::South), self.ka(Player::North)]
-                .iter()
-                .flatten()
-                .fold(Bitboard::EMPTY, |set, s| set | s.bitboard());
-        kas_ok
-            && self.stones_by_file[0] == self.stones[0].transpose()
-            && self.stones_by_file[1] == self.stones[1].transpose()
-            && self.kas_by_file == self.kas.transpose()
-            && (self.stones[0] & self.stones[1]).is_empty()
-            && (self.all_stones() & self.kas).is_empty()
-            && (self.all_stones() | self.kas) & !Bitboard::PLAYABLE == Bitboard::EMPTY
+        let stones = [self.stones(Colour::White), self.stones(Colour::Black)];
+        self.lines == line_words(stones)
+            && self.stone_count() == self.all_stones().count()
+            && (stones[0] & stones[1]).is_empty()
+            && (self.all_stones() & self.kas()).is_empty()
+            && (self.all_stones() | self.kas()) & !Bitboard::PLAYABLE == Bitboard::EMPTY
             && self.key == self.compute_key()
     }
+}
+
+/// The line words of two sets of points.
+fn line_words(sets: [Bitboard; 2]) -> LineWords {
+    let mut words = [[[0u16; SIZE]; 2]; 2];
+    for (colour, set) in sets.iter().enumerate() {
+        for square in *set {
+            words[Axis::Rank as usize][colour][square.rank()] |= 1 << square.file();
+            words[Axis::File as usize][colour][square.file()] |= 1 << square.rank();
+        }
+    }
+    words
 }
 
 impl fmt::Debug for Position {

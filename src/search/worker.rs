@@ -93,7 +93,7 @@ impl<'a> Worker<'a> {
         let limits = shared.limits;
         let budget = limits.budget(
             root.side_to_move(),
-            root.all_stones().count(),
+            root.stone_count(),
             shared.settings.move_overhead,
         );
         Worker {
@@ -422,7 +422,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let rules = self.shared.rules;
-        if position.all_stones().is_empty() {
+        if !position.has_stones() {
             // The game is over: a win or loss by points, or a draw.
             let margin = position.score(position.side_to_move()) as i32
                 - position.score(position.side_to_move().opponent()) as i32;

@@ -1,0 +1,316 @@
+//! A child engine spoken to over pipes. A reader thread turns its output
+//! into timestamped lines on a channel, so every wait for an answer has a
+//! deadline and a silent or dead engine can never hang the runner.
+
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+use super::engine_spec::EngineSpec;
+
+/// Longest output line kept whole; the rest of a longer line is dropped
+/// so that a runaway engine cannot exhaust memory.
+const MAX_LINE_BYTES: usize = 1 << 16;
+
+/// Lines buffered between the reader thread and the runner. When full, the
+/// reader stops reading and the engine blocks on its own output.
+const CHANNEL_LINES: usize = 4096;
+
+/// Why talking to an engine failed.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum EngineError {
+    /// The program could not be started.
+    Spawn(String),
+    /// The process exited or closed its pipes.
+    Disconnected,
+    /// The awaited answer (named) did not come before the deadline.
+    Timeout(&'static str),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Spawn(why) => write!(f, "cannot start: {why}"),
+            EngineError::Disconnected => f.write_str("the engine process exited or closed its pipe"),
+            EngineError::Timeout(what) => write!(f, "no {what} in time"),
+        }
+    }
+}
+
+/// One line of engine output and when the reader thread received it.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The text without its line end.
+    pub text: String,
+    /// When it arrived: clocks stop here, not when the runner looks.
+    pub at: Instant,
+}
+
+/// What the engine said in answer to `uci`.
+#[derive(Clone, Debug, Default)]
+pub struct Identity {
+    /// `id name`, if given.
+    pub name: Option<String>,
+    /// The names of the options it announced, in order.
+    pub options: Vec<String>,
+    /// Every line before `uciok`, for checks that want them.
+    pub lines: Vec<String>,
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    /// Set once the output pipe has closed.
+    closed: bool,
+}
+
+impl EngineProcess {
+    /// Starts the program of `spec` with piped stdin/stdout (stderr is
+    /// discarded: engines may be chatty there, and it is not protocol).
+    pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
+        let mut attempt = 0;
+        let mut child = loop {
+            let result = Command::new(&spec.program)
+                .args(&spec.args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn();
+            match result {
+                Ok(child) => break child,
+                // A script written a moment ago may still be open for
+                // writing in some process that forked meanwhile (a known
+                // race on Linux); it clears within milliseconds.
+                Err(error) if error.kind() == ErrorKind::ExecutableFileBusy && attempt < 20 => {
+                    attempt += 1;
+                    std::thread::sleep(Duration::from_millis(25));
+                }
+                Err(error) => {
+                    return Err(EngineError::Spawn(format!("'{}': {error}", spec.program)));
+                }
+            }
+        };
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Spawn("no pipes to the process".into()));
+        };
+        let (sender, receiver) = sync_channel(CHANNEL_LINES);
+        let spawned = std::thread::Builder::new()
+            .name(format!("read {}", spec.name))
+            .spawn(move || read_lines(stdout, &sender));
+        if let Err(error) = spawned {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Spawn(format!("cannot start a reader thread: {error}")));
+        }
+        Ok(EngineProcess {
+            child,
+            stdin,
+            lines: receiver,
+            closed: false,
+        })
+    }
+
+    /// Sends one line. A write error means the engine is gone.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        log::debug!("> {line}");
+        let result = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        result.map_err(|_| EngineError::Disconnected)
+    }
+
+    /// The next output line, waiting at most until `deadline`.
+    pub fn next_line(&mut self, deadline: Instant) -> Result<Line, EngineError> {
+        if self.closed {
+            return Err(EngineError::Disconnected);
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                log::debug!("< {}", line.text);
+                Ok(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout("answer")),
+            Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Err(EngineError::Disconnected)
+            }
+        }
+    }
+
+    /// Reads lines until one whose first word is `word`, which it returns
+    /// with the lines before it; `what` names the wait in a timeout.
+    pub fn wait_for(
+        &mut self,
+        word: &str,
+        deadline: Instant,
+        what: &'static str,
+    ) -> Result<(Line, Vec<String>), EngineError> {
+        let mut before = Vec::new();
+        loop {
+            let line = self.next_line(deadline).map_err(|error| match error {
+                EngineError::Timeout(_) => EngineError::Timeout(what),
+                other => other,
+            })?;
+            if line.text.split_whitespace().next() == Some(word) {
+                return Ok((line, before));
+            }
+            before.push(line.text);
+        }
+    }
+
+    /// `uci` answered by `uciok` within `timeout`: the handshake.
+    pub fn handshake(&mut self, timeout: Duration) -> Result<Identity, EngineError> {
+        self.send("uci")?;
+        let (_, lines) = self.wait_for("uciok", Instant::now() + timeout, "uciok")?;
+        let mut identity = Identity::default();
+        for line in &lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["id", "name", rest @ ..] => identity.name = Some(rest.join(" ")),
+                ["option", "name", rest @ ..] => {
+                    let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
+                    identity.options.push(rest[..end].join(" "));
+                }
+                _ => {}
+            }
+        }
+        identity.lines = lines;
+        Ok(identity)
+    }
+
+    /// `isready` answered by `readyok` within `timeout`; everything before
+    /// it (late output of earlier commands) is returned and so discarded
+    /// from the stream.
+    pub fn ping(&mut self, timeout: Duration) -> Result<Vec<String>, EngineError> {
+        self.send("isready")?;
+        let (_, before) = self.wait_for("readyok", Instant::now() + timeout, "readyok")?;
+        Ok(before)
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Asks the engine to quit, gives it `grace` to do so, then kills it.
+    pub fn quit(mut self, grace: Duration) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if !self.is_running() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Drop kills it.
+    }
+}
+
+impl Drop for EngineProcess {
+    /// Never leaves a process behind: kill (harmless if it already exited)
+    /// and reap it. The reader thread then sees end of file and ends.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The reader thread: forwards lines until end of output or until the
+/// runner has dropped its end of the channel.
+fn read_lines(stdout: impl Read, sender: &SyncSender<Line>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buffer = Vec::new();
+    loop {
+        match read_bounded_line(&mut reader, &mut buffer) {
+            Ok(true) => {
+                let text = String::from_utf8_lossy(&buffer)
+                    .trim_end_matches(['\r', '\n'])
+                    .to_string();
+                let line = Line {
+                    text,
+                    at: Instant::now(),
+                };
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+            Ok(false) | Err(_) => return,
+        }
+    }
+}
+
+/// Reads one line into `buffer`, keeping at most [`MAX_LINE_BYTES`] of it.
+/// `Ok(false)` at end of output.
+fn read_bounded_line(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<bool> {
+    buffer.clear();
+    let mut any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (chunk, newline) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (&available[..at], true),
+            None => (available, false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(buffer.len());
+        buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = chunk.len() + usize::from(newline);
+        reader.consume(used);
+        if newline {
+            return Ok(true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_and_the_next_line_kept() {
+        let mut data = vec![b'x'; MAX_LINE_BYTES + 100];
+        data.extend_from_slice(b"\nreadyok\r\n");
+        let mut reader = BufReader::new(&data[..]);
+        let mut buffer = Vec::new();
+        assert!(read_bounded_line(&mut reader, &mut buffer).unwrap());
+        assert_eq!(buffer.len(), MAX_LINE_BYTES);
+        assert!(read_bounded_line(&mut reader, &mut buffer).unwrap());
+        assert_eq!(buffer, b"readyok\r");
+        assert!(!read_bounded_line(&mut reader, &mut buffer).unwrap());
+    }
+
+    #[test]
+    fn a_missing_program_is_a_spawn_error() {
+        let spec: EngineSpec = "cmd=/nonexistent/engine-for-test".parse().unwrap();
+        assert!(matches!(
+            EngineProcess::spawn(&spec),
+            Err(EngineError::Spawn(_))
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn silence_times_out_and_exit_disconnects() {
+        // `cat` echoes: "isready" comes back but "readyok" never does.
+        let spec: EngineSpec = "cmd=cat".parse().unwrap();
+        let mut engine = EngineProcess::spawn(&spec).unwrap();
+        let error = engine.ping(Duration::from_millis(100)).unwrap_err();
+        assert_eq!(error, EngineError::Timeout("readyok"));
+        let spec: EngineSpec = "cmd=true".parse().unwrap();
+        let mut engine = EngineProcess::spawn(&spec).unwrap();
+        let error = engine
+            .wait_for("uciok", Instant::now() + Duration::from_secs(5), "uciok")
+            .unwrap_err();
+        assert_eq!(error, EngineError::Disconnected);
+    }
+}

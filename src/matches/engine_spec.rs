@@ -1,0 +1,196 @@
+//! What `--engine` says about one engine: the command that starts it, the
+//! name it goes by in the match, and the options set before its first game.
+
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+/// One engine of a match, as `--engine cmd=<command>[,name=<n>]
+/// [,option.<Name>=<value>...]` describes it.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct EngineSpec {
+    /// The name used in reports and records.
+    pub name: String,
+    /// The program to run.
+    pub program: String,
+    /// Its arguments (the rest of `cmd`, split on whitespace).
+    pub args: Vec<String>,
+    /// Options sent with `setoption` after each start, in the order given.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// The options as one line: `Name=value; Name=value` (empty if none).
+    pub fn options_text(&self) -> String {
+        self.options
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// The command line, program and arguments joined by spaces.
+    pub fn command_line(&self) -> String {
+        std::iter::once(self.program.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Why an `--engine` value does not parse.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl FromStr for EngineSpec {
+    type Err = SpecError;
+
+    /// Parses `cmd=...,name=...,option.X=Y`. Commas separate the fields,
+    /// so neither the command nor a value may contain one.
+    fn from_str(text: &str) -> Result<EngineSpec, SpecError> {
+        let error = |message: String| Err(SpecError(message));
+        let mut command: Option<Vec<String>> = None;
+        let mut name: Option<String> = None;
+        let mut options: Vec<(String, String)> = Vec::new();
+        for field in text.split(',') {
+            let field = field.trim();
+            if field.is_empty() {
+                continue;
+            }
+            let Some((key, value)) = field.split_once('=') else {
+                return error(format!(
+                    "'{field}' is not key=value (expected cmd=<command>[,name=<n>][,option.<Name>=<value>...])"
+                ));
+            };
+            let (key, value) = (key.trim(), value.trim());
+            match key {
+                "cmd" => {
+                    if command.is_some() {
+                        return error("cmd given twice".into());
+                    }
+                    let words: Vec<String> = value.split_whitespace().map(String::from).collect();
+                    if words.is_empty() {
+                        return error("cmd is empty".into());
+                    }
+                    command = Some(words);
+                }
+                "name" => {
+                    if name.is_some() {
+                        return error("name given twice".into());
+                    }
+                    if value.is_empty() {
+                        return error("name is empty".into());
+                    }
+                    name = Some(value.to_string());
+                }
+                _ => match key.strip_prefix("option.") {
+                    Some(option) if !option.trim().is_empty() => {
+                        let option = option.trim().to_string();
+                        // A later value for the same option replaces the
+                        // earlier one, as a second setoption would.
+                        options.retain(|(existing, _)| !existing.eq_ignore_ascii_case(&option));
+                        options.push((option, value.to_string()));
+                    }
+                    Some(_) => return error("option. needs a name: option.<Name>=<value>".into()),
+                    None => {
+                        return error(format!(
+                            "unknown key '{key}' (expected cmd, name or option.<Name>)"
+                        ));
+                    }
+                },
+            }
+        }
+        let Some(mut words) = command else {
+            return error("missing cmd=<command>".into());
+        };
+        let program = words.remove(0);
+        let name = name.unwrap_or_else(|| {
+            Path::new(&program)
+                .file_name()
+                .map_or_else(|| program.clone(), |n| n.to_string_lossy().into_owned())
+        });
+        Ok(EngineSpec {
+            name,
+            program,
+            args: words,
+            options,
+        })
+    }
+}
+
+/// Makes the names of a match's engines distinct (records and reports
+/// tell them apart by name) by suffixing `-1`, `-2`, ... to repeated ones.
+pub fn distinct_names(specs: &mut [EngineSpec]) {
+    let names: Vec<String> = specs.iter().map(|spec| spec.name.clone()).collect();
+    for (index, spec) in specs.iter_mut().enumerate() {
+        if names.iter().filter(|name| **name == spec.name).count() > 1 {
+            spec.name = format!("{}-{}", names[index], index + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_spec_parses() {
+        let spec: EngineSpec =
+            "cmd=target/release/pasang --flag,name=a,option.Threads=2,option.Move Overhead=20"
+                .parse()
+                .unwrap();
+        assert_eq!(spec.program, "target/release/pasang");
+        assert_eq!(spec.args, vec!["--flag"]);
+        assert_eq!(spec.name, "a");
+        assert_eq!(
+            spec.options,
+            vec![
+                ("Threads".to_string(), "2".to_string()),
+                ("Move Overhead".to_string(), "20".to_string())
+            ]
+        );
+        assert_eq!(spec.options_text(), "Threads=2; Move Overhead=20");
+        assert_eq!(spec.command_line(), "target/release/pasang --flag");
+    }
+
+    #[test]
+    fn name_defaults_to_program_file_name() {
+        let spec: EngineSpec = "cmd=/usr/bin/engine".parse().unwrap();
+        assert_eq!(spec.name, "engine");
+    }
+
+    #[test]
+    fn bad_specs_are_errors() {
+        for bad in [
+            "",
+            "name=x",
+            "cmd=",
+            "cmd=a,cmd=b",
+            "cmd=a,name=",
+            "cmd=a,colour=red",
+            "cmd=a,option.=3",
+            "cmd=a,justtext",
+        ] {
+            assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn repeated_names_are_made_distinct() {
+        let mut specs: Vec<EngineSpec> = ["cmd=pasang", "cmd=./pasang"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        distinct_names(&mut specs);
+        assert_eq!(specs[0].name, "pasang-1");
+        assert_eq!(specs[1].name, "pasang-2");
+    }
+}

@@ -1,0 +1,437 @@
+//! Game records: PGN-like text, one record per game, written by
+//! `pasang match --out` and read back by [`read`].
+//!
+//! A record is tag pairs, one per line (`[Name "value"]`, with `\"` and
+//! `\\` escaped), a blank line, then the moves in canonical notation with
+//! move numbers (`1. c j 2. b4c4n k7j7w`), optional `{comments}` after a
+//! move, and the result (`1-0` South won, `0-1` North won, `1/2-1/2`
+//! draw, `*` unknown) ending the record. See `docs/match.md`.
+
+use std::fmt;
+
+use crate::notation::{parse_move, parse_position};
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// One move of a record.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct RecordMove {
+    /// The move as written (canonical notation when written by the runner).
+    pub text: String,
+    /// The `{...}` comment after it, trimmed: `book` for opening plies,
+    /// `<score>/<depth> <seconds>s` for engine moves.
+    pub comment: Option<String>,
+}
+
+/// One game record.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Record {
+    /// Tag pairs in the order written.
+    pub tags: Vec<(String, String)>,
+    /// The moves from the start position.
+    pub moves: Vec<RecordMove>,
+    /// The result token ending the movetext.
+    pub result: String,
+}
+
+impl Record {
+    /// The value of tag `name`, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// Adds a tag pair (records keep the order tags are added in).
+    pub fn push_tag(&mut self, name: &str, value: impl Into<String>) {
+        self.tags.push((name.to_string(), value.into()));
+    }
+
+    /// The rule options of the `Pattern`, `KaEntry`, `SecondColumn` and
+    /// `Centre` tags (defaults for missing ones).
+    pub fn rules(&self) -> Result<Rules, String> {
+        let mut rules = Rules::default();
+        if let Some(value) = self.tag("Pattern") {
+            rules.pattern = value.parse().map_err(|e| format!("{e}"))?;
+        }
+        if let Some(value) = self.tag("KaEntry") {
+            rules.ka_entry = value.parse().map_err(|e| format!("{e}"))?;
+        }
+        if let Some(value) = self.tag("SecondColumn") {
+            rules.second_column = value.parse().map_err(|e| format!("{e}"))?;
+        }
+        if let Some(value) = self.tag("Centre") {
+            rules.centre = value.parse().map_err(|e| format!("{e}"))?;
+        }
+        Ok(rules)
+    }
+
+    /// Replays the moves from the `FEN` tag (or the pattern's start) under
+    /// the record's rules, checking each; returns the final position.
+    pub fn replay(&self) -> Result<Position, String> {
+        let rules = self.rules()?;
+        let start = self
+            .tag("FEN")
+            .map_or_else(|| rules.pattern.start_position_string(), str::to_string);
+        let mut position = parse_position(&start).map_err(|error| format!("FEN: {error}"))?;
+        for (index, mv) in self.moves.iter().enumerate() {
+            let parsed = parse_move(&position, &rules, &mv.text)
+                .map_err(|error| format!("ply {}: {error}", index + 1))?;
+            position = position.play(parsed);
+        }
+        Ok(position)
+    }
+
+    /// Whether the start position has North to move (move numbers then
+    /// begin with `1...`).
+    fn north_starts(&self) -> bool {
+        self.tag("FEN")
+            .and_then(|fen| fen.split_whitespace().nth(1))
+            .is_some_and(|side| side == "n")
+    }
+}
+
+/// Tag values and comments stay on one line and cannot end early.
+fn escape_tag(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
+}
+
+fn clean_comment(comment: &str) -> String {
+    comment.replace('}', ")").replace(['\n', '\r'], " ")
+}
+
+/// Longest movetext line written.
+const LINE_WIDTH: usize = 79;
+
+impl fmt::Display for Record {
+    /// The record's text, ending with a blank line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            writeln!(f, "[{name} \"{}\"]", escape_tag(value))?;
+        }
+        writeln!(f)?;
+        let mut tokens = Vec::new();
+        let north_first = self.north_starts();
+        for (index, mv) in self.moves.iter().enumerate() {
+            let ply = index + usize::from(north_first);
+            let number = ply / 2 + 1;
+            if ply % 2 == 0 {
+                tokens.push(format!("{number}."));
+            } else if index == 0 {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(mv.text.clone());
+            if let Some(comment) = &mv.comment {
+                tokens.push(format!("{{{}}}", clean_comment(comment)));
+            }
+        }
+        tokens.push(if self.result.is_empty() {
+            "*".to_string()
+        } else {
+            self.result.clone()
+        });
+        let mut line = String::new();
+        for token in tokens {
+            if !line.is_empty() && line.len() + 1 + token.len() > LINE_WIDTH {
+                writeln!(f, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&token);
+        }
+        writeln!(f, "{line}")?;
+        writeln!(f)
+    }
+}
+
+/// What is wrong with record text, and on which line.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct RecordError {
+    /// Line number, from 1.
+    pub line: usize,
+    /// The fault.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+fn is_result(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// Parses `[Name "value"]`.
+fn parse_tag(text: &str) -> Result<(String, String), String> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+        .ok_or("a tag must be [Name \"value\"]")?
+        .trim();
+    let (name, rest) = inner
+        .split_once(char::is_whitespace)
+        .ok_or("a tag must be [Name \"value\"]")?;
+    let quoted = rest.trim();
+    let body = quoted
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .ok_or("a tag value must be in double quotes")?;
+    let mut value = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(escaped @ ('\\' | '"')) => value.push(escaped),
+                _ => return Err("a backslash in a tag value must escape \\ or \"".into()),
+            },
+            '"' => return Err("an unescaped quote inside a tag value".into()),
+            other => value.push(other),
+        }
+    }
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!("invalid tag name '{name}'"));
+    }
+    Ok((name.to_string(), value))
+}
+
+/// Reads every record of `text`.
+pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
+    let mut records = Vec::new();
+    let mut current: Option<Record> = None;
+    // An open comment: its text so far and the line it started on.
+    let mut comment: Option<(String, usize)> = None;
+    let mut last_line = 0;
+    for (index, raw) in text.lines().enumerate() {
+        let number = index + 1;
+        last_line = number;
+        let error = |message: String| RecordError {
+            line: number,
+            message,
+        };
+        let mut rest = raw;
+        if comment.is_none() {
+            let trimmed = raw.trim();
+            if trimmed.starts_with('[') {
+                let record = current.get_or_insert_with(Record::default);
+                if !record.moves.is_empty() {
+                    return Err(error("tags after moves: the record before has no result".into()));
+                }
+                record.tags.push(parse_tag(trimmed).map_err(error)?);
+                continue;
+            }
+        }
+        loop {
+            if let Some((text, _)) = comment.as_mut() {
+                match rest.find('}') {
+                    Some(end) => {
+                        text.push_str(&rest[..end]);
+                        let finished = text.trim().to_string();
+                        comment = None;
+                        rest = &rest[end + 1..];
+                        if let Some(last) = current.as_mut().and_then(|r| r.moves.last_mut()) {
+                            last.comment = Some(finished);
+                        }
+                    }
+                    None => {
+                        text.push_str(rest);
+                        text.push(' ');
+                        break;
+                    }
+                }
+                continue;
+            }
+            rest = rest.trim_start();
+            if rest.is_empty() || rest.starts_with(';') {
+                break;
+            }
+            if let Some(after) = rest.strip_prefix('{') {
+                comment = Some((String::new(), number));
+                rest = after;
+                continue;
+            }
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '{')
+                .unwrap_or(rest.len());
+            let token = &rest[..end];
+            rest = &rest[end..];
+            if is_result(token) {
+                let mut record = current.take().unwrap_or_default();
+                record.result = token.to_string();
+                records.push(record);
+                continue;
+            }
+            // Move numbers: `12.` or `12...`, possibly glued to the move.
+            let unnumbered = if token.starts_with(|c: char| c.is_ascii_digit()) {
+                let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+                if !digits.starts_with('.') {
+                    return Err(error(format!("'{token}' is neither a move nor a move number")));
+                }
+                digits.trim_start_matches('.')
+            } else {
+                token
+            };
+            if !unnumbered.is_empty() {
+                current
+                    .get_or_insert_with(Record::default)
+                    .moves
+                    .push(RecordMove {
+                        text: unnumbered.to_string(),
+                        comment: None,
+                    });
+            }
+        }
+    }
+    if let Some((_, line)) = comment {
+        return Err(RecordError {
+            line,
+            message: "comment never closed".into(),
+        });
+    }
+    if current.is_some() {
+        return Err(RecordError {
+            line: last_line,
+            message: "the last record has no result".into(),
+        });
+    }
+    Ok(records)
+}
+
+/// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
+pub fn utc_date() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (year, month, day) = civil_from_days((seconds / 86_400) as i64);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard
+/// Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Record {
+        let mut record = Record::default();
+        record.push_tag("Event", "pasang match");
+        record.push_tag("Round", "1");
+        record.push_tag("South", "engine \"one\" \\ a");
+        record.push_tag("North", "two");
+        record.push_tag("FEN", crate::rules::Pattern::One.start_position_string());
+        record.push_tag("Result", "1-0");
+        let moves = ["c", "j", "b4c4n", "k7j7w", "c4c7ew", "j7k7s"];
+        record.moves = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| RecordMove {
+                text: m.to_string(),
+                comment: match i {
+                    0 | 1 => Some("book".into()),
+                    2 => Some("+3.00/12 0.051s".into()),
+                    _ => None,
+                },
+            })
+            .collect();
+        record.result = "1-0".into();
+        record
+    }
+
+    #[test]
+    fn records_round_trip() {
+        let one = sample();
+        let mut two = sample();
+        two.tags[1].1 = "2".into();
+        two.result = "1/2-1/2".into();
+        two.moves.truncate(1);
+        let text = format!("{one}{two}");
+        assert!(text.contains("[South \"engine \\\"one\\\" \\\\ a\"]"), "{text}");
+        assert!(text.contains("1. c {book} j {book} 2. b4c4n {+3.00/12 0.051s} k7j7w"));
+        let back = read(&text).unwrap();
+        assert_eq!(back, vec![one.clone(), two]);
+        assert_eq!(back[0].tag("South"), Some("engine \"one\" \\ a"));
+        let end = back[0].replay().unwrap();
+        assert_eq!(end.score(crate::position::Player::South), 14);
+        assert_eq!(end.score(crate::position::Player::North), 20);
+    }
+
+    #[test]
+    fn long_games_wrap_and_north_first_numbers() {
+        let mut record = sample();
+        record.tags[4].1 = record.tags[4].1.replace(" s ", " n ");
+        record.moves = (0..40)
+            .map(|_| RecordMove {
+                text: "a1a2n".into(),
+                comment: Some("+0.00/1 0.001s".into()),
+            })
+            .collect();
+        let text = record.to_string();
+        assert!(text.contains("1... a1a2n"));
+        assert!(text.lines().all(|line| line.len() <= LINE_WIDTH));
+        assert_eq!(read(&text).unwrap(), vec![record]);
+    }
+
+    #[test]
+    fn comments_may_span_lines_and_numbers_may_be_glued() {
+        let text = "[Event \"x\"]\n\n1.c {a\ncomment} j ; rest ignored\n2. b4c4n 0-1\n";
+        let records = read(text).unwrap();
+        assert_eq!(records.len(), 1);
+        let moves: Vec<&str> = records[0].moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, ["c", "j", "b4c4n"]);
+        assert_eq!(records[0].moves[0].comment.as_deref(), Some("a comment"));
+        assert_eq!(records[0].result, "0-1");
+    }
+
+    #[test]
+    fn malformed_text_is_an_error_with_its_line() {
+        for (text, line) in [
+            ("[Event x]\n\n1. c *\n", 1),
+            ("[Event \"x\"]\n\n1. c j\n", 3),
+            ("[Event \"x\"]\n\n1. c {open\n", 3),
+            ("[Event \"x\"]\n1. c\n[Round \"2\"]\n", 3),
+            ("1x c *", 1),
+            ("[Event \"a\\q\"]\n*", 1),
+        ] {
+            let error = read(text).unwrap_err();
+            assert_eq!(error.line, line, "{text:?}: {error}");
+        }
+        assert_eq!(read("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn replay_rejects_illegal_moves() {
+        let mut record = sample();
+        record.moves[1].text = "c".into();
+        assert!(record.replay().unwrap_err().starts_with("ply 2:"));
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert!(utc_date().len() == 10);
+    }
+}

@@ -1,0 +1,312 @@
+//! Match arithmetic: Elo with its 95% interval, likelihood of superiority,
+//! and the sequential probability ratio test (SPRT).
+//!
+//! Everything works on the trinomial counts W/D/L of the first engine,
+//! with the normal approximation of the mean score (no pentanomial pairs,
+//! no BayesElo draw model):
+//!
+//! - score `s = (W + D/2) / N`, per-game variance
+//!   `var = (W (1-s)² + D (1/2-s)² + L s²) / N`;
+//! - Elo `= -400 log10(1/s - 1)` (the logistic model), and the 95%
+//!   interval is half the Elo distance between `s ± 1.96 sqrt(var/N)`, as
+//!   cutechess and fastchess print it;
+//! - the SPRT log-likelihood ratio is the generalised SPRT's normal
+//!   approximation, as fast-chess computes it for its logistic model:
+//!   `LLR = (s1 - s0) (2s - s0 - s1) / (2 var / N)` with `s0`, `s1` the
+//!   scores of `elo0`, `elo1` under the logistic model. While the variance
+//!   is zero (no two different results yet) the LLR is 0. The bounds are
+//!   `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.
+
+use std::fmt;
+
+/// The two-sided 95% quantile of the normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The expected score of an Elo difference (logistic model).
+pub fn elo_to_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference of an expected score; infinite at 0 and 1.
+pub fn score_to_elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// Mean score and per-game variance of W/D/L; `None` with no games.
+fn mean_and_variance(wins: u64, draws: u64, losses: u64) -> Option<(f64, f64, f64)> {
+    let games = (wins + draws + losses) as f64;
+    if games == 0.0 {
+        return None;
+    }
+    let (w, d, l) = (wins as f64, draws as f64, losses as f64);
+    let score = (w + d / 2.0) / games;
+    let variance =
+        (w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2)) / games;
+    Some((games, score, variance))
+}
+
+/// An Elo estimate with the half-width of its 95% interval.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// The point estimate (may be infinite after all wins or all losses).
+    pub elo: f64,
+    /// Half the width of the 95% interval (infinite when unbounded).
+    pub margin: f64,
+}
+
+impl fmt::Display for EloEstimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:+.1} ± {:.1}", self.elo, self.margin)
+    }
+}
+
+/// The Elo difference of the first engine from its W/D/L, with its 95%
+/// interval; `None` before the first game.
+pub fn elo(wins: u64, draws: u64, losses: u64) -> Option<EloEstimate> {
+    let (games, score, variance) = mean_and_variance(wins, draws, losses)?;
+    let deviation = (variance / games).sqrt();
+    let low = score_to_elo(score - Z95 * deviation);
+    let high = score_to_elo(score + Z95 * deviation);
+    let margin = if low.is_finite() && high.is_finite() {
+        (high - low) / 2.0
+    } else {
+        f64::INFINITY
+    };
+    Some(EloEstimate {
+        elo: score_to_elo(score),
+        margin,
+    })
+}
+
+/// Likelihood of superiority: the probability that the first engine is
+/// the stronger, from wins and losses (draws carry no information here).
+pub fn likelihood_of_superiority(wins: u64, losses: u64) -> Option<f64> {
+    let decisive = (wins + losses) as f64;
+    (decisive > 0.0)
+        .then(|| 0.5 * (1.0 + erf((wins as f64 - losses as f64) / (2.0 * decisive).sqrt())))
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7:
+/// ample for a percentage).
+fn erf(x: f64) -> f64 {
+    let sign = x.signum();
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    sign * (1.0 - poly * (-x * x).exp())
+}
+
+/// An SPRT's hypotheses and error rates.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo difference of the null hypothesis H0.
+    pub elo0: f64,
+    /// Elo difference of the alternative H1.
+    pub elo1: f64,
+    /// False positive rate (accepting H1 when H0 holds).
+    pub alpha: f64,
+    /// False negative rate (accepting H0 when H1 holds).
+    pub beta: f64,
+}
+
+/// What an SPRT concludes so far.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Decision {
+    /// Neither bound crossed: keep playing.
+    Continue,
+    /// The lower bound crossed: H0 (`elo0`) accepted.
+    AcceptH0,
+    /// The upper bound crossed: H1 (`elo1`) accepted.
+    AcceptH1,
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Decision::Continue => "no bound crossed",
+            Decision::AcceptH0 => "H0 accepted",
+            Decision::AcceptH1 => "H1 accepted",
+        })
+    }
+}
+
+impl Sprt {
+    /// Parses `elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>]` (words separated
+    /// by spaces or commas, in any order; alpha and beta default to 0.05).
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let mut values: [Option<f64>; 4] = [None; 4];
+        const KEYS: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
+        for word in text.split(|c: char| c.is_whitespace() || c == ',') {
+            if word.is_empty() {
+                continue;
+            }
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| format!("'{word}' is not key=value"))?;
+            let index = KEYS
+                .iter()
+                .position(|k| k.eq_ignore_ascii_case(key))
+                .ok_or_else(|| format!("unknown SPRT parameter '{key}' (expected elo0, elo1, alpha, beta)"))?;
+            let number: f64 = value
+                .parse()
+                .ok()
+                .filter(|n: &f64| n.is_finite())
+                .ok_or_else(|| format!("{key}: '{value}' is not a number"))?;
+            if values[index].replace(number).is_some() {
+                return Err(format!("{key} given twice"));
+            }
+        }
+        let (Some(elo0), Some(elo1)) = (values[0], values[1]) else {
+            return Err("elo0 and elo1 are required".into());
+        };
+        let alpha = values[2].unwrap_or(0.05);
+        let beta = values[3].unwrap_or(0.05);
+        if elo0 >= elo1 {
+            return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
+        }
+        if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
+            return Err("alpha and beta must be above 0 with a sum below 1".into());
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The lower and upper bounds of the LLR.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 against H0 after W/D/L.
+    pub fn llr(&self, wins: u64, draws: u64, losses: u64) -> f64 {
+        let Some((games, score, variance)) = mean_and_variance(wins, draws, losses) else {
+            return 0.0;
+        };
+        if variance <= 0.0 {
+            return 0.0;
+        }
+        let s0 = elo_to_score(self.elo0);
+        let s1 = elo_to_score(self.elo1);
+        (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance / games)
+    }
+
+    /// Whether `llr` has crossed a bound.
+    pub fn decide(&self, llr: f64) -> Decision {
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Decision::AcceptH1
+        } else if llr <= lower {
+            Decision::AcceptH0
+        } else {
+            Decision::Continue
+        }
+    }
+}
+
+impl fmt::Display for Sprt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "elo0={} elo1={} alpha={} beta={}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tolerance: f64) -> bool {
+        (a - b).abs() <= tolerance
+    }
+
+    #[test]
+    fn sixty_percent_is_seventy_elo() {
+        assert!(close(score_to_elo(0.6), 70.4365, 1e-3));
+        assert!(close(score_to_elo(0.5), 0.0, 1e-12));
+        assert!(close(elo_to_score(70.4365036), 0.6, 1e-9));
+        assert_eq!(score_to_elo(1.0), f64::INFINITY);
+        assert_eq!(score_to_elo(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn elo_intervals_match_hand_computed_values() {
+        // Computed independently: s ± 1.96 sqrt(var / N), converted.
+        let e = elo(60, 0, 40).unwrap();
+        assert!(close(e.elo, 70.4365, 1e-3));
+        assert!(close(e.margin, 70.5712, 1e-3));
+        let e = elo(130, 100, 70).unwrap();
+        assert!(close(e.elo, 70.4365, 1e-3));
+        assert!(close(e.margin, 32.5258, 1e-3));
+        let e = elo(40, 20, 40).unwrap();
+        assert!(close(e.elo, 0.0, 1e-9));
+        assert!(close(e.margin, 61.5427, 1e-3));
+        assert_eq!(elo(0, 0, 0), None);
+        let all_wins = elo(5, 0, 0).unwrap();
+        assert_eq!(all_wins.elo, f64::INFINITY);
+        assert_eq!(all_wins.margin, f64::INFINITY);
+    }
+
+    #[test]
+    fn sprt_bounds_and_llr_match_hand_computed_values() {
+        let sprt = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        let (lower, upper) = sprt.bounds();
+        assert!(close(lower, -2.944_439, 1e-6));
+        assert!(close(upper, 2.944_439, 1e-6));
+        assert!(close(sprt.llr(130, 100, 70), 2.556_810, 1e-5));
+        assert!(close(sprt.llr(100, 100, 100), -0.186_292, 1e-5));
+        assert!(close(sprt.llr(60, 0, 40), 0.556_343, 1e-5));
+        assert_eq!(sprt.llr(0, 0, 0), 0.0);
+        assert_eq!(sprt.llr(3, 0, 0), 0.0);
+        assert_eq!(sprt.decide(2.0), Decision::Continue);
+        assert_eq!(sprt.decide(3.0), Decision::AcceptH1);
+        assert_eq!(sprt.decide(-3.0), Decision::AcceptH0);
+        // A clearly stronger engine crosses the upper bound.
+        assert_eq!(sprt.decide(sprt.llr(200, 100, 100)), Decision::AcceptH1);
+    }
+
+    #[test]
+    fn sprt_parameters_parse_strictly() {
+        let sprt = Sprt::parse("elo1=5, elo0=-1").unwrap();
+        assert_eq!((sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta), (-1.0, 5.0, 0.05, 0.05));
+        for bad in [
+            "",
+            "elo0=0",
+            "elo0=10 elo1=0",
+            "elo0=0 elo1=10 alpha=0",
+            "elo0=0 elo1=10 alpha=0.6 beta=0.5",
+            "elo0=0 elo1=x",
+            "elo0=0 elo1=10 gamma=1",
+            "elo0=0 elo0=1 elo1=2",
+            "elo0",
+        ] {
+            assert!(Sprt::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn likelihood_of_superiority_is_a_probability() {
+        assert_eq!(likelihood_of_superiority(0, 0), None);
+        assert!(close(likelihood_of_superiority(10, 10).unwrap(), 0.5, 1e-7));
+        assert!(close(
+            likelihood_of_superiority(130, 70).unwrap(),
+            0.999_988_95,
+            1e-6
+        ));
+    }
+}

@@ -32,7 +32,9 @@ impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EngineError::Spawn(why) => write!(f, "cannot start: {why}"),
-            EngineError::Disconnected => f.write_str("the engine process exited or closed its pipe"),
+            EngineError::Disconnected => {
+                f.write_str("the engine process exited or closed its pipe")
+            }
             EngineError::Timeout(what) => write!(f, "no {what} in time"),
         }
     }
@@ -105,7 +107,9 @@ impl EngineProcess {
         if let Err(error) = spawned {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(EngineError::Spawn(format!("cannot start a reader thread: {error}")));
+            return Err(EngineError::Spawn(format!(
+                "cannot start a reader thread: {error}"
+            )));
         }
         Ok(EngineProcess {
             child,

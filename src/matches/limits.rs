@@ -34,7 +34,9 @@ impl FromStr for TimeControl {
     /// `<seconds>[+<increment seconds>]`, e.g. `10+0.1` or `60`.
     fn from_str(text: &str) -> Result<TimeControl, String> {
         let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
-        let bad = || format!("invalid time control '{text}' (expected <seconds>+<increment>, e.g. 10+0.1)");
+        let bad = || {
+            format!("invalid time control '{text}' (expected <seconds>+<increment>, e.g. 10+0.1)")
+        };
         let base_ms = seconds_to_ms(base).ok_or_else(bad)?;
         let increment_ms = seconds_to_ms(increment).ok_or_else(bad)?;
         if base_ms == 0 {
@@ -158,7 +160,9 @@ mod tests {
 
     #[test]
     fn bad_time_controls_are_errors() {
-        for bad in ["", "+1", "x+1", "10+", "10+y", "-1+0", "0+1", "inf", "nan+0", "1e9"] {
+        for bad in [
+            "", "+1", "x+1", "10+", "10+y", "-1+0", "0+1", "inf", "nan+0", "1e9",
+        ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
     }

@@ -1,14 +1,548 @@
 //! `pasang match`: engine-vs-engine matches refereed by the project's own
-//! rules (runner, referee, statistics).
+//! rules, and `--compliance`, a step-by-step check of one engine.
+//!
+//! The parts: [`engine_spec`] (what `--engine` says), [`limits`] (time
+//! control and `go` limits), [`engine_process`] (a child engine over
+//! pipes, every wait bounded), [`openings`] (rule sets, start positions
+//! and opening plies per game pair), [`referee`] (one game, every move
+//! checked, verdicts), [`statistics`] (Elo, LOS, SPRT), [`tally`] (the
+//! running score and its reports), [`records`] (game records written with
+//! `--out` and read back) and [`compliance`]. This file holds the command
+//! line and runs the games on worker threads.
+
+pub mod compliance;
+pub mod engine_process;
+pub mod engine_spec;
+pub mod limits;
+pub mod openings;
+pub mod records;
+pub mod referee;
+pub mod statistics;
+pub mod tally;
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 
+use self::engine_spec::{EngineSpec, distinct_names};
+use self::limits::{Limits, TimeControl};
+use self::openings::{OpeningPlan, describe, load_book, rule_sets};
+use self::records::{Record, utc_date};
+use self::referee::{GameResult, Seat, Settings, rule_options};
+use self::statistics::{Decision, Sprt};
+use self::tally::Tally;
+use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
+
 /// Arguments of `pasang match`.
 #[derive(Args, Debug)]
-pub struct MatchArgs {}
+pub struct MatchArgs {
+    /// An engine: cmd=<command>[,name=<n>][,option.<Name>=<value>...]
+    /// (twice for a match, once or more with --compliance).
+    #[arg(long = "engine", value_name = "SPEC", value_parser = parse_spec)]
+    pub engines: Vec<EngineSpec>,
+    /// Check each engine's protocol manners step by step instead of
+    /// playing a match.
+    #[arg(long)]
+    pub compliance: bool,
+    /// Clock per player: <seconds>+<increment>, e.g. 10+0.1.
+    #[arg(long, value_name = "TC", value_parser = parse_tc)]
+    pub tc: Option<TimeControl>,
+    /// Fixed time per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Fixed search depth.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Fixed node count per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Games to play, rounded up to whole pairs (default 2, or unbounded
+    /// with --sprt).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Games played at once, each by its own pair of engine processes.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Start layouts, a comma list of 1 and 2.
+    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = parse_value::<Pattern>)]
+    pub pattern: Vec<Pattern>,
+    /// Ka entry rules, a comma list of slide, jump, both.
+    #[arg(long, value_delimiter = ',', default_value = "slide", value_parser = parse_value::<KaEntry>)]
+    pub ka_entry: Vec<KaEntry>,
+    /// North's passage rules, a comma list of opposite, any.
+    #[arg(long, value_delimiter = ',', default_value = "opposite", value_parser = parse_value::<SecondColumn>)]
+    pub second_column: Vec<SecondColumn>,
+    /// Hole rules, a comma list of wall, open.
+    #[arg(long, value_delimiter = ',', default_value = "wall", value_parser = parse_value::<Centre>)]
+    pub centre: Vec<Centre>,
+    /// A file of start positions: one position string per line,
+    /// optionally followed by `moves <ply>...`.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Random legal plies played from each opening before the engines
+    /// take over (the same plies for both games of a pair).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub random_plies: usize,
+    /// Seed of the random plies (default: taken from the clock and
+    /// printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Sequential test: elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>]; the
+    /// match stops when a bound is crossed.
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Write a record of every game to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Milliseconds an engine may exceed its time before losing on time.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub time_margin: u64,
+    /// Longest wait for a bestmove when neither --tc nor --movetime bounds
+    /// it, in seconds (exceeding it loses on time).
+    #[arg(long, default_value_t = 300, value_name = "S")]
+    pub move_timeout: u64,
+    /// Longest wait for readyok, in milliseconds (exceeding it: the
+    /// connection stalls).
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub ping_timeout: u64,
+    /// Print a status line every N games (and at the end).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub report_every: u64,
+}
 
-/// Runs a match; returns the process exit code.
-pub fn run(_args: &MatchArgs) -> i32 {
-    eprintln!("error: pasang match is not built yet");
-    2
+fn parse_spec(text: &str) -> Result<EngineSpec, String> {
+    text.parse::<EngineSpec>()
+        .map_err(|error| error.to_string())
+}
+
+fn parse_tc(text: &str) -> Result<TimeControl, String> {
+    text.parse()
+}
+
+fn parse_value<T: std::str::FromStr>(text: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse::<T>().map_err(|error| error.to_string())
+}
+
+/// Exit code for bad arguments, as clap uses.
+const USAGE_ERROR: i32 = 2;
+
+fn usage_error(message: &str) -> i32 {
+    eprintln!("error: {message}");
+    USAGE_ERROR
+}
+
+/// Runs a match (or the compliance check); returns the process exit code:
+/// 0 done, 1 a failure while running (or a failed compliance step), 2 bad
+/// arguments or an engine that cannot be started.
+pub fn run(args: &MatchArgs) -> i32 {
+    if args.compliance {
+        if args.engines.is_empty() {
+            return usage_error("--compliance needs an --engine");
+        }
+        let mut all = true;
+        for spec in &args.engines {
+            println!("Compliance of {} ({}):", spec.name, spec.command_line());
+            all &= compliance::check(spec);
+        }
+        return if all { 0 } else { 1 };
+    }
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(message) => return usage_error(&message),
+    };
+    config.play()
+}
+
+/// Everything a match needs, checked.
+struct Config {
+    engines: [EngineSpec; 2],
+    settings: Settings,
+    games: u64,
+    concurrency: usize,
+    plan: OpeningPlan,
+    sprt: Option<Sprt>,
+    out: Option<PathBuf>,
+    report_every: u64,
+    /// Whether `games` was bounded by the user (for progress lines).
+    bounded: bool,
+}
+
+impl Config {
+    fn from_args(args: &MatchArgs) -> Result<Config, String> {
+        let [first, second] = args.engines.as_slice() else {
+            return Err(format!(
+                "a match needs exactly two --engine options ({} given)",
+                args.engines.len()
+            ));
+        };
+        let mut engines = [first.clone(), second.clone()];
+        distinct_names(&mut engines);
+        let limits = Limits {
+            clock: args.tc,
+            movetime: args.movetime,
+            depth: args.depth,
+            nodes: args.nodes,
+        };
+        if limits.is_empty() {
+            return Err("no limit: give --tc, --movetime, --depth or --nodes".into());
+        }
+        if args.movetime == Some(0) || args.nodes == Some(0) || args.depth == Some(0) {
+            return Err("--movetime, --depth and --nodes must be above 0".into());
+        }
+        let sprt = match &args.sprt {
+            Some(words) => Some(Sprt::parse(&words.join(" ")).map_err(|e| format!("--sprt: {e}"))?),
+            None => None,
+        };
+        let games = match (args.games, sprt) {
+            (Some(0), _) => return Err("--games must be at least 1".into()),
+            (Some(n), _) => n.saturating_add(n % 2),
+            (None, Some(_)) => u64::MAX - 1,
+            (None, None) => 2,
+        };
+        if args.concurrency == 0 {
+            return Err("--concurrency must be at least 1".into());
+        }
+        let book = match &args.openings {
+            Some(path) => Some(load_book(path)?),
+            None => None,
+        };
+        let seed = args.seed.unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        let plan = OpeningPlan {
+            rule_sets: rule_sets(
+                &args.pattern,
+                &args.ka_entry,
+                &args.second_column,
+                &args.centre,
+            ),
+            book,
+            random_plies: args.random_plies,
+            seed,
+        };
+        // Build one full cycle of openings now, so that a bad book line
+        // or rule combination stops the match before it starts.
+        let pairs = games / 2;
+        for pair in 0..(plan.cycle() as u64).min(pairs) {
+            plan.opening(pair as usize)?;
+        }
+        let settings = Settings {
+            limits,
+            time_margin: Duration::from_millis(args.time_margin),
+            move_ceiling: Duration::from_secs(args.move_timeout.max(1)),
+            ping_timeout: Duration::from_millis(args.ping_timeout.max(1)),
+            ..Settings::default()
+        };
+        Ok(Config {
+            engines,
+            settings,
+            games,
+            concurrency: args.concurrency.min(games.min(1 << 16) as usize),
+            plan,
+            sprt,
+            out: args.out.clone(),
+            report_every: args.report_every.max(1),
+            bounded: args.games.is_some() || sprt.is_none(),
+        })
+    }
+
+    /// One line describing the match's conditions.
+    fn heading(&self) -> String {
+        let rules: Vec<String> = self.plan.rule_sets.iter().map(describe).collect();
+        let openings = match &self.plan.book {
+            Some(book) => format!("{} openings", book.len()),
+            None => "pattern start".to_string(),
+        };
+        let random = if self.plan.random_plies > 0 {
+            format!(
+                " + {} random plies (seed {})",
+                self.plan.random_plies, self.plan.seed
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{}; rules {}; {openings}{random}",
+            self.settings.limits.describe(),
+            rules.join(", ")
+        )
+    }
+
+    /// Plays the match and prints the summary; returns the exit code.
+    fn play(self) -> i32 {
+        // Start each engine once before anything else, so that a wrong
+        // command fails at once and with a clear message; the processes
+        // go on to play the first worker's games.
+        let mut first_seats = Vec::new();
+        for spec in &self.engines {
+            let mut seat = Seat::new(spec.clone());
+            match seat.ensure_started(&self.settings) {
+                Ok(Some(identity)) => {
+                    for (name, _) in &spec.options {
+                        if !identity
+                            .options
+                            .iter()
+                            .any(|o| o.eq_ignore_ascii_case(name))
+                        {
+                            eprintln!(
+                                "warning: {} does not announce an option '{name}'",
+                                spec.name
+                            );
+                        }
+                    }
+                    for (name, _) in rule_options(&self.plan.rule_sets[0]) {
+                        if !identity
+                            .options
+                            .iter()
+                            .any(|o| o.eq_ignore_ascii_case(name))
+                        {
+                            eprintln!(
+                                "warning: {} does not announce the rule option '{name}'",
+                                spec.name
+                            );
+                        }
+                    }
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    return usage_error(&format!(
+                        "engine {} ({}): {error}",
+                        spec.name,
+                        spec.command_line()
+                    ));
+                }
+            }
+            first_seats.push(seat);
+        }
+        let writer = match &self.out {
+            Some(path) => match File::create(path) {
+                Ok(file) => Some(BufWriter::new(file)),
+                Err(error) => {
+                    return usage_error(&format!("cannot create '{}': {error}", path.display()));
+                }
+            },
+            None => None,
+        };
+        let names = [self.engines[0].name.as_str(), self.engines[1].name.as_str()];
+        let heading = self.heading();
+        let total = if self.bounded {
+            format!("{} games", self.games)
+        } else {
+            "until the SPRT decides".to_string()
+        };
+        eprintln!(
+            "Match {} vs {}: {total}, concurrency {}; {heading}",
+            names[0], names[1], self.concurrency
+        );
+
+        let shared = Mutex::new(Progress {
+            tally: Tally::default(),
+            writer,
+            failed: false,
+            stopped_by_sprt: None,
+        });
+        let next = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let mut first_seats = Some(first_seats);
+            for worker in 0..self.concurrency {
+                let seats = match first_seats.take() {
+                    Some(seats) => seats,
+                    None => self.engines.iter().cloned().map(Seat::new).collect(),
+                };
+                let (config, shared, next, stop) = (&self, &shared, &next, &stop);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("match worker {worker}"))
+                    .spawn_scoped(scope, move || config.work(seats, shared, next, stop));
+                if let Err(error) = spawned {
+                    eprintln!("warning: cannot start worker {worker}: {error}");
+                }
+            }
+        });
+
+        let progress = shared
+            .into_inner()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if let Some(mut writer) = progress.writer {
+            if writer.flush().is_err() {
+                eprintln!("error: cannot write the game records");
+                return 1;
+            }
+        }
+        let total = self.bounded.then_some(self.games);
+        eprintln!("{}", progress.tally.status_line(total, self.sprt.as_ref()));
+        let mut summary = progress.tally.summary(names, &heading, self.sprt.as_ref());
+        if let Some(decision) = progress.stopped_by_sprt {
+            summary.push_str(&format!(
+                "Stopped by the SPRT after {} games: {decision}\n",
+                progress.tally.games()
+            ));
+        }
+        print!("{summary}");
+        let _ = std::io::stdout().flush();
+        if progress.failed { 1 } else { 0 }
+    }
+
+    /// A worker: plays games until none are left or the match stops.
+    fn work(
+        &self,
+        mut seats: Vec<Seat>,
+        shared: &Mutex<Progress>,
+        next: &AtomicU64,
+        stop: &AtomicBool,
+    ) {
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let game = next.fetch_add(1, Ordering::SeqCst);
+            if game >= self.games {
+                break;
+            }
+            let pair = (game / 2) as usize;
+            let first_is_south = game % 2 == 0;
+            let opening = match self.plan.opening(pair) {
+                Ok(opening) => opening,
+                Err(error) => {
+                    eprintln!("error: game {}: {error}", game + 1);
+                    let mut progress = shared.lock().unwrap_or_else(|p| p.into_inner());
+                    progress.failed = true;
+                    stop.store(true, Ordering::SeqCst);
+                    break;
+                }
+            };
+            let [first, second] = seats.as_mut_slice() else {
+                break;
+            };
+            let order = if first_is_south {
+                [first, second]
+            } else {
+                [second, first]
+            };
+            let names = [order[0].spec.name.clone(), order[1].spec.name.clone()];
+            let Some(result) = referee::play(order, &opening, &self.settings, stop) else {
+                break;
+            };
+            let record = self.record(game, &names, &opening, &result);
+            let mut progress = shared.lock().unwrap_or_else(|p| p.into_inner());
+            progress.finish(self, game, &names, &result, first_is_south, &record, stop);
+        }
+        for seat in &mut seats {
+            seat.shut_down();
+        }
+    }
+
+    /// The record of a finished game.
+    fn record(
+        &self,
+        game: u64,
+        names: &[String; 2],
+        opening: &openings::Opening,
+        result: &GameResult,
+    ) -> Record {
+        let spec_of = |name: &str| self.engines.iter().find(|s| s.name == name);
+        let mut record = Record::default();
+        record.push_tag("Event", "pasang match");
+        record.push_tag("Date", utc_date());
+        record.push_tag("Round", (game + 1).to_string());
+        record.push_tag("South", names[0].clone());
+        record.push_tag("North", names[1].clone());
+        record.push_tag(
+            "SouthOptions",
+            spec_of(&names[0]).map_or(String::new(), EngineSpec::options_text),
+        );
+        record.push_tag(
+            "NorthOptions",
+            spec_of(&names[1]).map_or(String::new(), EngineSpec::options_text),
+        );
+        let rules = opening.rules;
+        record.push_tag("Pattern", rules.pattern.to_string());
+        record.push_tag("KaEntry", rules.ka_entry.to_string());
+        record.push_tag("SecondColumn", rules.second_column.to_string());
+        record.push_tag("Centre", rules.centre.to_string());
+        record.push_tag("FEN", opening.start.clone());
+        record.push_tag("OpeningPlies", opening.plies.len().to_string());
+        record.push_tag("TimeControl", self.settings.limits.describe());
+        record.push_tag("Result", result.result_token());
+        record.push_tag("Termination", result.termination.to_string());
+        record.push_tag("TerminationDetail", result.detail.clone());
+        record.push_tag(
+            "Scores",
+            format!("{}-{}", result.scores[0], result.scores[1]),
+        );
+        record.push_tag("PlyCount", result.moves.len().to_string());
+        record.moves = result.moves.clone();
+        record.result = result.result_token().to_string();
+        record
+    }
+}
+
+/// What workers share: the score, the records file, and how it ended.
+struct Progress {
+    tally: Tally,
+    writer: Option<BufWriter<File>>,
+    failed: bool,
+    stopped_by_sprt: Option<Decision>,
+}
+
+impl Progress {
+    /// Counts a finished game, reports it, writes its record, and raises
+    /// `stop` when the SPRT decides or the records cannot be written.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &mut self,
+        config: &Config,
+        game: u64,
+        names: &[String; 2],
+        result: &GameResult,
+        first_is_south: bool,
+        record: &Record,
+        stop: &AtomicBool,
+    ) {
+        if self.stopped_by_sprt.is_some() {
+            // Decided while this game was being played: not counted, so
+            // the summary shows the state at the decision.
+            return;
+        }
+        self.tally.add(result, first_is_south);
+        eprintln!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            game + 1,
+            names[0],
+            names[1],
+            result.result_token(),
+            result.detail
+        );
+        if let Some(writer) = self.writer.as_mut() {
+            let written = write!(writer, "{record}").and_then(|()| writer.flush());
+            if let Err(error) = written {
+                eprintln!("error: cannot write the game record: {error}");
+                self.writer = None;
+                self.failed = true;
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        let games = self.tally.games();
+        let total = config.bounded.then_some(config.games);
+        if games % config.report_every == 0 && total != Some(games) {
+            eprintln!("{}", self.tally.status_line(total, config.sprt.as_ref()));
+        }
+        if let Some(sprt) = &config.sprt {
+            let (_, decision) = self.tally.sprt(sprt);
+            if decision != Decision::Continue {
+                self.stopped_by_sprt = Some(decision);
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
 }

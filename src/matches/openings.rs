@@ -153,8 +153,7 @@ impl OpeningPlan {
                 format!("pattern {}", rules.pattern),
             ),
         };
-        let mut position =
-            parse_position(&start).map_err(|error| format!("{origin}: {error}"))?;
+        let mut position = parse_position(&start).map_err(|error| format!("{origin}: {error}"))?;
         let mut plies = Vec::new();
         for text in book_moves {
             let mv = parse_move(&position, &rules, text)
@@ -301,7 +300,11 @@ mod tests {
     #[test]
     fn bad_books_are_errors() {
         assert!(parse_book("").is_err());
-        assert!(parse_book("not a position").unwrap_err().starts_with("line 1:"));
+        assert!(
+            parse_book("not a position")
+                .unwrap_err()
+                .starts_with("line 1:")
+        );
         let start = Pattern::One.start_position_string();
         let plan = OpeningPlan {
             rule_sets: vec![Rules::default()],

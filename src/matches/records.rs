@@ -224,7 +224,9 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
             if trimmed.starts_with('[') {
                 let record = current.get_or_insert_with(Record::default);
                 if !record.moves.is_empty() {
-                    return Err(error("tags after moves: the record before has no result".into()));
+                    return Err(error(
+                        "tags after moves: the record before has no result".into(),
+                    ));
                 }
                 record.tags.push(parse_tag(trimmed).map_err(error)?);
                 continue;
@@ -274,7 +276,9 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
             let unnumbered = if token.starts_with(|c: char| c.is_ascii_digit()) {
                 let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
                 if !digits.starts_with('.') {
-                    return Err(error(format!("'{token}' is neither a move nor a move number")));
+                    return Err(error(format!(
+                        "'{token}' is neither a move nor a move number"
+                    )));
                 }
                 digits.trim_start_matches('.')
             } else {
@@ -367,7 +371,10 @@ mod tests {
         two.result = "1/2-1/2".into();
         two.moves.truncate(1);
         let text = format!("{one}{two}");
-        assert!(text.contains("[South \"engine \\\"one\\\" \\\\ a\"]"), "{text}");
+        assert!(
+            text.contains("[South \"engine \\\"one\\\" \\\\ a\"]"),
+            "{text}"
+        );
         assert!(text.contains("1. c {book} j {book} 2. b4c4n {+3.00/12 0.051s} k7j7w"));
         let back = read(&text).unwrap();
         assert_eq!(back, vec![one.clone(), two]);

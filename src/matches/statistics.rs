@@ -100,7 +100,8 @@ fn erf(x: f64) -> f64 {
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
     let poly = t
         * (0.254_829_592
-            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     sign * (1.0 - poly * (-x * x).exp())
 }
 
@@ -154,7 +155,9 @@ impl Sprt {
             let index = KEYS
                 .iter()
                 .position(|k| k.eq_ignore_ascii_case(key))
-                .ok_or_else(|| format!("unknown SPRT parameter '{key}' (expected elo0, elo1, alpha, beta)"))?;
+                .ok_or_else(|| {
+                    format!("unknown SPRT parameter '{key}' (expected elo0, elo1, alpha, beta)")
+                })?;
             let number: f64 = value
                 .parse()
                 .ok()
@@ -283,7 +286,10 @@ mod tests {
     #[test]
     fn sprt_parameters_parse_strictly() {
         let sprt = Sprt::parse("elo1=5, elo0=-1").unwrap();
-        assert_eq!((sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta), (-1.0, 5.0, 0.05, 0.05));
+        assert_eq!(
+            (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
+            (-1.0, 5.0, 0.05, 0.05)
+        );
         for bad in [
             "",
             "elo0=0",

@@ -173,7 +173,12 @@ impl<'a> Worker<'a> {
             }
             previous_score = score;
             self.root_moves.sort_by_key(|root_move| -root_move.score);
-            let proven = self.horizon_hits == horizon_before;
+            // A tree that reached the end of the game everywhere is exact. So
+            // is a win or loss whose whole line lies within this depth: the
+            // mate bound came out of an exact window.
+            let mate_plies = MATE - score.abs();
+            let proven = self.horizon_hits == horizon_before
+                || (score.abs() >= MATE_BOUND && mate_plies <= depth as i32);
             if !self.is_main() {
                 if proven {
                     break;

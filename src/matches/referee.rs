@@ -1,0 +1,586 @@
+//! The referee: plays one game between two engines, checking every move
+//! with the project's own rules, running the clocks, and naming the
+//! verdict. It never asks an engine who won.
+//!
+//! Manners, after fastchess: the handshake (`uci` → `uciok`) within 10 s
+//! of a (re)start; before each game the rule options, `ucinewgame` and an
+//! `isready` ping; before each move `position` and a ping; the clock runs
+//! from writing `go` until `bestmove` arrives. When the time is up the
+//! referee sends `stop`, waits a grace period for the `bestmove` (to keep
+//! the engine in step), and the mover loses on time. An engine that
+//! crashed, stalled or ignored `stop` is restarted before its next game.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::engine_process::{EngineError, EngineProcess, Identity};
+use super::engine_spec::EngineSpec;
+use super::limits::Limits;
+use super::openings::Opening;
+use super::records::RecordMove;
+use crate::notation::parse_move;
+use crate::outcome::{Reason, Status};
+use crate::position::{Player, Position};
+use crate::rules::Rules;
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub enum Termination {
+    /// No stone left: the higher score won, or equal scores drew.
+    Score,
+    /// The side to move had no legal move and lost.
+    Suntuk,
+    /// The loser ran out of time.
+    TimeForfeit,
+    /// The loser played an illegal move.
+    IllegalMove,
+    /// The loser's process exited or closed its pipe.
+    Disconnect,
+    /// The loser did not answer `isready` (or `uci`) in time.
+    Stall,
+}
+
+impl Termination {
+    /// The forfeits, in the order summaries list them.
+    pub const FORFEITS: [Termination; 4] = [
+        Termination::TimeForfeit,
+        Termination::IllegalMove,
+        Termination::Disconnect,
+        Termination::Stall,
+    ];
+
+    /// Whether the game was lost by a fault rather than by the rules.
+    pub fn is_forfeit(self) -> bool {
+        !matches!(self, Termination::Score | Termination::Suntuk)
+    }
+
+    /// The verdict as fastchess words it, after the loser's name.
+    pub fn verdict(self) -> &'static str {
+        match self {
+            Termination::Score => "loses on points",
+            Termination::Suntuk => "is stalemated (suntuk)",
+            Termination::TimeForfeit => "loses on time",
+            Termination::IllegalMove => "makes an illegal move",
+            Termination::Disconnect => "disconnects",
+            Termination::Stall => "connection stalls",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    /// The `Termination` tag's value.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Termination::Score => "score",
+            Termination::Suntuk => "suntuk",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Disconnect => "disconnect",
+            Termination::Stall => "stall",
+        })
+    }
+}
+
+impl FromStr for Termination {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Termination, String> {
+        [
+            Termination::Score,
+            Termination::Suntuk,
+            Termination::TimeForfeit,
+            Termination::IllegalMove,
+            Termination::Disconnect,
+            Termination::Stall,
+        ]
+        .into_iter()
+        .find(|t| t.to_string() == text)
+        .ok_or_else(|| format!("unknown termination '{text}'"))
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Player>,
+    /// How it ended.
+    pub termination: Termination,
+    /// One human sentence, e.g. `North (b) loses on time (62 ms of 50 ms)`.
+    pub detail: String,
+    /// Points captured by South and North when it ended.
+    pub scores: [u32; 2],
+    /// Every ply from the opening's start, opening plies first.
+    pub moves: Vec<RecordMove>,
+}
+
+impl GameResult {
+    /// The result token: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result_token(&self) -> &'static str {
+        match self.winner {
+            Some(Player::South) => "1-0",
+            Some(Player::North) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// Timeouts and margins of the referee.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The match's limits.
+    pub limits: Limits,
+    /// How far past its time an engine may answer before losing on time.
+    pub time_margin: Duration,
+    /// The wait for a `bestmove` when no clock or movetime bounds it.
+    pub move_ceiling: Duration,
+    /// The wait for `readyok`.
+    pub ping_timeout: Duration,
+    /// The wait for `uciok` after a start.
+    pub handshake_timeout: Duration,
+    /// The wait for `bestmove` after `stop`.
+    pub stop_grace: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            limits: Limits::default(),
+            time_margin: Duration::ZERO,
+            move_ceiling: Duration::from_secs(300),
+            ping_timeout: Duration::from_secs(10),
+            handshake_timeout: Duration::from_secs(10),
+            stop_grace: Duration::from_secs(1),
+        }
+    }
+}
+
+/// An engine's place in a worker: its spec and, while it runs, its
+/// process (`None` after a fault, so the next game restarts it).
+pub struct Seat {
+    /// What to start.
+    pub spec: EngineSpec,
+    process: Option<EngineProcess>,
+    /// How many times it has been (re)started.
+    pub starts: u32,
+}
+
+/// A fault charged to an engine.
+type Fault = (Termination, String);
+
+impl Seat {
+    /// A seat whose engine starts on first use.
+    pub fn new(spec: EngineSpec) -> Seat {
+        Seat {
+            spec,
+            process: None,
+            starts: 0,
+        }
+    }
+
+    /// Starts the engine if it is not running: spawn, handshake, then the
+    /// options of its spec. Returns the handshake's identity when it
+    /// started one.
+    pub fn ensure_started(&mut self, settings: &Settings) -> Result<Option<Identity>, EngineError> {
+        if let Some(process) = self.process.as_mut() {
+            if process.is_running() {
+                return Ok(None);
+            }
+            self.process = None;
+        }
+        let mut process = EngineProcess::spawn(&self.spec)?;
+        self.starts += 1;
+        let identity = process.handshake(settings.handshake_timeout)?;
+        for (name, value) in &self.spec.options {
+            process.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.process = Some(process);
+        Ok(Some(identity))
+    }
+
+    /// Asks the engine to quit and waits briefly for it.
+    pub fn shut_down(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.quit(Duration::from_millis(500));
+        }
+    }
+
+    /// Sends the rules and `ucinewgame`, then pings.
+    fn prepare(&mut self, rules: &Rules, settings: &Settings) -> Result<(), Fault> {
+        let name = self.spec.name.clone();
+        let result = self.ensure_started(settings).and_then(|_| {
+            let process = self.process.as_mut().ok_or(EngineError::Disconnected)?;
+            for (option, value) in rule_options(rules) {
+                process.send(&format!("setoption name {option} value {value}"))?;
+            }
+            process.send("ucinewgame")?;
+            process.ping(settings.ping_timeout).map(|_| ())
+        });
+        result.map_err(|error| {
+            self.process = None;
+            fault_of(&error, &name)
+        })
+    }
+}
+
+/// The setoption pairs of a rule set.
+pub fn rule_options(rules: &Rules) -> [(&'static str, String); 4] {
+    [
+        ("Pattern", rules.pattern.to_string()),
+        ("Ka Entry", rules.ka_entry.to_string()),
+        ("Second Column", rules.second_column.to_string()),
+        ("Centre", rules.centre.to_string()),
+    ]
+}
+
+/// The verdict for a communication failure of engine `name`.
+fn fault_of(error: &EngineError, name: &str) -> Fault {
+    match error {
+        EngineError::Spawn(why) => (
+            Termination::Disconnect,
+            format!("{name} disconnects (cannot be started: {why})"),
+        ),
+        EngineError::Disconnected => (Termination::Disconnect, format!("{name} disconnects")),
+        EngineError::Timeout(what) => (
+            Termination::Stall,
+            format!("{name}'s connection stalls (no {what} in time)"),
+        ),
+    }
+}
+
+/// An engine's answer to `go`.
+struct Answer {
+    /// The word after `bestmove` (`None` if the line had none).
+    best: Option<String>,
+    /// From writing `go` to receiving `bestmove`.
+    elapsed: Duration,
+    /// The last `info` line with a score, for the move's comment.
+    info: Option<String>,
+}
+
+/// One game in progress.
+struct Game<'a> {
+    seats: [&'a mut Seat; 2],
+    settings: &'a Settings,
+    opening: &'a Opening,
+    moves: Vec<RecordMove>,
+}
+
+/// Plays the game of `opening` with `seats` as [South, North]. Returns
+/// `None` if `stop` was raised before it ended (the game is discarded).
+pub fn play(
+    seats: [&mut Seat; 2],
+    opening: &Opening,
+    settings: &Settings,
+    stop: &AtomicBool,
+) -> Option<GameResult> {
+    let mut game = Game {
+        seats,
+        settings,
+        opening,
+        moves: opening
+            .plies
+            .iter()
+            .map(|ply| RecordMove {
+                text: ply.clone(),
+                comment: Some("book".into()),
+            })
+            .collect(),
+    };
+    let rules = opening.rules;
+    let mut position = opening.position;
+    for side in [Player::South, Player::North] {
+        if let Err(fault) = game.seats[side.index()].prepare(&rules, settings) {
+            return Some(game.forfeit(side, fault, scores_of(&position)));
+        }
+    }
+    let base = settings.limits.clock.map_or(0, |clock| clock.base_ms);
+    let mut clocks = [base, base];
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        if let Status::Over {
+            winner,
+            reason,
+            scores,
+        } = Status::of(&position, &rules)
+        {
+            return Some(game.finish(winner, reason, scores, position.side_to_move()));
+        }
+        let side = position.side_to_move();
+        let allowed = settings.limits.allowed(
+            clocks[side.index()],
+            settings.time_margin,
+            settings.move_ceiling,
+        );
+        let answer = match game.think(side, clocks, allowed) {
+            Ok(answer) => answer,
+            Err(fault) => return Some(game.forfeit(side, fault, scores_of(&position))),
+        };
+        let name = game.seats[side.index()].spec.name.clone();
+        if answer.elapsed > allowed {
+            let fault = (
+                Termination::TimeForfeit,
+                format!(
+                    "{name} loses on time ({} ms of {} ms)",
+                    answer.elapsed.as_millis(),
+                    allowed.as_millis()
+                ),
+            );
+            return Some(game.forfeit(side, fault, scores_of(&position)));
+        }
+        let text = answer.best.clone().unwrap_or_default();
+        let mv = match parse_move(&position, &rules, &text) {
+            Ok(mv) => mv,
+            Err(error) => {
+                let shown = if text.is_empty() { "(nothing)" } else { &text };
+                let fault = (
+                    Termination::IllegalMove,
+                    format!("{name} makes an illegal move: {shown} ({error})"),
+                );
+                return Some(game.forfeit(side, fault, scores_of(&position)));
+            }
+        };
+        if let Some(clock) = settings.limits.clock {
+            let spent = answer.elapsed.as_millis() as u64;
+            let left = clocks[side.index()].saturating_sub(spent);
+            clocks[side.index()] = left + clock.increment_ms;
+        }
+        game.moves.push(RecordMove {
+            text: mv.to_string(),
+            comment: Some(comment(answer.info.as_deref(), answer.elapsed)),
+        });
+        position = position.play(mv);
+    }
+}
+
+/// Points captured so far, South first.
+fn scores_of(position: &Position) -> [u32; 2] {
+    [position.score(Player::South), position.score(Player::North)]
+}
+
+impl Game<'_> {
+    /// Sends the position and a ping, then `go`, and waits for `bestmove`
+    /// until `allowed` has passed; then `stop` and the grace period.
+    fn think(
+        &mut self,
+        side: Player,
+        clocks: [u64; 2],
+        allowed: Duration,
+    ) -> Result<Answer, Fault> {
+        let settings = self.settings;
+        let mut command = format!("position fen {}", self.opening.start);
+        if !self.moves.is_empty() {
+            command.push_str(" moves");
+            for mv in &self.moves {
+                command.push(' ');
+                command.push_str(&mv.text);
+            }
+        }
+        let go = settings.limits.go_command(clocks);
+        let seat = &mut *self.seats[side.index()];
+        let name = seat.spec.name.clone();
+        let Some(process) = seat.process.as_mut() else {
+            return Err(fault_of(&EngineError::Disconnected, &name));
+        };
+        let sent = process
+            .send(&command)
+            .and_then(|()| process.ping(settings.ping_timeout).map(|_| ()))
+            .and_then(|()| process.send(&go));
+        if let Err(error) = sent {
+            seat.process = None;
+            return Err(fault_of(&error, &name));
+        }
+        let start = Instant::now();
+        let deadline = start + allowed;
+        let mut info = None;
+        loop {
+            match process.next_line(deadline) {
+                Ok(line) => {
+                    let mut words = line.text.split_whitespace();
+                    match words.next() {
+                        Some("bestmove") => {
+                            return Ok(Answer {
+                                best: words.next().map(str::to_string),
+                                elapsed: line.at.saturating_duration_since(start),
+                                info,
+                            });
+                        }
+                        Some("info") if line.text.contains(" score ") => info = Some(line.text),
+                        _ => {}
+                    }
+                }
+                Err(EngineError::Timeout(_)) => {
+                    // Time is up. Stop the search and wait for its
+                    // bestmove so that the engine stays in step for the
+                    // next game; if none comes, restart it.
+                    let grace_end = Instant::now() + settings.stop_grace;
+                    let answered = process.send("stop").is_ok()
+                        && process.wait_for("bestmove", grace_end, "bestmove").is_ok();
+                    if !answered {
+                        log::warn!("{name} did not answer stop; restarting it");
+                        seat.process = None;
+                    }
+                    return Err((
+                        Termination::TimeForfeit,
+                        format!(
+                            "{name} loses on time (no bestmove within {} ms)",
+                            allowed.as_millis()
+                        ),
+                    ));
+                }
+                Err(error) => {
+                    seat.process = None;
+                    return Err(fault_of(&error, &name));
+                }
+            }
+        }
+    }
+
+    /// The result of a forfeit by `loser`.
+    fn forfeit(self, loser: Player, fault: Fault, scores: [u32; 2]) -> GameResult {
+        let (termination, text) = fault;
+        GameResult {
+            winner: Some(loser.opponent()),
+            termination,
+            detail: format!("{} {text}", capitalised(loser)),
+            scores,
+            moves: self.moves,
+        }
+    }
+
+    /// The result of a game ended by the rules.
+    fn finish(
+        self,
+        winner: Option<Player>,
+        reason: Reason,
+        scores: [u32; 2],
+        to_move: Player,
+    ) -> GameResult {
+        let (termination, detail) = match reason {
+            Reason::Score => {
+                let detail = match winner {
+                    Some(player) => format!(
+                        "{} ({}) wins on points {}-{}",
+                        capitalised(player),
+                        self.seats[player.index()].spec.name,
+                        scores[0],
+                        scores[1]
+                    ),
+                    None => format!("draw on points {}-{}", scores[0], scores[1]),
+                };
+                (Termination::Score, detail)
+            }
+            Reason::Suntuk => (
+                Termination::Suntuk,
+                format!(
+                    "{} ({}) has no legal move (suntuk)",
+                    capitalised(to_move),
+                    self.seats[to_move.index()].spec.name
+                ),
+            ),
+        };
+        GameResult {
+            winner,
+            termination,
+            detail,
+            scores,
+            moves: self.moves,
+        }
+    }
+}
+
+fn capitalised(player: Player) -> &'static str {
+    match player {
+        Player::South => "South",
+        Player::North => "North",
+    }
+}
+
+/// A move's comment: `<score>/<depth> <seconds>s` from the last info line
+/// (score in points from the mover's view, `M<n>` for a mate), or only the
+/// time without one.
+fn comment(info: Option<&str>, elapsed: Duration) -> String {
+    let time = format!("{:.3}s", elapsed.as_secs_f64());
+    let Some(info) = info else {
+        return time;
+    };
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|at| words.get(at + 1))
+    };
+    let score = match (after("score"), words.iter().position(|w| *w == "score")) {
+        (Some(&"cp"), Some(at)) => words
+            .get(at + 2)
+            .and_then(|v| v.parse::<i64>().ok())
+            .map(|cp| format!("{:+.2}", cp as f64 / 100.0)),
+        (Some(&"mate"), Some(at)) => {
+            words
+                .get(at + 2)
+                .and_then(|v| v.parse::<i64>().ok())
+                .map(|n| {
+                    if n < 0 {
+                        format!("-M{}", -n)
+                    } else {
+                        format!("+M{n}")
+                    }
+                })
+        }
+        _ => None,
+    };
+    let depth = after("depth").and_then(|d| d.parse::<u32>().ok());
+    match (score, depth) {
+        (Some(score), Some(depth)) => format!("{score}/{depth} {time}"),
+        (Some(score), None) => format!("{score} {time}"),
+        _ => time,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminations_print_and_parse() {
+        for t in [
+            Termination::Score,
+            Termination::Suntuk,
+            Termination::TimeForfeit,
+            Termination::IllegalMove,
+            Termination::Disconnect,
+            Termination::Stall,
+        ] {
+            assert_eq!(t.to_string().parse::<Termination>(), Ok(t));
+        }
+        assert!(Termination::Stall.is_forfeit());
+        assert!(!Termination::Suntuk.is_forfeit());
+        assert_eq!(Termination::Disconnect.verdict(), "disconnects");
+    }
+
+    #[test]
+    fn comments_summarise_the_last_info_line() {
+        let ms = Duration::from_millis(52);
+        assert_eq!(
+            comment(
+                Some("info depth 11 seldepth 11 multipv 1 score cp 736 nodes 5 pv b2c2e"),
+                ms
+            ),
+            "+7.36/11 0.052s"
+        );
+        assert_eq!(
+            comment(Some("info depth 3 score mate -2 pv a1a2n"), ms),
+            "-M2/3 0.052s"
+        );
+        assert_eq!(
+            comment(Some("info score cp -5 lowerbound"), ms),
+            "-0.05 0.052s"
+        );
+        assert_eq!(comment(None, ms), "0.052s");
+    }
+}

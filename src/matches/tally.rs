@@ -1,0 +1,215 @@
+//! The running score of a match from the first engine's view, the
+//! forfeits charged to each engine, and the report lines made from them.
+
+use std::fmt::Write as _;
+
+use super::referee::{GameResult, Termination};
+use super::statistics::{Decision, Sprt, elo, likelihood_of_superiority};
+use crate::position::Player;
+
+/// Counts of a match so far.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Tally {
+    /// Games the first engine won.
+    pub wins: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// Games the first engine lost.
+    pub losses: u64,
+    /// Results by seat: South wins, draws, North wins.
+    pub by_seat: [u64; 3],
+    /// Forfeits per engine (first, second), in the order of
+    /// [`Termination::FORFEITS`].
+    pub forfeits: [[u64; 4]; 2],
+    /// Games ended by the rules: on points, by suntuk.
+    pub rule_ends: [u64; 2],
+}
+
+impl Tally {
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first engine's points (a win 1, a draw 1/2).
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+
+    /// Counts a game in which the first engine sat South when
+    /// `first_is_south`.
+    pub fn add(&mut self, result: &GameResult, first_is_south: bool) {
+        let first_seat = if first_is_south {
+            Player::South
+        } else {
+            Player::North
+        };
+        match result.winner {
+            None => {
+                self.draws += 1;
+                self.by_seat[1] += 1;
+            }
+            Some(winner) => {
+                if winner == first_seat {
+                    self.wins += 1;
+                } else {
+                    self.losses += 1;
+                }
+                self.by_seat[if winner == Player::South { 0 } else { 2 }] += 1;
+            }
+        }
+        match result.termination {
+            Termination::Score => self.rule_ends[0] += 1,
+            Termination::Suntuk => self.rule_ends[1] += 1,
+            forfeit => {
+                // The loser committed the forfeit.
+                let loser_is_first = result.winner != Some(first_seat);
+                let engine = usize::from(!loser_is_first);
+                if let Some(kind) = Termination::FORFEITS.iter().position(|t| *t == forfeit) {
+                    self.forfeits[engine][kind] += 1;
+                }
+            }
+        }
+    }
+
+    /// The SPRT's LLR and decision so far.
+    pub fn sprt(&self, sprt: &Sprt) -> (f64, Decision) {
+        let llr = sprt.llr(self.wins, self.draws, self.losses);
+        (llr, sprt.decide(llr))
+    }
+
+    /// One progress line: games, W-D-L, points, Elo ± 95% and the LLR.
+    pub fn status_line(&self, total: Option<u64>, sprt: Option<&Sprt>) -> String {
+        let mut line = match total {
+            Some(total) => format!("Games {}/{total}", self.games()),
+            None => format!("Games {}", self.games()),
+        };
+        let _ = write!(
+            line,
+            ", W-D-L {}-{}-{}, points {:.1} ({})",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.points(),
+            self.percentage()
+        );
+        if let Some(estimate) = elo(self.wins, self.draws, self.losses) {
+            let _ = write!(line, ", Elo {estimate}");
+        }
+        if let Some(sprt) = sprt {
+            let (lower, upper) = sprt.bounds();
+            let (llr, _) = self.sprt(sprt);
+            let _ = write!(line, ", LLR {llr:.2} ({lower:.2}, {upper:.2})");
+        }
+        line
+    }
+
+    fn percentage(&self) -> String {
+        if self.games() == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}%", 100.0 * self.points() / self.games() as f64)
+        }
+    }
+
+    /// The final summary, several lines.
+    pub fn summary(&self, names: [&str; 2], heading: &str, sprt: Option<&Sprt>) -> String {
+        let mut text = String::new();
+        let _ = writeln!(text, "Results of {} vs {} ({heading}):", names[0], names[1]);
+        let _ = writeln!(
+            text,
+            "Games: {}, Wins: {}, Draws: {}, Losses: {}, Points: {:.1} ({})",
+            self.games(),
+            self.wins,
+            self.draws,
+            self.losses,
+            self.points(),
+            self.percentage()
+        );
+        match elo(self.wins, self.draws, self.losses) {
+            Some(estimate) => {
+                let los = likelihood_of_superiority(self.wins, self.losses)
+                    .map_or("-".to_string(), |p| format!("{:.1}%", 100.0 * p));
+                let _ = writeln!(
+                    text,
+                    "Elo: {estimate} (95%), LOS: {los}, DrawRatio: {:.1}%",
+                    100.0 * self.draws as f64 / self.games() as f64
+                );
+            }
+            None => {
+                let _ = writeln!(text, "Elo: - (no games)");
+            }
+        }
+        if let Some(sprt) = sprt {
+            let (lower, upper) = sprt.bounds();
+            let (llr, decision) = self.sprt(sprt);
+            let _ = writeln!(
+                text,
+                "SPRT ({sprt}): LLR {llr:.2} ({lower:.2}, {upper:.2}): {decision}"
+            );
+        }
+        let _ = writeln!(
+            text,
+            "By seat: South won {}, drawn {}, North won {}",
+            self.by_seat[0], self.by_seat[1], self.by_seat[2]
+        );
+        let _ = writeln!(
+            text,
+            "Ends by the rules: {} on points, {} suntuk",
+            self.rule_ends[0], self.rule_ends[1]
+        );
+        for (engine, name) in names.iter().enumerate() {
+            let counts: Vec<String> = Termination::FORFEITS
+                .iter()
+                .zip(self.forfeits[engine])
+                .map(|(kind, count)| format!("{} {count}", kind.verdict()))
+                .collect();
+            let _ = writeln!(text, "Forfeits by {name}: {}", counts.join(", "));
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(winner: Option<Player>, termination: Termination) -> GameResult {
+        GameResult {
+            winner,
+            termination,
+            detail: String::new(),
+            scores: [0, 0],
+            moves: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn results_count_from_the_first_engines_view() {
+        let mut tally = Tally::default();
+        tally.add(&result(Some(Player::South), Termination::Score), true);
+        tally.add(&result(Some(Player::South), Termination::Suntuk), false);
+        tally.add(&result(None, Termination::Score), true);
+        // The first engine, North, loses on time.
+        tally.add(
+            &result(Some(Player::South), Termination::TimeForfeit),
+            false,
+        );
+        // The second engine, North, makes an illegal move.
+        tally.add(&result(Some(Player::South), Termination::IllegalMove), true);
+        assert_eq!((tally.wins, tally.draws, tally.losses), (2, 1, 2));
+        assert_eq!(tally.by_seat, [4, 1, 0]);
+        assert_eq!(tally.rule_ends, [2, 1]);
+        assert_eq!(tally.forfeits[0], [1, 0, 0, 0]);
+        assert_eq!(tally.forfeits[1], [0, 1, 0, 0]);
+        assert_eq!(tally.points(), 2.5);
+        let line = tally.status_line(Some(10), None);
+        assert!(
+            line.starts_with("Games 5/10, W-D-L 2-1-2, points 2.5 (50.0%), Elo +0.0 ±"),
+            "{line}"
+        );
+        let summary = tally.summary(["a", "b"], "depth=1", None);
+        assert!(summary.contains("Forfeits by a: loses on time 1, makes an illegal move 0"));
+        assert!(summary.contains("Forfeits by b: loses on time 0, makes an illegal move 1"));
+    }
+}

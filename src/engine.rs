@@ -11,7 +11,7 @@ use crate::notation::{board_char, format_position, parse_move, parse_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
-use crate::search::{Limits, Listener, SearchResult, Settings, Signals, search};
+use crate::search::{Limits, Listener, Reference, SearchResult, Settings, Signals, search};
 use crate::tt::{MAX_HASH_MIB, TranspositionTable};
 
 /// Most search threads `Threads` allows.
@@ -100,6 +100,21 @@ pub const OPTIONS: &[(&str, OptionKind)] = &[
         OptionKind::Combo {
             default: "wall",
             values: Centre::NAMES,
+        },
+    ),
+    (
+        "Skill Level",
+        OptionKind::Spin {
+            default: 20,
+            min: 0,
+            max: 20,
+        },
+    ),
+    (
+        "Reference Player",
+        OptionKind::Combo {
+            default: "off",
+            values: Reference::NAMES,
         },
     ),
     ("Debug Log File", OptionKind::Text),
@@ -270,6 +285,12 @@ impl Engine {
                 };
             }
             ("Clear Hash", _) => self.table.clear(),
+            ("Skill Level", OptionKind::Spin { min, max, .. }) => {
+                self.settings.skill_level = spin(*min, *max)? as u8;
+            }
+            ("Reference Player", _) => {
+                self.settings.reference = needed()?.parse()?;
+            }
             ("Pattern", _) => {
                 let pattern = needed()?.parse().map_err(|e| format!("{e}"))?;
                 rule_change(

@@ -6,6 +6,8 @@
 //! so a probe sees either a whole entry or none. Moves read from the table
 //! are still checked for legality by the search before use.
 
+use std::alloc::Layout;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::moves::Move;
@@ -51,9 +53,65 @@ const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
 /// Largest table the `Hash` option allows, in MiB.
 pub const MAX_HASH_MIB: usize = 32768;
 
+/// Zeroed memory for the clusters, aligned to cache lines by hand.
+///
+/// The system allocator zeroes over-aligned requests by writing every byte,
+/// which makes the whole table resident at once; a 16-byte-aligned zeroed
+/// request is served by fresh, lazily mapped pages instead, so resident
+/// memory grows only as entries are written.
+struct ClusterMemory {
+    base: NonNull<u8>,
+    layout: Layout,
+    clusters: NonNull<Cluster>,
+    len: usize,
+}
+
+// SAFETY: the memory is owned exclusively by this value and only reached
+// through `&[Cluster]`, whose atomics make shared access sound.
+unsafe impl Send for ClusterMemory {}
+// SAFETY: as above: all access goes through atomics.
+unsafe impl Sync for ClusterMemory {}
+
+impl ClusterMemory {
+    fn zeroed(len: usize) -> Option<ClusterMemory> {
+        let align = std::mem::align_of::<Cluster>();
+        let bytes = len
+            .checked_mul(std::mem::size_of::<Cluster>())?
+            .checked_add(align)?;
+        let layout = Layout::from_size_align(bytes, 16).ok()?;
+        // SAFETY: `layout` has a non-zero size.
+        let base = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        let offset = base.as_ptr().align_offset(align);
+        // SAFETY: `offset < align`, and `align` spare bytes were requested,
+        // so the aligned start and `len` clusters after it are inside the
+        // allocation.
+        let start = unsafe { base.as_ptr().add(offset) };
+        Some(ClusterMemory {
+            base,
+            layout,
+            clusters: NonNull::new(start.cast::<Cluster>())?,
+            len,
+        })
+    }
+
+    fn as_slice(&self) -> &[Cluster] {
+        // SAFETY: `clusters` is aligned for `Cluster` and points at `len`
+        // clusters inside the live allocation; all-zero bytes are valid
+        // clusters (atomics of 0).
+        unsafe { std::slice::from_raw_parts(self.clusters.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for ClusterMemory {
+    fn drop(&mut self) {
+        // SAFETY: `base` came from `alloc_zeroed` with this very layout.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+    }
+}
+
 /// The table.
 pub struct TranspositionTable {
-    clusters: Box<[Cluster]>,
+    memory: ClusterMemory,
     generation: AtomicU8,
 }
 
@@ -103,28 +161,17 @@ impl TranspositionTable {
             ));
         }
         let count = (mib << 20) / std::mem::size_of::<Cluster>();
-        let layout = std::alloc::Layout::array::<Cluster>(count)
-            .map_err(|_| format!("Hash {mib} MiB is too large"))?;
-        // SAFETY: the layout has non-zero size (count >= 16384). All-zero
-        // bytes are a valid `Cluster` (atomics of 0), so the zeroed memory
-        // is `count` initialised clusters; ownership passes to the Box,
-        // which frees it with the same layout.
-        let clusters = unsafe {
-            let memory = std::alloc::alloc_zeroed(layout) as *mut Cluster;
-            if memory.is_null() {
-                return Err(format!("cannot allocate {mib} MiB for the hash table"));
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, count))
-        };
+        let memory = ClusterMemory::zeroed(count)
+            .ok_or_else(|| format!("cannot allocate {mib} MiB for the hash table"))?;
         Ok(TranspositionTable {
-            clusters,
+            memory,
             generation: AtomicU8::new(0),
         })
     }
 
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>()
+        self.memory.len * std::mem::size_of::<Cluster>()
     }
 
     /// Empties every entry (not meant to run during a search). The memory
@@ -151,8 +198,9 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> &Cluster {
-        let index = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[index]
+        let clusters = self.memory.as_slice();
+        let index = ((key as u128 * clusters.len() as u128) >> 64) as usize;
+        &clusters[index]
     }
 
     /// Looks `key` up.
@@ -208,9 +256,10 @@ impl TranspositionTable {
     /// Permille of a sample of entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let sample = self.clusters.len().min(250);
+        let clusters = self.memory.as_slice();
+        let sample = clusters.len().min(250);
         let mut used = 0;
-        for cluster in &self.clusters[..sample] {
+        for cluster in &clusters[..sample] {
             for slot in &cluster.slots {
                 if let Some((_, entry_generation)) = unpack(slot.data.load(Ordering::Relaxed))
                     && entry_generation == generation

@@ -29,7 +29,7 @@ const FINISHED: &str = ".........../.........../.........../.........../........
 /// Generous bounds: this checks manners, not speed.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 const PING: Duration = Duration::from_secs(10);
-const SEARCH: Duration = Duration::from_secs(30);
+const SEARCH: Duration = Duration::from_secs(10);
 const GRACE: Duration = Duration::from_secs(1);
 
 /// A `go` and what came back.
@@ -42,6 +42,9 @@ struct Searched {
 
 struct Checker {
     process: Option<EngineProcess>,
+    /// Set when a search went unanswered even after `stop`: the engine is
+    /// out of step, so later searches are not tried.
+    unresponsive: bool,
     failures: usize,
     searches: Vec<Searched>,
 }
@@ -104,11 +107,14 @@ impl Checker {
         wait: Duration,
         stop_after: Option<Duration>,
     ) -> Result<String, String> {
+        if self.unresponsive {
+            return Err("skipped: an earlier search was never answered".into());
+        }
         let engine = self.engine()?;
         engine.send(command).map_err(|e| e.to_string())?;
         engine.ping(PING).map_err(|e| e.to_string())?;
         engine.send(go).map_err(|e| e.to_string())?;
-        let start = Instant::now();
+        let mut start = Instant::now();
         let mut lines = Vec::new();
         if let Some(pause) = stop_after {
             match engine.wait_for("bestmove", start + pause, "bestmove") {
@@ -119,6 +125,8 @@ impl Checker {
                 Err(error) => return Err(error.to_string()),
             }
             engine.send("stop").map_err(|e| e.to_string())?;
+            // From here on the time that matters is the answer to stop.
+            start = Instant::now();
         }
         let deadline = Instant::now() + wait;
         let best = loop {
@@ -126,6 +134,12 @@ impl Checker {
                 Ok(line) if line.text.split_whitespace().next() == Some("bestmove") => break line,
                 Ok(line) => lines.push(line.text),
                 Err(EngineError::Timeout(_)) => {
+                    // Try to get it back in step for the next steps.
+                    let answered = engine.send("stop").is_ok()
+                        && engine
+                            .wait_for("bestmove", Instant::now() + GRACE, "bestmove")
+                            .is_ok();
+                    self.unresponsive = !answered;
                     return Err(format!("no bestmove within {} ms", wait.as_millis()));
                 }
                 Err(error) => return Err(error.to_string()),
@@ -173,6 +187,7 @@ fn after(moves: &[&str]) -> Result<(String, Position), String> {
 pub fn check(spec: &EngineSpec) -> bool {
     let mut checker = Checker {
         process: None,
+        unresponsive: false,
         failures: 0,
         searches: Vec::new(),
     };
@@ -243,12 +258,17 @@ pub fn check(spec: &EngineSpec) -> bool {
 
     let outcome = checker.quiet_commands(&[]);
     checker.report("isready", outcome);
-    let rule_commands: Vec<String> = RULE_OPTIONS
+    // The engine's own options from its spec, then the rule options at
+    // their defaults.
+    let rule_commands: Vec<String> = spec
+        .options
         .iter()
+        .map(|(name, value)| (name.as_str(), value.as_str()))
+        .chain(RULE_OPTIONS)
         .map(|(name, value)| format!("setoption name {name} value {value}"))
         .collect();
     let outcome = checker.quiet_commands(&rule_commands);
-    checker.report("setoption (rule options)", outcome);
+    checker.report("setoption", outcome);
     let outcome = checker.quiet_commands(&["ucinewgame".to_string()]);
     checker.report("ucinewgame", outcome);
     let outcome = checker.quiet_commands(&["position startpos".to_string()]);

@@ -1,12 +1,16 @@
 //! What `--engine` says about one engine: the command that starts it, the
-//! name it goes by in the match, and the options set before its first game.
+//! name it goes by in the match, the options set before its first game,
+//! and limits of its own (to give two engines different times).
 
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
+use super::limits::Limits;
+
 /// One engine of a match, as `--engine cmd=<command>[,name=<n>]
-/// [,option.<Name>=<value>...]` describes it.
+/// [,option.<Name>=<value>...][,tc=..][,movetime=..][,depth=..][,nodes=..]`
+/// describes it.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct EngineSpec {
     /// The name used in reports and records.
@@ -17,6 +21,9 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// Options sent with `setoption` after each start, in the order given.
     pub options: Vec<(String, String)>,
+    /// Limits for this engine alone; when any is given they replace the
+    /// match's limits for it.
+    pub limits: Limits,
 }
 
 impl EngineSpec {
@@ -60,6 +67,7 @@ impl FromStr for EngineSpec {
         let mut command: Option<Vec<String>> = None;
         let mut name: Option<String> = None;
         let mut options: Vec<(String, String)> = Vec::new();
+        let mut limits = Limits::default();
         for field in text.split(',') {
             let field = field.trim();
             if field.is_empty() {
@@ -91,6 +99,18 @@ impl FromStr for EngineSpec {
                     }
                     name = Some(value.to_string());
                 }
+                "tc" => {
+                    limits.clock = Some(value.parse().map_err(SpecError)?);
+                }
+                "movetime" => limits.movetime = Some(positive(key, value)?),
+                "depth" => {
+                    let depth = positive(key, value)?;
+                    limits.depth = Some(
+                        u32::try_from(depth)
+                            .map_err(|_| SpecError(format!("depth '{value}' is too large")))?,
+                    );
+                }
+                "nodes" => limits.nodes = Some(positive(key, value)?),
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.trim().is_empty() => {
                         let option = option.trim().to_string();
@@ -102,7 +122,7 @@ impl FromStr for EngineSpec {
                     Some(_) => return error("option. needs a name: option.<Name>=<value>".into()),
                     None => {
                         return error(format!(
-                            "unknown key '{key}' (expected cmd, name or option.<Name>)"
+                            "unknown key '{key}' (expected cmd, name, option.<Name>, tc, movetime, depth or nodes)"
                         ));
                     }
                 },
@@ -122,8 +142,18 @@ impl FromStr for EngineSpec {
             program,
             args: words,
             options,
+            limits,
         })
     }
+}
+
+/// A whole number above 0 for `key`.
+fn positive(key: &str, value: &str) -> Result<u64, SpecError> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| SpecError(format!("{key} '{value}' is not a whole number above 0")))
 }
 
 /// Makes the names of a match's engines distinct (records and reports
@@ -162,6 +192,14 @@ mod tests {
     }
 
     #[test]
+    fn engines_may_have_their_own_limits() {
+        let spec: EngineSpec = "cmd=e,tc=10+0.1,depth=5".parse().unwrap();
+        assert_eq!(spec.limits.describe(), "10+0.1 depth=5");
+        let spec: EngineSpec = "cmd=e,movetime=100,nodes=2000".parse().unwrap();
+        assert_eq!(spec.limits.describe(), "movetime=100 nodes=2000");
+    }
+
+    #[test]
     fn name_defaults_to_program_file_name() {
         let spec: EngineSpec = "cmd=/usr/bin/engine".parse().unwrap();
         assert_eq!(spec.name, "engine");
@@ -178,6 +216,9 @@ mod tests {
             "cmd=a,colour=red",
             "cmd=a,option.=3",
             "cmd=a,justtext",
+            "cmd=a,depth=0",
+            "cmd=a,nodes=x",
+            "cmd=a,tc=fast",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }

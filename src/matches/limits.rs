@@ -80,16 +80,17 @@ impl Limits {
         *self == Limits::default()
     }
 
-    /// The `go` line for a move, given the remaining clock times of South
-    /// and North in milliseconds (used only with a clock).
-    pub fn go_command(&self, remaining: [u64; 2]) -> String {
+    /// The `go` line for a move under these (the mover's) limits, given
+    /// the clock times and increments of South and North in milliseconds
+    /// (sent only when the mover has a clock).
+    pub fn go_command(&self, remaining: [u64; 2], increments: [u64; 2]) -> String {
         let mut line = String::from("go");
-        if let Some(clock) = self.clock {
+        if self.clock.is_some() {
             // wtime is South's clock and btime North's, as chess GUIs
             // send them; the engine also takes stime/ntime.
             line.push_str(&format!(
                 " wtime {} btime {} winc {} binc {}",
-                remaining[0], remaining[1], clock.increment_ms, clock.increment_ms
+                remaining[0], remaining[1], increments[0], increments[1]
             ));
         }
         if let Some(movetime) = self.movetime {
@@ -176,7 +177,7 @@ mod tests {
             nodes: Some(1000),
         };
         assert_eq!(
-            limits.go_command([1500, 1800]),
+            limits.go_command([1500, 1800], [50, 50]),
             "go wtime 1500 btime 1800 winc 50 binc 50 movetime 300 depth 4 nodes 1000"
         );
         assert_eq!(limits.describe(), "2+0.05 movetime=300 depth=4 nodes=1000");
@@ -184,7 +185,7 @@ mod tests {
             depth: Some(2),
             ..Limits::default()
         };
-        assert_eq!(depth_only.go_command([0, 0]), "go depth 2");
+        assert_eq!(depth_only.go_command([0, 0], [0, 0]), "go depth 2");
     }
 
     #[test]

@@ -42,7 +42,9 @@ use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// An engine: cmd=<command>[,name=<n>][,option.<Name>=<value>...]
-    /// (twice for a match, once or more with --compliance).
+    /// [,tc=..][,movetime=..][,depth=..][,nodes=..] (twice for a match,
+    /// once or more with --compliance). Limits given here replace the
+    /// match's limits for this engine.
     #[arg(long = "engine", value_name = "SPEC", value_parser = parse_spec)]
     pub engines: Vec<EngineSpec>,
     /// Check each engine's protocol manners step by step instead of
@@ -164,6 +166,8 @@ pub fn run(args: &MatchArgs) -> i32 {
 /// Everything a match needs, checked.
 struct Config {
     engines: [EngineSpec; 2],
+    /// Each engine's limits.
+    limits: [Limits; 2],
     settings: Settings,
     games: u64,
     concurrency: usize,
@@ -185,14 +189,25 @@ impl Config {
         };
         let mut engines = [first.clone(), second.clone()];
         distinct_names(&mut engines);
-        let limits = Limits {
+        let global = Limits {
             clock: args.tc,
             movetime: args.movetime,
             depth: args.depth,
             nodes: args.nodes,
         };
-        if limits.is_empty() {
-            return Err("no limit: give --tc, --movetime, --depth or --nodes".into());
+        // An engine's own limits replace the match's for it.
+        let limits = engines.each_ref().map(|spec| {
+            if spec.limits.is_empty() {
+                global
+            } else {
+                spec.limits
+            }
+        });
+        if limits.iter().any(Limits::is_empty) {
+            return Err(
+                "no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes= in each --engine)"
+                    .into(),
+            );
         }
         if args.movetime == Some(0) || args.nodes == Some(0) || args.depth == Some(0) {
             return Err("--movetime, --depth and --nodes must be above 0".into());
@@ -237,7 +252,6 @@ impl Config {
             plan.opening(pair as usize)?;
         }
         let settings = Settings {
-            limits,
             time_margin: Duration::from_millis(args.time_margin),
             move_ceiling: Duration::from_secs(args.move_timeout.max(1)),
             ping_timeout: Duration::from_millis(args.ping_timeout.max(1)),
@@ -245,6 +259,7 @@ impl Config {
         };
         Ok(Config {
             engines,
+            limits,
             settings,
             games,
             concurrency: args.concurrency.min(games.min(1 << 16) as usize),
@@ -254,6 +269,22 @@ impl Config {
             report_every: args.report_every.max(1),
             bounded: args.games.is_some() || sprt.is_none(),
         })
+    }
+
+    /// The limits: one text when both engines share them, else each
+    /// engine's after its name.
+    fn describe_limits(&self) -> String {
+        if self.limits[0] == self.limits[1] {
+            self.limits[0].describe()
+        } else {
+            format!(
+                "{} {}, {} {}",
+                self.engines[0].name,
+                self.limits[0].describe(),
+                self.engines[1].name,
+                self.limits[1].describe()
+            )
+        }
     }
 
     /// One line describing the match's conditions.
@@ -273,7 +304,7 @@ impl Config {
         };
         format!(
             "{}; rules {}; {openings}{random}",
-            self.settings.limits.describe(),
+            self.describe_limits(),
             rules.join(", ")
         )
     }
@@ -284,33 +315,23 @@ impl Config {
         // command fails at once and with a clear message; the processes
         // go on to play the first worker's games.
         let mut first_seats = Vec::new();
-        for spec in &self.engines {
-            let mut seat = Seat::new(spec.clone());
+        for (spec, limits) in self.engines.iter().zip(self.limits) {
+            let mut seat = Seat::new(spec.clone(), limits);
             match seat.ensure_started(&self.settings) {
                 Ok(Some(identity)) => {
-                    for (name, _) in &spec.options {
-                        if !identity
+                    let announced = |name: &str| {
+                        identity
                             .options
                             .iter()
                             .any(|o| o.eq_ignore_ascii_case(name))
-                        {
-                            eprintln!(
-                                "warning: {} does not announce an option '{name}'",
-                                spec.name
-                            );
-                        }
-                    }
-                    for (name, _) in rule_options(&self.plan.rule_sets[0]) {
-                        if !identity
-                            .options
-                            .iter()
-                            .any(|o| o.eq_ignore_ascii_case(name))
-                        {
-                            eprintln!(
-                                "warning: {} does not announce the rule option '{name}'",
-                                spec.name
-                            );
-                        }
+                    };
+                    let rules = rule_options(&self.plan.rule_sets[0]).map(|(name, _)| name);
+                    let wanted = spec.options.iter().map(|(name, _)| name.as_str());
+                    for name in wanted.chain(rules).filter(|name| !announced(name)) {
+                        eprintln!(
+                            "warning: {} does not announce an option '{name}'",
+                            spec.name
+                        );
                     }
                 }
                 Ok(None) => {}
@@ -358,7 +379,12 @@ impl Config {
             for worker in 0..self.concurrency {
                 let seats = match first_seats.take() {
                     Some(seats) => seats,
-                    None => self.engines.iter().cloned().map(Seat::new).collect(),
+                    None => self
+                        .engines
+                        .iter()
+                        .zip(self.limits)
+                        .map(|(spec, limits)| Seat::new(spec.clone(), limits))
+                        .collect(),
                 };
                 let (config, shared, next, stop) = (&self, &shared, &next, &stop);
                 let spawned = std::thread::Builder::new()
@@ -433,9 +459,15 @@ impl Config {
             let Some(result) = referee::play(order, &opening, &self.settings, stop) else {
                 break;
             };
-            let record = self.record(game, &names, &opening, &result);
+            let finished = Finished {
+                number: game + 1,
+                record: self.record(game, &names, &opening, &result),
+                names,
+                result,
+                first_is_south,
+            };
             let mut progress = shared.lock().unwrap_or_else(|p| p.into_inner());
-            progress.finish(self, game, &names, &result, first_is_south, &record, stop);
+            progress.finish(self, &finished, stop);
         }
         for seat in &mut seats {
             seat.shut_down();
@@ -472,7 +504,17 @@ impl Config {
         record.push_tag("Centre", rules.centre.to_string());
         record.push_tag("FEN", opening.start.clone());
         record.push_tag("OpeningPlies", opening.plies.len().to_string());
-        record.push_tag("TimeControl", self.settings.limits.describe());
+        let limits_of = |name: &str| {
+            let index = usize::from(self.engines[0].name != name);
+            self.limits[index]
+        };
+        let (south, north) = (limits_of(&names[0]), limits_of(&names[1]));
+        if south == north {
+            record.push_tag("TimeControl", south.describe());
+        } else {
+            record.push_tag("SouthTimeControl", south.describe());
+            record.push_tag("NorthTimeControl", north.describe());
+        }
         record.push_tag("Result", result.result_token());
         record.push_tag("Termination", result.termination.to_string());
         record.push_tag("TerminationDetail", result.detail.clone());
@@ -487,6 +529,18 @@ impl Config {
     }
 }
 
+/// A game just played, as a worker hands it over.
+struct Finished {
+    /// Its number, from 1.
+    number: u64,
+    /// The engines' names, South first.
+    names: [String; 2],
+    result: GameResult,
+    /// Whether the first engine sat South.
+    first_is_south: bool,
+    record: Record,
+}
+
 /// What workers share: the score, the records file, and how it ended.
 struct Progress {
     tally: Tally,
@@ -498,33 +552,23 @@ struct Progress {
 impl Progress {
     /// Counts a finished game, reports it, writes its record, and raises
     /// `stop` when the SPRT decides or the records cannot be written.
-    #[allow(clippy::too_many_arguments)]
-    fn finish(
-        &mut self,
-        config: &Config,
-        game: u64,
-        names: &[String; 2],
-        result: &GameResult,
-        first_is_south: bool,
-        record: &Record,
-        stop: &AtomicBool,
-    ) {
+    fn finish(&mut self, config: &Config, game: &Finished, stop: &AtomicBool) {
         if self.stopped_by_sprt.is_some() {
             // Decided while this game was being played: not counted, so
             // the summary shows the state at the decision.
             return;
         }
-        self.tally.add(result, first_is_south);
+        self.tally.add(&game.result, game.first_is_south);
         eprintln!(
             "Finished game {} ({} vs {}): {} {{{}}}",
-            game + 1,
-            names[0],
-            names[1],
-            result.result_token(),
-            result.detail
+            game.number,
+            game.names[0],
+            game.names[1],
+            game.result.result_token(),
+            game.result.detail
         );
         if let Some(writer) = self.writer.as_mut() {
-            let written = write!(writer, "{record}").and_then(|()| writer.flush());
+            let written = write!(writer, "{}", game.record).and_then(|()| writer.flush());
             if let Err(error) = written {
                 eprintln!("error: cannot write the game record: {error}");
                 self.writer = None;

@@ -119,12 +119,14 @@ impl fmt::Display for Record {
         for (index, mv) in self.moves.iter().enumerate() {
             let ply = index + usize::from(north_first);
             let number = ply / 2 + 1;
+            // A move number stays on the line of its move.
             if ply % 2 == 0 {
-                tokens.push(format!("{number}."));
+                tokens.push(format!("{number}. {}", mv.text));
             } else if index == 0 {
-                tokens.push(format!("{number}..."));
+                tokens.push(format!("{number}... {}", mv.text));
+            } else {
+                tokens.push(mv.text.clone());
             }
-            tokens.push(mv.text.clone());
             if let Some(comment) = &mv.comment {
                 tokens.push(format!("{{{}}}", clean_comment(comment)));
             }
@@ -396,7 +398,11 @@ mod tests {
             .collect();
         let text = record.to_string();
         assert!(text.contains("1... a1a2n"));
-        assert!(text.lines().all(|line| line.len() <= LINE_WIDTH));
+        assert!(
+            text.lines()
+                .filter(|line| !line.starts_with('['))
+                .all(|line| line.len() <= LINE_WIDTH)
+        );
         assert_eq!(read(&text).unwrap(), vec![record]);
     }
 

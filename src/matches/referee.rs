@@ -130,8 +130,6 @@ impl GameResult {
 /// Timeouts and margins of the referee.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The match's limits.
-    pub limits: Limits,
     /// How far past its time an engine may answer before losing on time.
     pub time_margin: Duration,
     /// The wait for a `bestmove` when no clock or movetime bounds it.
@@ -147,7 +145,6 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            limits: Limits::default(),
             time_margin: Duration::ZERO,
             move_ceiling: Duration::from_secs(300),
             ping_timeout: Duration::from_secs(10),
@@ -157,26 +154,27 @@ impl Default for Settings {
     }
 }
 
-/// An engine's place in a worker: its spec and, while it runs, its
-/// process (`None` after a fault, so the next game restarts it).
+/// An engine's place in a worker: its spec, its limits and, while it
+/// runs, its process (`None` after a fault, so the next game restarts it).
 pub struct Seat {
     /// What to start.
     pub spec: EngineSpec,
+    /// How long it may think.
+    pub limits: Limits,
     process: Option<EngineProcess>,
-    /// How many times it has been (re)started.
-    pub starts: u32,
 }
 
-/// A fault charged to an engine.
+/// A fault charged to an engine: the verdict and what happened, worded
+/// to follow the engine's name.
 type Fault = (Termination, String);
 
 impl Seat {
     /// A seat whose engine starts on first use.
-    pub fn new(spec: EngineSpec) -> Seat {
+    pub fn new(spec: EngineSpec, limits: Limits) -> Seat {
         Seat {
             spec,
+            limits,
             process: None,
-            starts: 0,
         }
     }
 
@@ -191,7 +189,6 @@ impl Seat {
             self.process = None;
         }
         let mut process = EngineProcess::spawn(&self.spec)?;
-        self.starts += 1;
         let identity = process.handshake(settings.handshake_timeout)?;
         for (name, value) in &self.spec.options {
             process.send(&format!("setoption name {name} value {value}"))?;
@@ -209,7 +206,6 @@ impl Seat {
 
     /// Sends the rules and `ucinewgame`, then pings.
     fn prepare(&mut self, rules: &Rules, settings: &Settings) -> Result<(), Fault> {
-        let name = self.spec.name.clone();
         let result = self.ensure_started(settings).and_then(|_| {
             let process = self.process.as_mut().ok_or(EngineError::Disconnected)?;
             for (option, value) in rule_options(rules) {
@@ -220,7 +216,7 @@ impl Seat {
         });
         result.map_err(|error| {
             self.process = None;
-            fault_of(&error, &name)
+            fault_of(&error)
         })
     }
 }
@@ -235,17 +231,17 @@ pub fn rule_options(rules: &Rules) -> [(&'static str, String); 4] {
     ]
 }
 
-/// The verdict for a communication failure of engine `name`.
-fn fault_of(error: &EngineError, name: &str) -> Fault {
+/// The verdict for a communication failure.
+fn fault_of(error: &EngineError) -> Fault {
     match error {
         EngineError::Spawn(why) => (
             Termination::Disconnect,
-            format!("{name} disconnects (cannot be started: {why})"),
+            format!("disconnects (cannot be started: {why})"),
         ),
-        EngineError::Disconnected => (Termination::Disconnect, format!("{name} disconnects")),
+        EngineError::Disconnected => (Termination::Disconnect, "disconnects".to_string()),
         EngineError::Timeout(what) => (
             Termination::Stall,
-            format!("{name}'s connection stalls (no {what} in time)"),
+            format!("connection stalls (no {what} in time)"),
         ),
     }
 }
@@ -296,8 +292,18 @@ pub fn play(
             return Some(game.forfeit(side, fault, scores_of(&position)));
         }
     }
-    let base = settings.limits.clock.map_or(0, |clock| clock.base_ms);
-    let mut clocks = [base, base];
+    let clock_of = |seat: &Seat| {
+        seat.limits
+            .clock
+            .map(|clock| (clock.base_ms, clock.increment_ms))
+    };
+    let own = [clock_of(game.seats[0]), clock_of(game.seats[1])];
+    // A player without a clock is shown the other's, so that `go` always
+    // carries two sensible clocks.
+    let fallback = own[0].or(own[1]).unwrap_or((0, 0));
+    let own = own.map(|clock| clock.unwrap_or(fallback));
+    let mut clocks = own.map(|(base, _)| base);
+    let increments = own.map(|(_, increment)| increment);
     loop {
         if stop.load(Ordering::SeqCst) {
             return None;
@@ -311,21 +317,22 @@ pub fn play(
             return Some(game.finish(winner, reason, scores, position.side_to_move()));
         }
         let side = position.side_to_move();
-        let allowed = settings.limits.allowed(
+        let limits = game.seats[side.index()].limits;
+        let go = limits.go_command(clocks, increments);
+        let allowed = limits.allowed(
             clocks[side.index()],
             settings.time_margin,
             settings.move_ceiling,
         );
-        let answer = match game.think(side, clocks, allowed) {
+        let answer = match game.think(side, &go, allowed) {
             Ok(answer) => answer,
             Err(fault) => return Some(game.forfeit(side, fault, scores_of(&position))),
         };
-        let name = game.seats[side.index()].spec.name.clone();
         if answer.elapsed > allowed {
             let fault = (
                 Termination::TimeForfeit,
                 format!(
-                    "{name} loses on time ({} ms of {} ms)",
+                    "loses on time (bestmove after {} ms, {} ms allowed)",
                     answer.elapsed.as_millis(),
                     allowed.as_millis()
                 ),
@@ -339,12 +346,12 @@ pub fn play(
                 let shown = if text.is_empty() { "(nothing)" } else { &text };
                 let fault = (
                     Termination::IllegalMove,
-                    format!("{name} makes an illegal move: {shown} ({error})"),
+                    format!("makes an illegal move: {shown} ({error})"),
                 );
                 return Some(game.forfeit(side, fault, scores_of(&position)));
             }
         };
-        if let Some(clock) = settings.limits.clock {
+        if let Some(clock) = limits.clock {
             let spent = answer.elapsed.as_millis() as u64;
             let left = clocks[side.index()].saturating_sub(spent);
             clocks[side.index()] = left + clock.increment_ms;
@@ -365,12 +372,7 @@ fn scores_of(position: &Position) -> [u32; 2] {
 impl Game<'_> {
     /// Sends the position and a ping, then `go`, and waits for `bestmove`
     /// until `allowed` has passed; then `stop` and the grace period.
-    fn think(
-        &mut self,
-        side: Player,
-        clocks: [u64; 2],
-        allowed: Duration,
-    ) -> Result<Answer, Fault> {
+    fn think(&mut self, side: Player, go: &str, allowed: Duration) -> Result<Answer, Fault> {
         let settings = self.settings;
         let mut command = format!("position fen {}", self.opening.start);
         if !self.moves.is_empty() {
@@ -380,19 +382,18 @@ impl Game<'_> {
                 command.push_str(&mv.text);
             }
         }
-        let go = settings.limits.go_command(clocks);
         let seat = &mut *self.seats[side.index()];
         let name = seat.spec.name.clone();
         let Some(process) = seat.process.as_mut() else {
-            return Err(fault_of(&EngineError::Disconnected, &name));
+            return Err(fault_of(&EngineError::Disconnected));
         };
         let sent = process
             .send(&command)
             .and_then(|()| process.ping(settings.ping_timeout).map(|_| ()))
-            .and_then(|()| process.send(&go));
+            .and_then(|()| process.send(go));
         if let Err(error) = sent {
             seat.process = None;
-            return Err(fault_of(&error, &name));
+            return Err(fault_of(&error));
         }
         let start = Instant::now();
         let deadline = start + allowed;
@@ -418,23 +419,29 @@ impl Game<'_> {
                     // bestmove so that the engine stays in step for the
                     // next game; if none comes, restart it.
                     let grace_end = Instant::now() + settings.stop_grace;
-                    let answered = process.send("stop").is_ok()
-                        && process.wait_for("bestmove", grace_end, "bestmove").is_ok();
-                    if !answered {
-                        log::warn!("{name} did not answer stop; restarting it");
-                        seat.process = None;
-                    }
-                    return Err((
-                        Termination::TimeForfeit,
-                        format!(
-                            "{name} loses on time (no bestmove within {} ms)",
-                            allowed.as_millis()
+                    let late = match process.send("stop") {
+                        Ok(()) => process.wait_for("bestmove", grace_end, "bestmove").ok(),
+                        Err(_) => None,
+                    };
+                    let allowed_ms = allowed.as_millis();
+                    let text = match late {
+                        Some((line, _)) => format!(
+                            "loses on time (bestmove after {} ms, {allowed_ms} ms allowed)",
+                            line.at.saturating_duration_since(start).as_millis()
                         ),
-                    ));
+                        None => {
+                            log::warn!("{name} did not answer stop; restarting it");
+                            seat.process = None;
+                            format!(
+                                "loses on time (no bestmove within {allowed_ms} ms, nor after stop)"
+                            )
+                        }
+                    };
+                    return Err((Termination::TimeForfeit, text));
                 }
                 Err(error) => {
                     seat.process = None;
-                    return Err(fault_of(&error, &name));
+                    return Err(fault_of(&error));
                 }
             }
         }
@@ -443,10 +450,11 @@ impl Game<'_> {
     /// The result of a forfeit by `loser`.
     fn forfeit(self, loser: Player, fault: Fault, scores: [u32; 2]) -> GameResult {
         let (termination, text) = fault;
+        let name = &self.seats[loser.index()].spec.name;
         GameResult {
             winner: Some(loser.opponent()),
             termination,
-            detail: format!("{} {text}", capitalised(loser)),
+            detail: format!("{} ({name}) {text}", capitalised(loser)),
             scores,
             moves: self.moves,
         }

@@ -10,12 +10,17 @@
 //! - Elo `= -400 log10(1/s - 1)` (the logistic model), and the 95%
 //!   interval is half the Elo distance between `s ± 1.96 sqrt(var/N)`, as
 //!   cutechess and fastchess print it;
-//! - the SPRT log-likelihood ratio is the generalised SPRT's normal
-//!   approximation, as fast-chess computes it for its logistic model:
-//!   `LLR = (s1 - s0) (2s - s0 - s1) / (2 var / N)` with `s0`, `s1` the
-//!   scores of `elo0`, `elo1` under the logistic model. While the variance
-//!   is zero (no two different results yet) the LLR is 0. The bounds are
-//!   `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.
+//! - the SPRT is the generalised SPRT with the logistic Elo model, as
+//!   fastchess computes it for `model=logistic` (and fishtest for its
+//!   trinomial tests): counts of zero are regularised to 0.001, the
+//!   results' empirical distribution `p` over the scores {0, 1/2, 1} is
+//!   projected onto the distributions `p0`, `p1` of the greatest
+//!   likelihood whose means are the scores `s0`, `s1` of `elo0`, `elo1`,
+//!   and `LLR = N Σ p ln(p1 / p0)`. Unlike the plain normal approximation
+//!   `(s1 - s0)(2s - s0 - s1) / (2 var / N)`, which it matches closely on
+//!   ordinary counts, it stays finite and sensible when one side wins
+//!   every game. The bounds are `ln(beta / (1 - alpha))` and
+//!   `ln((1 - beta) / alpha)`.
 
 use std::fmt;
 
@@ -62,7 +67,8 @@ pub struct EloEstimate {
 
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:+.1} ± {:.1}", self.elo, self.margin)
+        // Adding 0.0 turns -0.0 into 0.0, which prints without a minus.
+        write!(f, "{:+.1} ± {:.1}", self.elo + 0.0, self.margin)
     }
 }
 
@@ -196,15 +202,16 @@ impl Sprt {
 
     /// The log-likelihood ratio of H1 against H0 after W/D/L.
     pub fn llr(&self, wins: u64, draws: u64, losses: u64) -> f64 {
-        let Some((games, score, variance)) = mean_and_variance(wins, draws, losses) else {
-            return 0.0;
-        };
-        if variance <= 0.0 {
+        if wins + draws + losses == 0 {
             return 0.0;
         }
-        let s0 = elo_to_score(self.elo0);
-        let s1 = elo_to_score(self.elo1);
-        (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance / games)
+        let regularise = |count: u64| if count == 0 { 1e-3 } else { count as f64 };
+        let counts = [regularise(losses), regularise(draws), regularise(wins)];
+        let games: f64 = counts.iter().sum();
+        let pdf = counts.map(|count| count / games);
+        let p0 = closest_with_mean(&pdf, elo_to_score(self.elo0));
+        let p1 = closest_with_mean(&pdf, elo_to_score(self.elo1));
+        games * (0..3).map(|i| pdf[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
     }
 
     /// Whether `llr` has crossed a bound.
@@ -228,6 +235,45 @@ impl fmt::Display for Sprt {
             self.elo0, self.elo1, self.alpha, self.beta
         )
     }
+}
+
+/// The scores of a loss, a draw and a win.
+const OUTCOMES: [f64; 3] = [0.0, 0.5, 1.0];
+
+/// The distribution over [`OUTCOMES`] of greatest likelihood for results
+/// distributed as `pdf` (all entries positive) among those with mean
+/// `mean` (strictly between 0 and 1).
+///
+/// By Lagrange it is `pdf_i / (1 + t (a_i - mean))`, where `t` is the root
+/// of `g(t) = Σ pdf_i (a_i - mean) / (1 + t (a_i - mean))`, decreasing in
+/// `t` on the interval that keeps every denominator positive; bisection
+/// finds it to machine precision.
+fn closest_with_mean(pdf: &[f64; 3], mean: f64) -> [f64; 3] {
+    let offsets = OUTCOMES.map(|a| a - mean);
+    let g = |t: f64| -> f64 {
+        (0..3)
+            .map(|i| pdf[i] * offsets[i] / (1.0 + t * offsets[i]))
+            .sum()
+    };
+    // offsets[0] < 0 < offsets[2], so the interval is (-1/o2, -1/o0).
+    let (mut low, mut high) = (-1.0 / offsets[2], -1.0 / offsets[0]);
+    for _ in 0..200 {
+        let middle = (low + high) / 2.0;
+        if middle <= low || middle >= high {
+            break;
+        }
+        if g(middle) > 0.0 {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    let t = (low + high) / 2.0;
+    let mut p = [0.0; 3];
+    for i in 0..3 {
+        p[i] = pdf[i] / (1.0 + t * offsets[i]);
+    }
+    p
 }
 
 #[cfg(test)]
@@ -271,11 +317,18 @@ mod tests {
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944_439, 1e-6));
         assert!(close(upper, 2.944_439, 1e-6));
-        assert!(close(sprt.llr(130, 100, 70), 2.556_810, 1e-5));
-        assert!(close(sprt.llr(100, 100, 100), -0.186_292, 1e-5));
-        assert!(close(sprt.llr(60, 0, 40), 0.556_343, 1e-5));
+        // Reference values from an independent implementation of the
+        // same method (fishtest's LLR_logistic with 1e-3 regularisation).
+        assert!(close(sprt.llr(130, 100, 70), 2.408_988, 1e-5));
+        assert!(close(sprt.llr(100, 100, 100), -0.186_350, 1e-5));
+        assert!(close(sprt.llr(60, 0, 40), 0.534_236, 1e-5));
+        assert!(close(sprt.llr(100, 0, 0), 2.836_815, 1e-5));
+        assert!(close(sprt.llr(0, 0, 100), -2.919_648, 1e-5));
+        assert!(close(sprt.llr(1, 0, 0), 0.028_367, 1e-5));
         assert_eq!(sprt.llr(0, 0, 0), 0.0);
-        assert_eq!(sprt.llr(3, 0, 0), 0.0);
+        let wide = Sprt::parse("elo0=0 elo1=50").unwrap();
+        assert!(close(wide.llr(130, 100, 70), 8.373_154, 1e-5));
+        assert!(close(wide.llr(22, 0, 0), 2.939_000, 1e-5));
         assert_eq!(sprt.decide(2.0), Decision::Continue);
         assert_eq!(sprt.decide(3.0), Decision::AcceptH1);
         assert_eq!(sprt.decide(-3.0), Decision::AcceptH0);

@@ -28,6 +28,8 @@ pub struct GoParams {
     pub search_moves: Vec<String>,
     /// `go perft <n>`: a move-path count, not a search.
     pub perft: Option<u32>,
+    /// Parameters that were skipped, with the reason (reported, not fatal).
+    pub warnings: Vec<String>,
 }
 
 /// One input line's command.
@@ -83,12 +85,18 @@ impl fmt::Display for CommandError {
     }
 }
 
-/// Keeps echoed input short.
+/// Keeps echoed input short and printable: control characters come back
+/// as `?`, so junk input cannot garble a GUI's log or terminal.
 pub fn shorten(text: &str) -> String {
     const LIMIT: usize = 60;
+    let printable = |part: &str| -> String {
+        part.chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect()
+    };
     match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_string(),
+        Some((cut, _)) => format!("{}...", printable(&text[..cut])),
+        None => printable(text),
     }
 }
 
@@ -201,50 +209,64 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     Ok(Command::Position { base, moves })
 }
 
+/// Parses `go` leniently, as Stockfish does: a bad or unknown parameter is
+/// reported in `warnings` and skipped, and the search still runs, so every
+/// `go` gets its `bestmove` and no GUI waits forever.
 fn parse_go(rest: &[&str]) -> Result<GoParams, CommandError> {
     let mut params = GoParams::default();
     let mut index = 0;
     while index < rest.len() {
         let key = rest[index];
         let value = rest.get(index + 1);
-        let mut takes_value = true;
-        match key {
-            "depth" => params.depth = Some(number("go", key, value)?),
-            "nodes" => params.nodes = Some(number("go", key, value)?),
-            "movetime" => params.movetime = Some(number("go", key, value)?),
-            "wtime" | "stime" => params.time[0] = Some(clock("go", key, value)?),
-            "btime" | "ntime" => params.time[1] = Some(clock("go", key, value)?),
-            "winc" | "sinc" => params.increment[0] = Some(clock("go", key, value)?),
-            "binc" | "ninc" => params.increment[1] = Some(clock("go", key, value)?),
-            "movestogo" => params.moves_to_go = Some(number("go", key, value)?),
-            "mate" => params.mate = Some(number("go", key, value)?),
-            "perft" => params.perft = Some(number("go", key, value)?),
-            "infinite" => {
-                params.infinite = true;
-                takes_value = false;
-            }
-            "ponder" => {
-                params.ponder = true;
-                takes_value = false;
-            }
-            "searchmoves" => {
-                // Moves run to the next keyword or the end.
-                let mut end = index + 1;
-                while end < rest.len() && !GO_KEYWORDS.contains(&rest[end]) {
-                    params.search_moves.push(rest[end].to_string());
-                    end += 1;
+        let outcome: Result<bool, CommandError> = (|| {
+            match key {
+                "depth" => params.depth = Some(number("go", key, value)?),
+                "nodes" => params.nodes = Some(number("go", key, value)?),
+                "movetime" => params.movetime = Some(clock("go", key, value)?),
+                "wtime" | "stime" => params.time[0] = Some(clock("go", key, value)?),
+                "btime" | "ntime" => params.time[1] = Some(clock("go", key, value)?),
+                "winc" | "sinc" => params.increment[0] = Some(clock("go", key, value)?),
+                "binc" | "ninc" => params.increment[1] = Some(clock("go", key, value)?),
+                "movestogo" => params.moves_to_go = Some(number("go", key, value)?),
+                "mate" => params.mate = Some(number("go", key, value)?),
+                "perft" => params.perft = Some(number("go", key, value)?),
+                "infinite" => {
+                    params.infinite = true;
+                    return Ok(false);
                 }
-                index = end;
-                continue;
+                "ponder" => {
+                    params.ponder = true;
+                    return Ok(false);
+                }
+                other => {
+                    return Err(invalid(format!(
+                        "go: unknown parameter '{}' ignored",
+                        shorten(other)
+                    )));
+                }
             }
-            other => {
-                return Err(invalid(format!(
-                    "go: unknown parameter '{}'",
-                    shorten(other)
-                )));
+            Ok(true)
+        })();
+        if key == "searchmoves" {
+            // Moves run to the next keyword or the end.
+            let mut end = index + 1;
+            while end < rest.len() && !GO_KEYWORDS.contains(&rest[end]) {
+                params.search_moves.push(rest[end].to_string());
+                end += 1;
+            }
+            index = end;
+            continue;
+        }
+        match outcome {
+            Ok(takes_value) => index += if takes_value { 2 } else { 1 },
+            Err(error) => {
+                params.warnings.push(error.to_string());
+                // Skip the bad value too, unless it is the next keyword.
+                let value_is_keyword = value.is_none_or(|v| GO_KEYWORDS.contains(v));
+                let known = GO_KEYWORDS.contains(&key);
+                index += if known && !value_is_keyword { 2 } else { 1 };
             }
         }
-        index += if takes_value { 2 } else { 1 };
     }
     Ok(params)
 }
@@ -345,9 +367,18 @@ mod tests {
         assert_eq!(params.increment, [Some(10), Some(20)]);
         assert_eq!(params.search_moves, ["c", "d"]);
         assert_eq!(params.depth, Some(3));
-        assert!(parse("go depth").is_err());
-        assert!(parse("go depth x").is_err());
-        assert!(parse("go sideways").is_err());
+        // Bad parameters are skipped with a warning; the search still runs.
+        let Ok(Command::Go(params)) = parse("go depth x sideways movetime 50") else {
+            panic!("lenient go");
+        };
+        assert_eq!(params.depth, None);
+        assert_eq!(params.movetime, Some(50));
+        assert_eq!(params.warnings.len(), 2);
+        assert!(matches!(
+            parse("go depth"),
+            Ok(Command::Go(GoParams { depth: None, .. }))
+        ));
+        assert_eq!(shorten("a\u{1b}b\0"), "a?b?");
         assert!(matches!(
             parse("go perft 3"),
             Ok(Command::Go(GoParams { perft: Some(3), .. }))

@@ -34,6 +34,8 @@ pub const ENGINE_NAME: &str = concat!("pasang ", env!("CARGO_PKG_VERSION"));
 /// A command for the engine thread, with the id of its search if a `go`.
 enum Job {
     Command(Command),
+    /// A message to print in its turn (errors about the input line).
+    Message(String),
     Go(GoParams, u64),
     IsReady,
     Quit,
@@ -113,10 +115,8 @@ pub fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
                 Job::Go(params, id)
             }
             Ok(command) => Job::Command(command),
-            Err(error) => {
-                output.send(&format!("info string {error}"));
-                continue;
-            }
+            // Through the queue, so the error comes out in input order.
+            Err(error) => Job::Message(format!("info string {error}")),
         };
         if sender.send(job).is_err() {
             break;
@@ -228,9 +228,13 @@ fn engine_loop(
         match job {
             Job::Quit => break,
             Job::IsReady => output.send("readyok"),
+            Job::Message(text) => output.send(&text),
             Job::Go(params, id) => {
-                go(&engine, &params, id, output, signals);
+                let bestmove = go(&engine, &params, id, output, signals);
                 searches.done.fetch_max(id, Ordering::SeqCst);
+                if let Some(line) = bestmove {
+                    output.send(&line);
+                }
             }
             Job::Command(command) => execute(&mut engine, command, output),
         }
@@ -323,11 +327,22 @@ fn perft(engine: &Engine, depth: u32, output: &Output) {
     log::info!("perft {depth}: {total} in {:?}", start.elapsed());
 }
 
-/// Runs one `go`: a search with exactly one `bestmove`, or a perft.
-fn go(engine: &Engine, params: &GoParams, id: u64, output: &Output, signals: &Signals) {
+/// Runs one `go`: a search, or a perft. Returns the `bestmove` line (none
+/// for a perft) for the caller to send once the search counts as done, so
+/// an `isready` sent after `bestmove` is queued behind earlier commands.
+fn go(
+    engine: &Engine,
+    params: &GoParams,
+    id: u64,
+    output: &Output,
+    signals: &Signals,
+) -> Option<String> {
+    for warning in &params.warnings {
+        output.send(&format!("info string {warning}"));
+    }
     if let Some(depth) = params.perft {
         perft(engine, depth, output);
-        return;
+        return None;
     }
     let search_moves = match engine.parse_moves(&params.search_moves) {
         Ok(moves) => moves,
@@ -363,20 +378,19 @@ fn go(engine: &Engine, params: &GoParams, id: u64, output: &Output, signals: &Si
         };
         output.send(&format!("info depth 0 score {score}"));
         wait_for_release(&limits, signals, id);
-        output.send("bestmove (none)");
-        return;
+        return Some("bestmove (none)".to_string());
     }
     let result = engine.search(&limits, signals, id, &InfoPrinter { output });
-    match (result.best_move, result.final_info) {
+    Some(match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
             output.send(&info_line(&info));
             match result.ponder_move {
-                Some(ponder) => output.send(&format!("bestmove {best} ponder {ponder}")),
-                None => output.send(&format!("bestmove {best}")),
+                Some(ponder) => format!("bestmove {best} ponder {ponder}"),
+                None => format!("bestmove {best}"),
             }
         }
-        _ => output.send("bestmove (none)"),
-    }
+        _ => "bestmove (none)".to_string(),
+    })
 }
 
 /// Infinite and ponder searches answer only after `stop` or `ponderhit`.

@@ -63,7 +63,9 @@ impl Limits {
                 hard: time,
             });
         }
-        let remaining = self.time[side.index()]?;
+        // A GUI that sends only the other side's clock still expects a
+        // timed search: assume equal clocks rather than searching forever.
+        let remaining = self.time[side.index()].or(self.time[side.opponent().index()])?;
         let increment = self.increment[side.index()];
         // Every move captures at least one stone and a typical one about
         // four, so the game is shorter the fewer stones are left.

@@ -7,6 +7,8 @@
 //! table.
 
 pub mod limits;
+pub mod reference;
+pub mod skill;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,6 +20,7 @@ use crate::rules::Rules;
 use crate::tt::TranspositionTable;
 
 pub use limits::{Limits, TimeBudget};
+pub use reference::Reference;
 use worker::Worker;
 
 /// Deepest ply the search reaches (a game has at most 120 moves).
@@ -147,6 +150,10 @@ pub struct Settings {
     pub multipv: usize,
     /// Milliseconds kept back from the clock for communication.
     pub move_overhead: u64,
+    /// 0 (weakest) to 20 (full strength).
+    pub skill_level: u8,
+    /// A reference player instead of the search (strength measurement).
+    pub reference: Reference,
 }
 
 impl Default for Settings {
@@ -155,6 +162,8 @@ impl Default for Settings {
             threads: 1,
             multipv: 1,
             move_overhead: 10,
+            skill_level: skill::MAX_LEVEL,
+            reference: Reference::Off,
         }
     }
 }
@@ -221,8 +230,20 @@ pub fn search(
     id: u64,
     listener: &dyn Listener,
 ) -> SearchResult {
+    if settings.reference != Reference::Off {
+        return reference_search(position, rules, settings.reference);
+    }
     table.new_search();
     let threads = settings.threads.max(1);
+    let level = settings.skill_level.min(skill::MAX_LEVEL);
+    let mut limits = limits.clone();
+    let mut settings = settings.clone();
+    if level < skill::MAX_LEVEL {
+        let cap = skill::depth_cap(level);
+        limits.depth = Some(limits.depth.map_or(cap, |depth| depth.min(cap)));
+        settings.multipv = settings.multipv.max(skill::CANDIDATE_LINES);
+    }
+    let (limits, settings) = (&limits, &settings);
     let shared = Shared {
         rules: *rules,
         table,
@@ -256,7 +277,41 @@ pub fn search(
         shared.abort.store(true, Ordering::Relaxed);
         result
     })
-    .finish(&shared)
+    .finish(&shared, level)
+}
+
+/// A reference player's answer in the shape of a search result.
+fn reference_search(position: &Position, rules: &Rules, reference: Reference) -> SearchResult {
+    let start = Instant::now();
+    match reference::choose(reference, position, rules) {
+        Some((mv, score, nodes)) => {
+            let info = Info {
+                depth: 1,
+                seldepth: 1,
+                multipv: 1,
+                score: Score::Centipoints(score),
+                bound: None,
+                nodes,
+                time_ms: elapsed_ms(start),
+                hashfull: 0,
+                pv: vec![mv],
+            };
+            SearchResult {
+                best_move: Some(mv),
+                ponder_move: None,
+                final_info: Some(info),
+                nodes,
+                proven: false,
+            }
+        }
+        None => SearchResult {
+            best_move: None,
+            ponder_move: None,
+            final_info: None,
+            nodes: 0,
+            proven: false,
+        },
+    }
 }
 
 /// Milliseconds since `start`.
@@ -286,18 +341,25 @@ impl Clock {
 
 /// What the main thread's iteration produced, before the final report.
 pub(crate) struct MainOutcome {
-    best: Option<Info>,
+    /// The lines of the last complete iteration, best first.
+    lines: Vec<Info>,
     proven: bool,
 }
 
 impl MainOutcome {
-    fn finish(self, shared: &Shared<'_>) -> SearchResult {
+    fn finish(mut self, shared: &Shared<'_>, level: u8) -> SearchResult {
         let nodes = shared.total_nodes();
-        let final_info = self.best.map(|mut info| {
+        let noise: Vec<f64> = (0..self.lines.len())
+            .map(|_| rand::random_range(0.0..1.0))
+            .collect();
+        let chosen = skill::choose(&self.lines, level, &noise);
+        let best = (chosen < self.lines.len()).then(|| self.lines.swap_remove(chosen));
+        let final_info = best.map(|mut info| {
             info.nodes = nodes;
             info.time_ms = elapsed_ms(shared.start);
             info.hashfull = shared.table.hashfull();
             info.bound = None;
+            info.multipv = 1;
             info
         });
         SearchResult {

@@ -51,6 +51,8 @@ pub(super) struct Worker<'a> {
     pv: Vec<Move>,
     pv_len: [usize; MAX_PLY + 1],
     root_moves: Vec<RootMove>,
+    /// The last (depth, move number) sent as `currmove`.
+    announced: (u32, usize),
 }
 
 #[inline(always)]
@@ -115,6 +117,7 @@ impl<'a> Worker<'a> {
             pv: vec![Move::passage(0); (MAX_PLY + 1) * (MAX_PLY + 1)],
             pv_len: [0; MAX_PLY + 1],
             root_moves: Vec::new(),
+            announced: (0, 0),
         }
     }
 
@@ -147,7 +150,7 @@ impl<'a> Worker<'a> {
             })
             .collect();
         let mut outcome = MainOutcome {
-            best: None,
+            lines: Vec::new(),
             proven: false,
         };
         if self.root_moves.is_empty() {
@@ -204,7 +207,7 @@ impl<'a> Worker<'a> {
             for info in &lines {
                 self.shared.listener.info(info);
             }
-            outcome.best = lines.into_iter().next();
+            outcome.lines = lines;
             outcome.proven = proven;
             if proven || self.iteration_limits_reached(score) {
                 break;
@@ -299,7 +302,12 @@ impl<'a> Worker<'a> {
         let root = self.root;
         for index in 0..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
-            if self.is_main() && elapsed_ms(self.shared.start) > 1000 {
+            // Announced once per depth (not again on aspiration re-searches).
+            if self.is_main()
+                && elapsed_ms(self.shared.start) > 1000
+                && self.announced < (depth as u32, index + 1)
+            {
+                self.announced = (depth as u32, index + 1);
                 self.shared
                     .listener
                     .current_move(depth as u32, mv, index + 1);

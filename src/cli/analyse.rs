@@ -1,0 +1,471 @@
+//! `pasang analyse`: searches positions given as arguments or read from
+//! stdin, one per line, and prints the best move, score and lines, as text
+//! or as one JSON object per line.
+//!
+//! A bad line is reported on stderr with its number and skipped; stdout
+//! only ever receives whole results, so a consumer such as `jq` never sees
+//! a broken object. The exit code is 1 if any line failed.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::Mutex;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::{PositionArgs, Progress, RuleArgs, describe_result};
+use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_MULTIPV, MAX_THREADS};
+use crate::notation::format_position;
+use crate::outcome::Status;
+use crate::search::{Info, Limits, Listener, Score, Signals};
+use crate::tt::MAX_HASH_MIB;
+
+/// Depth searched when no limit is given.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// Arguments of `pasang analyse`.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+With neither --fen nor --moves, positions are read from stdin, one per line:
+  <position string>                   e.g. the 5-field string `show` prints
+  startpos [moves <m1> <m2> ...]      the start of --pattern, then moves
+  fen <position string> [moves ...]   a position string, then moves
+A leading 'position' word (as in the protocol) is accepted; empty lines and
+lines starting with '#' are skipped.
+
+Exit status: 0 if every position was analysed, 1 if any was bad (each is
+reported on stderr with its line number), 2 for usage errors.")]
+pub struct AnalyseArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Search to this depth (default 12 when no limit is given).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=127))]
+    depth: Option<u32>,
+    /// Search this many milliseconds per position.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Search about this many nodes per position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Report this many best lines.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_MULTIPV as u64))]
+    multipv: u64,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MIB as u64))]
+    hash: u64,
+    /// One JSON object per position and line of output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What went wrong with one input.
+enum Failure {
+    /// The input is bad: report it and go on with the next line.
+    Input(String),
+    /// Stdout is gone (e.g. `| head`): stop quietly.
+    Output,
+}
+
+/// Runs `pasang analyse`; returns the exit code.
+pub fn run(args: &AnalyseArgs) -> i32 {
+    let mut engine = Engine::new();
+    engine.set_rules(args.rules.rules());
+    for (name, value) in [
+        ("Hash", args.hash),
+        ("Threads", args.threads),
+        ("MultiPV", args.multipv),
+    ] {
+        if let Err(message) = engine.set_option(name, Some(&value.to_string())) {
+            eprintln!("error: {message}");
+            return 1;
+        }
+    }
+    let limits = Limits {
+        depth: args
+            .depth
+            .or((args.movetime.is_none() && args.nodes.is_none()).then_some(DEFAULT_DEPTH)),
+        movetime: args.movetime,
+        nodes: args.nodes,
+        ..Limits::default()
+    };
+    let progress = Progress::stderr();
+    let mut out = std::io::stdout().lock();
+    let mut analyse = |text: &str, fen: Option<&str>, moves: &[String]| {
+        engine.new_game();
+        engine.set_position(fen, moves).map_err(Failure::Input)?;
+        let report = search(&engine, &limits, &progress);
+        let line = if args.json {
+            json_report(text, &engine, &report).to_string()
+        } else {
+            text_report(text, &engine, &report)
+        };
+        writeln!(out, "{line}")
+            .and_then(|()| out.flush())
+            .map_err(|_| Failure::Output)
+    };
+
+    if args.position.given() {
+        let moves = args.position.move_list();
+        return match analyse(
+            &args.position.describe(),
+            args.position.fen.as_deref(),
+            &moves,
+        ) {
+            Ok(()) | Err(Failure::Output) => 0,
+            Err(Failure::Input(message)) => {
+                eprintln!("error: {message}");
+                1
+            }
+        };
+    }
+
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "Reading positions from stdin, one per line ('startpos moves c j', 'fen <position string>'); end with Ctrl-D (Ctrl-Z on Windows)."
+        );
+    }
+    let mut failed = 0usize;
+    let mut input = std::io::stdin().lock();
+    let mut bytes = Vec::new();
+    let mut number = 0usize;
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(error) => {
+                eprintln!("error: cannot read stdin: {error}");
+                failed += 1;
+                break;
+            }
+        }
+        number += 1;
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            eprintln!("error: line {number}: not valid UTF-8");
+            failed += 1;
+            continue;
+        };
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let result = parse_line(text)
+            .map_err(Failure::Input)
+            .and_then(|(fen, moves)| {
+                progress.show(&format!("line {number}: searching"));
+                analyse(text, fen.as_deref(), &moves)
+            });
+        progress.clear();
+        match result {
+            Ok(()) => {}
+            Err(Failure::Output) => break,
+            Err(Failure::Input(message)) => {
+                eprintln!("error: line {number}: {message}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("{failed} line{} failed", if failed == 1 { "" } else { "s" });
+        1
+    } else {
+        0
+    }
+}
+
+/// Splits an input line into a position string (`None`: the start) and
+/// moves.
+fn parse_line(text: &str) -> Result<(Option<String>, Vec<String>), String> {
+    let mut tokens: Vec<&str> = text.split_whitespace().collect();
+    if tokens.first() == Some(&"position") {
+        tokens.remove(0);
+    }
+    let (fen, rest) = match tokens.first() {
+        None => return Err("'position' needs 'startpos' or 'fen <position string>'".into()),
+        Some(&"startpos") => (None, &tokens[1..]),
+        Some(&"fen") => {
+            let end = tokens
+                .iter()
+                .position(|t| *t == "moves")
+                .unwrap_or(tokens.len());
+            if end == 1 {
+                return Err("'fen' needs a position string".into());
+            }
+            (Some(tokens[1..end].join(" ")), &tokens[end..])
+        }
+        Some(word) if !word.contains('/') => {
+            return Err(format!(
+                "expected a position string, 'startpos' or 'fen <position string>', found '{}'",
+                crate::protocol::shorten(word)
+            ));
+        }
+        Some(_) => {
+            let end = tokens
+                .iter()
+                .position(|t| *t == "moves")
+                .unwrap_or(tokens.len());
+            (Some(tokens[..end].join(" ")), &tokens[end..])
+        }
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", moves)) => moves.iter().map(|m| m.to_string()).collect(),
+        Some((word, _)) => {
+            return Err(format!(
+                "expected 'moves' after the position, found '{}'",
+                crate::protocol::shorten(word)
+            ));
+        }
+    };
+    Ok((fen, moves))
+}
+
+/// Collects the lines of the deepest iteration, and shows progress.
+struct Collector<'a> {
+    lines: Mutex<Vec<Info>>,
+    progress: &'a Progress,
+}
+
+impl Listener for Collector<'_> {
+    fn info(&self, info: &Info) {
+        if info.bound.is_some() {
+            // Aspiration-window failures are not lines yet.
+            return;
+        }
+        if info.multipv == 1 {
+            let pv: Vec<String> = info.pv.iter().take(8).map(ToString::to_string).collect();
+            self.progress.show(&format!(
+                "depth {} {} nodes {} {}",
+                info.depth,
+                info.score,
+                info.nodes,
+                pv.join(" ")
+            ));
+        }
+        let mut lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
+        let slot = info.multipv.max(1) - 1;
+        if lines.len() <= slot {
+            lines.resize(slot + 1, info.clone());
+        }
+        lines[slot] = info.clone();
+    }
+}
+
+/// What a search found, or the result of a finished game.
+enum Report {
+    Over(Status),
+    Searched {
+        best: Info,
+        lines: Vec<Info>,
+        nodes: u64,
+    },
+}
+
+fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Report {
+    let status = engine.status();
+    if let Status::Over { .. } = status {
+        return Report::Over(status);
+    }
+    let collector = Collector {
+        lines: Mutex::new(Vec::new()),
+        progress,
+    };
+    let signals = Signals::default();
+    let result = engine.search(limits, &signals, 1, &collector);
+    progress.clear();
+    let mut lines = collector
+        .lines
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner());
+    // Lines can come from different iterations when a limit cuts the last
+    // one short; each keeps its own depth. Line 1 is the move played.
+    match result.final_info {
+        Some(best) => {
+            if lines.is_empty() {
+                lines.push(best.clone());
+            } else {
+                lines[0] = Info {
+                    multipv: 1,
+                    ..best.clone()
+                };
+            }
+            Report::Searched {
+                best,
+                lines,
+                nodes: result.nodes,
+            }
+        }
+        // A position in play always has a move; keep the output sane if
+        // the search ever returns none.
+        None => Report::Over(status),
+    }
+}
+
+fn score_json(score: Score) -> Value {
+    match score {
+        Score::Centipoints(cp) => json!({ "cp": cp }),
+        Score::Mate(moves) => json!({ "mate": moves }),
+    }
+}
+
+fn pv_json(info: &Info) -> Value {
+    Value::from(
+        info.pv
+            .iter()
+            .map(|mv| Value::from(mv.to_string()))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// The game-end score the protocol reports: mate 0 for a loss, the final
+/// margin for a win on points, 0 for a draw.
+fn final_score(status: &Status, engine: &Engine) -> Score {
+    let side = engine.position().side_to_move();
+    match status {
+        Status::Over {
+            winner: Some(player),
+            scores,
+            ..
+        } if *player == side => Score::Centipoints(
+            100 * (scores[side.index()] as i32 - scores[side.opponent().index()] as i32),
+        ),
+        Status::Over {
+            winner: Some(_), ..
+        } => Score::Mate(0),
+        _ => Score::Centipoints(0),
+    }
+}
+
+fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
+    let position = engine.position();
+    let mut object = json!({
+        "input": input,
+        "position": format_position(position),
+        "side_to_move": position.side_to_move().name(),
+    });
+    let fields = match report {
+        Report::Over(status) => {
+            let (winner, reason, scores) = match status {
+                Status::Over {
+                    winner,
+                    reason,
+                    scores,
+                } => (
+                    winner.map_or("draw", |p| p.name()),
+                    reason.to_string(),
+                    *scores,
+                ),
+                Status::InPlay => ("none", "none".to_string(), [0, 0]),
+            };
+            json!({
+                "bestmove": null,
+                "score": score_json(final_score(status, engine)),
+                "pv": [],
+                "depth": 0,
+                "seldepth": 0,
+                "nodes": 0,
+                "time_ms": 0,
+                "lines": [],
+                "result": {
+                    "winner": winner,
+                    "reason": reason,
+                    "south": scores[0],
+                    "north": scores[1],
+                },
+            })
+        }
+        Report::Searched { best, lines, nodes } => json!({
+            "bestmove": best.pv.first().map(ToString::to_string),
+            "score": score_json(best.score),
+            "pv": pv_json(best),
+            "depth": best.depth,
+            "seldepth": best.seldepth,
+            "nodes": nodes,
+            "time_ms": best.time_ms,
+            "lines": lines.iter().map(|line| json!({
+                "multipv": line.multipv,
+                "score": score_json(line.score),
+                "pv": pv_json(line),
+                "depth": line.depth,
+            })).collect::<Vec<_>>(),
+        }),
+    };
+    if let (Value::Object(map), Value::Object(more)) = (&mut object, fields) {
+        map.extend(more);
+    }
+    object
+}
+
+fn text_report(input: &str, engine: &Engine, report: &Report) -> String {
+    let position = engine.position();
+    let mut text = format!(
+        "position {input}\n  fen      {}\n",
+        format_position(position)
+    );
+    match report {
+        Report::Over(status) => {
+            text.push_str(&format!(
+                "  result   {}\n  bestmove (none)\n",
+                describe_result(status, position.side_to_move())
+            ));
+        }
+        Report::Searched { best, lines, nodes } => {
+            text.push_str(&format!(
+                "  search   depth {} seldepth {} nodes {nodes} time {} ms nps {}\n",
+                best.depth,
+                best.seldepth,
+                best.time_ms,
+                nodes * 1000 / best.time_ms.max(1)
+            ));
+            let side = position.side_to_move().name();
+            for line in lines {
+                let pv: Vec<String> = line.pv.iter().map(ToString::to_string).collect();
+                text.push_str(&format!(
+                    "  line {:<3} {:<9} depth {:<3} {}\n",
+                    line.multipv,
+                    line.score.to_string(),
+                    line.depth,
+                    pv.join(" ")
+                ));
+            }
+            let best_move = best
+                .pv
+                .first()
+                .map_or_else(|| "(none)".to_string(), ToString::to_string);
+            text.push_str(&format!(
+                "  bestmove {best_move} (score {} for {side})\n",
+                best.score
+            ));
+        }
+    }
+    // The caller adds the final newline; a blank line separates positions.
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_lines_take_every_form() {
+        assert_eq!(parse_line("startpos").unwrap(), (None, vec![]));
+        assert_eq!(
+            parse_line("position startpos moves c j").unwrap(),
+            (None, vec!["c".to_string(), "j".to_string()])
+        );
+        let (fen, moves) = parse_line("fen a/b c d e moves x").unwrap();
+        assert_eq!(fen.as_deref(), Some("a/b c d e"));
+        assert_eq!(moves, ["x"]);
+        let (fen, moves) = parse_line("a/b c d e").unwrap();
+        assert_eq!(fen.as_deref(), Some("a/b c d e"));
+        assert!(moves.is_empty());
+        assert!(parse_line("startpos c j").is_err());
+        assert!(parse_line("bogus line").unwrap_err().contains("'bogus'"));
+        assert!(parse_line("fen").is_err());
+        assert!(parse_line("position").is_err());
+    }
+}

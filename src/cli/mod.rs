@@ -1,0 +1,336 @@
+//! The command line: one module per subcommand, and the flags they share.
+//!
+//! `pasang` with no subcommand (or `pasang uci`) runs the protocol loop;
+//! the subcommands are tools for people and scripts. Exit codes: 0 on
+//! success, 1 when some input (a position, a move, a file) was bad or an
+//! operation failed, 2 for usage errors (clap's convention).
+
+mod analyse;
+mod bench;
+mod perft;
+mod play;
+mod progress;
+mod show;
+mod svg;
+
+use std::sync::Arc;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+use crate::engine::start_position;
+use crate::moves::Move;
+use crate::notation::{parse_move, parse_position};
+use crate::outcome::{Reason, Status};
+use crate::position::{Player, Position};
+use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+
+pub use progress::Progress;
+
+/// Pasang engine: speaks a UCI-style protocol on stdin/stdout when run
+/// without a subcommand.
+#[derive(Parser, Debug)]
+#[command(name = "pasang", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// Record every protocol line, both ways, with timestamps in this file
+    /// (appended). Applies to the protocol loop only.
+    #[arg(long, value_name = "PATH")]
+    log_file: Option<String>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Runs the protocol loop on stdin/stdout (the same as no subcommand).
+    Uci(UciArgs),
+    /// Analyses positions given as arguments or on stdin, one per line.
+    #[command(visible_alias = "analyze")]
+    Analyse(analyse::AnalyseArgs),
+    /// Plays a game against the engine in the terminal.
+    Play(play::PlayArgs),
+    /// Prints a board diagram of a position, or writes it as SVG.
+    Show(show::ShowArgs),
+    /// Counts move paths to a depth (move generator check and speed).
+    Perft(perft::PerftArgs),
+    /// Searches the built-in positions to a fixed depth on one thread.
+    Bench(bench::BenchArgs),
+    /// Plays engine-vs-engine matches refereed by the rules.
+    Match(Box<crate::matches::MatchArgs>),
+}
+
+#[derive(Args, Debug)]
+struct UciArgs {
+    /// Record every protocol line, both ways, with timestamps in this file
+    /// (appended).
+    #[arg(long, value_name = "PATH")]
+    log_file: Option<String>,
+}
+
+/// The rule options every subcommand that reads positions takes.
+#[derive(Args, Debug, Clone)]
+pub struct RuleArgs {
+    /// Start layout: 1 or 2.
+    #[arg(long, default_value = "1", value_parser = parse_value::<Pattern>)]
+    pub pattern: Pattern,
+    /// Ka entry: slide, jump or both.
+    #[arg(long, default_value = "slide", value_parser = parse_value::<KaEntry>)]
+    pub ka_entry: KaEntry,
+    /// North's passage: opposite or any.
+    #[arg(long, default_value = "opposite", value_parser = parse_value::<SecondColumn>)]
+    pub second_column: SecondColumn,
+    /// The hole: wall or open.
+    #[arg(long, default_value = "wall", value_parser = parse_value::<Centre>)]
+    pub centre: Centre,
+}
+
+impl RuleArgs {
+    /// The rules these flags select.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            pattern: self.pattern,
+            ka_entry: self.ka_entry,
+            second_column: self.second_column,
+            centre: self.centre,
+        }
+    }
+
+    /// The position given by `--fen`, or the pattern's start.
+    pub fn position(&self, fen: Option<&str>) -> Result<Position, String> {
+        let text = fen
+            .map(str::to_string)
+            .unwrap_or_else(|| self.pattern.start_position_string());
+        parse_position(&text).map_err(|error| format!("invalid position: {error}"))
+    }
+}
+
+/// A position given on the command line: a base and moves played from it.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PositionArgs {
+    /// Start from this position string instead of the pattern's start
+    /// (quote it: it holds spaces).
+    #[arg(long, value_name = "POSITION")]
+    pub fen: Option<String>,
+    /// Moves played from the start or from --fen, separated by spaces or
+    /// commas, e.g. --moves "c j b4c4n". May be repeated.
+    #[arg(long, value_name = "MOVES", action = clap::ArgAction::Append)]
+    pub moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// Whether `--fen` or `--moves` was given.
+    pub fn given(&self) -> bool {
+        self.fen.is_some() || !self.moves.is_empty()
+    }
+
+    /// The moves, one token each.
+    pub fn move_list(&self) -> Vec<String> {
+        self.moves
+            .iter()
+            .flat_map(|text| text.split([' ', ',', '\t']))
+            .filter(|token| !token.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The position in the stdin form of `analyse`: `startpos moves ...`
+    /// or `fen <position> moves ...`.
+    pub fn describe(&self) -> String {
+        let mut text = match &self.fen {
+            Some(fen) => format!("fen {}", fen.trim()),
+            None => "startpos".to_string(),
+        };
+        let moves = self.move_list();
+        if !moves.is_empty() {
+            text.push_str(" moves ");
+            text.push_str(&moves.join(" "));
+        }
+        text
+    }
+}
+
+/// A game replayed from a base position: every position and the moves
+/// between them (`positions.len() == moves.len() + 1`).
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The base first, the current position last.
+    pub positions: Vec<Position>,
+    /// The moves played.
+    pub moves: Vec<Move>,
+}
+
+impl Replay {
+    /// Plays `moves` from `fen` (or the start of `rules.pattern`); the
+    /// error names the first bad move.
+    pub fn new(rules: &Rules, fen: Option<&str>, moves: &[String]) -> Result<Replay, String> {
+        let base = match fen {
+            None => start_position(rules.pattern),
+            Some(text) => {
+                parse_position(text).map_err(|error| format!("invalid position: {error}"))?
+            }
+        };
+        let mut replay = Replay {
+            positions: vec![base],
+            moves: Vec::new(),
+        };
+        for (index, text) in moves.iter().enumerate() {
+            let current = replay.current();
+            let mv = parse_move(&current, rules, text)
+                .map_err(|error| format!("move {} of the list: {error}", index + 1))?;
+            replay.push(mv);
+        }
+        Ok(replay)
+    }
+
+    /// The position reached.
+    pub fn current(&self) -> Position {
+        *self.positions.last().expect("a replay holds its base")
+    }
+
+    /// The last move and the position it was played from.
+    pub fn last(&self) -> Option<(Position, Move)> {
+        let mv = *self.moves.last()?;
+        Some((self.positions[self.positions.len() - 2], mv))
+    }
+
+    /// Plays a legal move.
+    pub fn push(&mut self, mv: Move) {
+        let next = self.current().play(mv);
+        self.positions.push(next);
+        self.moves.push(mv);
+    }
+
+    /// Takes back moves until `len` remain.
+    pub fn truncate(&mut self, len: usize) {
+        self.moves.truncate(len);
+        self.positions.truncate(len + 1);
+    }
+}
+
+/// "South" or "North".
+pub fn player_title(player: Player) -> &'static str {
+    match player {
+        Player::South => "South",
+        Player::North => "North",
+    }
+}
+
+/// A sentence for a finished game: winner, reason and scores.
+pub fn describe_result(status: &Status, side_to_move: Player) -> String {
+    match status {
+        Status::InPlay => "the game is not over".to_string(),
+        Status::Over {
+            winner,
+            reason,
+            scores,
+        } => {
+            let points = format!("South {} - North {}", scores[0], scores[1]);
+            match (winner, reason) {
+                (None, _) => format!("Draw: no stone is left and the scores are level ({points})"),
+                (Some(player), Reason::Score) => format!(
+                    "{} wins on points: no stone is left ({points})",
+                    player_title(*player)
+                ),
+                (Some(player), Reason::Suntuk) => format!(
+                    "{} wins: {} has no legal move (suntuk) ({points})",
+                    player_title(*player),
+                    player_title(side_to_move)
+                ),
+            }
+        }
+    }
+}
+
+fn parse_value<T: std::str::FromStr>(text: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse::<T>().map_err(|error| error.to_string())
+}
+
+/// Logging to stderr at the levels `RUST_LOG` names; silent without it.
+fn init_logging() {
+    let env = env_logger::Env::default().default_filter_or("off");
+    let _ = env_logger::Builder::from_env(env)
+        .target(env_logger::Target::Stderr)
+        .try_init();
+}
+
+/// Parses the command line, runs it and returns the exit code.
+pub fn run() -> i32 {
+    init_logging();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // Help and version go to stdout with code 0; usage errors to
+            // stderr with code 2.
+            let _ = error.print();
+            return error.exit_code();
+        }
+    };
+    if cli.log_file.is_some() && !matches!(cli.command, None | Some(Command::Uci(_))) {
+        let error = Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--log-file records the protocol loop; use it without a subcommand or with 'uci'",
+        );
+        let _ = error.print();
+        return error.exit_code();
+    }
+    let result = match cli.command {
+        None => run_protocol(cli.log_file.as_deref()),
+        Some(Command::Uci(args)) => {
+            run_protocol(args.log_file.as_deref().or(cli.log_file.as_deref()))
+        }
+        Some(Command::Analyse(args)) => return analyse::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Show(args)) => show::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Match(args)) => return crate::matches::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            1
+        }
+    }
+}
+
+/// The protocol loop, logging to `log_file` if given.
+fn run_protocol(log_file: Option<&str>) -> Result<i32, String> {
+    let output = Arc::new(crate::protocol::Output::stdout());
+    if let Some(path) = log_file {
+        output.set_log_file(Some(path))?;
+    }
+    Ok(crate::protocol::run(std::io::stdin().lock(), output))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn moves_split_on_spaces_and_commas() {
+        let args = PositionArgs {
+            fen: None,
+            moves: vec!["c j".into(), "b4c4n,k7j7w".into()],
+        };
+        assert_eq!(args.move_list(), ["c", "j", "b4c4n", "k7j7w"]);
+        assert_eq!(args.describe(), "startpos moves c j b4c4n k7j7w");
+    }
+
+    #[test]
+    fn replays_name_the_bad_move() {
+        let rules = Rules::default();
+        let replay = Replay::new(&rules, None, &["c".into(), "j".into()]).unwrap();
+        assert_eq!(replay.moves.len(), 2);
+        assert_eq!(replay.last().unwrap().1.to_string(), "j");
+        let error = Replay::new(&rules, None, &["c".into(), "c".into()]).unwrap_err();
+        assert!(error.starts_with("move 2 of the list"), "{error}");
+    }
+}

@@ -1,0 +1,427 @@
+//! `pasang play`: a person against the engine, line by line on
+//! stdin/stdout, so it works in any terminal and can be driven by a pipe.
+
+use std::io::{BufRead, Write};
+
+use clap::Args;
+
+use super::show::{board_text, captured_points, details};
+use super::{PositionArgs, Replay, RuleArgs, describe_result, player_title};
+use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_THREADS, OPTIONS};
+use crate::moves::Move;
+use crate::notation::{format_position, parse_move};
+use crate::outcome::Status;
+use crate::position::Player;
+use crate::rules::Rules;
+use crate::search::{Limits, Score, Signals, Silent};
+use crate::tt::MAX_HASH_MIB;
+
+/// Strongest skill level.
+const MAX_SKILL: u8 = 20;
+
+/// Arguments of `pasang play`.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+At the prompt, type a move (e.g. c, b4c4n; the directions may be left out
+when only one move goes from that origin to that landing point) or one of:
+  moves   list the legal moves        hint   ask the engine for a move
+  undo    take back your last move    board  show the board again
+  fen     print the position string   help   list the commands
+  quit    leave the game")]
+pub struct PlayArgs {
+    /// The side you play: south (moves first) or north.
+    #[arg(long, default_value = "south", value_parser = parse_side)]
+    side: Player,
+    /// Engine strength from 0 (weakest) to 20 (full strength).
+    #[arg(long, default_value_t = MAX_SKILL, value_parser = clap::value_parser!(u8).range(0..=MAX_SKILL as i64))]
+    skill: u8,
+    /// Milliseconds the engine thinks per move.
+    #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: u64,
+    /// Also stop the engine's search at this depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=127))]
+    depth: Option<u32>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MIB as u64))]
+    hash: u64,
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+fn parse_side(text: &str) -> Result<Player, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "south" | "s" => Ok(Player::South),
+        "north" | "n" => Ok(Player::North),
+        _ => Err(format!("'{text}' is not south or north")),
+    }
+}
+
+/// Runs `pasang play` on stdin/stdout.
+pub fn run(args: &PlayArgs) -> Result<i32, String> {
+    let rules = args.rules.rules();
+    let replay = Replay::new(
+        &rules,
+        args.position.fen.as_deref(),
+        &args.position.move_list(),
+    )?;
+    let mut engine = Engine::new();
+    engine.set_rules(rules);
+    engine.set_option("Hash", Some(&args.hash.to_string()))?;
+    engine.set_option("Threads", Some(&args.threads.to_string()))?;
+    let depth_cap = apply_skill(&mut engine, args.skill)?;
+    let limits = Limits {
+        movetime: Some(args.movetime),
+        depth: match (args.depth, depth_cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        },
+        ..Limits::default()
+    };
+    let hint_limits = Limits {
+        movetime: Some(args.movetime),
+        depth: args.depth,
+        ..Limits::default()
+    };
+    let mut game = Game {
+        engine,
+        rules,
+        human: args.side,
+        skill: args.skill,
+        limits,
+        hint_limits,
+        replay,
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match game.play(&mut stdin.lock(), &mut stdout.lock()) {
+        Ok(()) => Ok(0),
+        // The terminal or pipe went away: nothing more to say.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+        Err(error) => Err(format!("terminal input/output failed: {error}")),
+    }
+}
+
+/// Sets the engine's `Skill Level`; returns a depth cap to use instead
+/// when the engine has no such option.
+fn apply_skill(engine: &mut Engine, skill: u8) -> Result<Option<u32>, String> {
+    if OPTIONS.iter().any(|(name, _)| *name == "Skill Level") {
+        engine.set_option("Skill Level", Some(&skill.to_string()))?;
+        Ok(None)
+    } else if skill < MAX_SKILL {
+        Ok(Some(1 + skill as u32 / 2))
+    } else {
+        Ok(None)
+    }
+}
+
+/// A game in progress.
+struct Game {
+    engine: Engine,
+    rules: Rules,
+    human: Player,
+    skill: u8,
+    /// Limits of the engine's own moves (with any skill depth cap).
+    limits: Limits,
+    /// Limits of hints, at full strength.
+    hint_limits: Limits,
+    replay: Replay,
+}
+
+/// What the person typed.
+enum Input {
+    Move(Move),
+    Moves,
+    Undo,
+    Hint,
+    Board,
+    Fen,
+    Help,
+    Quit,
+}
+
+const HELP: &str = "\
+Type a move in the engine's notation: a file letter for the first move
+(e.g. c), then origin, landing point and capture directions (e.g. b4c4n,
+c4c7ew); the directions may be left out when only one move has that origin
+and landing point. Commands:
+  moves   list the legal moves
+  undo    take back your last move (and the engine's reply)
+  hint    ask the engine for a move
+  board   show the board again
+  fen     print the position string
+  help    this text
+  quit    leave the game";
+
+impl Game {
+    fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(
+            out,
+            "You play {} against pasang (skill {}). Type 'help' for the commands.\n",
+            player_title(self.human),
+            self.skill
+        )?;
+        self.show_board(out)?;
+        loop {
+            let position = self.replay.current();
+            let status = Status::of(&position, &self.rules);
+            if let Status::Over { winner, .. } = status {
+                if self
+                    .replay
+                    .last()
+                    .is_some_and(|(before, _)| before.side_to_move() == self.human)
+                {
+                    // The person's move ended the game: show where.
+                    self.show_board(out)?;
+                }
+                let verdict = match winner {
+                    Some(player) if player == self.human => "You win.",
+                    Some(_) => "pasang wins.",
+                    None => "A draw.",
+                };
+                writeln!(
+                    out,
+                    "Game over: {} {verdict}",
+                    describe_result(&status, position.side_to_move())
+                )?;
+                return Ok(());
+            }
+            if position.side_to_move() != self.human {
+                self.engine_move(out)?;
+                self.show_board(out)?;
+                continue;
+            }
+            write!(out, "{} to move> ", player_title(self.human))?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                return self.abandon(out);
+            }
+            let text = line.trim();
+            if text.is_empty() {
+                continue;
+            }
+            match self.parse_input(text) {
+                Err(message) => writeln!(out, "{message} (type 'moves' for the legal moves)")?,
+                Ok(Input::Move(mv)) => {
+                    self.report_move(out, mv, "You play", "")?;
+                    self.replay.push(mv);
+                }
+                Ok(Input::Moves) => self.list_moves(out)?,
+                Ok(Input::Undo) => self.undo(out)?,
+                Ok(Input::Hint) => self.hint(out)?,
+                Ok(Input::Board) => self.show_board(out)?,
+                Ok(Input::Fen) => writeln!(out, "{}", format_position(&position))?,
+                Ok(Input::Help) => writeln!(out, "{HELP}")?,
+                Ok(Input::Quit) => return self.abandon(out),
+            }
+        }
+    }
+
+    fn parse_input(&self, text: &str) -> Result<Input, String> {
+        Ok(match text.to_ascii_lowercase().as_str() {
+            "moves" | "legal" => Input::Moves,
+            "undo" | "takeback" | "back" => Input::Undo,
+            "hint" => Input::Hint,
+            "board" | "show" | "d" => Input::Board,
+            "fen" | "position" => Input::Fen,
+            "help" | "?" => Input::Help,
+            "quit" | "exit" | "q" | "resign" => Input::Quit,
+            _ => Input::Move(
+                parse_move(&self.replay.current(), &self.rules, text)
+                    .map_err(|error| error.to_string())?,
+            ),
+        })
+    }
+
+    fn show_board(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let position = self.replay.current();
+        let last = self.replay.last();
+        write!(out, "{}", board_text(&position, last))?;
+        write!(out, "{}", details(&position, &self.rules, last))?;
+        writeln!(out)
+    }
+
+    /// One line saying who played what and what it captured.
+    fn report_move(
+        &self,
+        out: &mut dyn Write,
+        mv: Move,
+        who: &str,
+        note: &str,
+    ) -> std::io::Result<()> {
+        let before = self.replay.current();
+        let after = before.play(mv);
+        let mover = before.side_to_move();
+        let points: Vec<String> = captured_points(&before, &after, mv)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        writeln!(
+            out,
+            "{who} {mv}: +{} ({}); South {} - North {}{note}",
+            after.score(mover) - before.score(mover),
+            points.join(" "),
+            after.score(Player::South),
+            after.score(Player::North)
+        )
+    }
+
+    /// Searches the current position with `limits`.
+    fn think(&mut self, limits: &Limits) -> Option<(Move, Score)> {
+        let position = format_position(&self.replay.current());
+        if let Err(message) = self.engine.set_position(Some(&position), &[]) {
+            // Every position reached in play formats and parses back.
+            log::error!("cannot set the position {position}: {message}");
+            return None;
+        }
+        let result = self.engine.search(limits, &Signals::default(), 1, &Silent);
+        let score = result.final_info.map(|info| info.score)?;
+        Some((result.best_move?, score))
+    }
+
+    fn engine_move(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "pasang is thinking...")?;
+        out.flush()?;
+        let limits = self.limits.clone();
+        match self.think(&limits) {
+            Some((mv, score)) => {
+                let side = player_title(self.human.opponent());
+                let who = format!("pasang ({side}) plays");
+                let note = format!("  [eval {score} for {side}]");
+                self.report_move(out, mv, &who, &note)?;
+                self.replay.push(mv);
+            }
+            None => {
+                // Unreachable while the game is in play; fall back to the
+                // first legal move rather than stalling.
+                let Some(&mv) = self.engine.legal_moves().first() else {
+                    return Ok(());
+                };
+                self.report_move(out, mv, "pasang plays", "")?;
+                self.replay.push(mv);
+            }
+        }
+        Ok(())
+    }
+
+    fn list_moves(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let position = format_position(&self.replay.current());
+        let _ = self.engine.set_position(Some(&position), &[]);
+        let moves: Vec<String> = self
+            .engine
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        writeln!(out, "Legal moves ({}):", moves.len())?;
+        for chunk in moves.chunks(10) {
+            writeln!(out, "  {}", chunk.join(" "))?;
+        }
+        Ok(())
+    }
+
+    /// Takes back moves to the last time it was the person's turn before
+    /// now: their move and the engine's reply.
+    fn undo(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let now = self.replay.moves.len();
+        let earlier = (0..now)
+            .rev()
+            .find(|&index| self.replay.positions[index].side_to_move() == self.human);
+        match earlier {
+            Some(index) => {
+                let taken: Vec<String> = self.replay.moves[index..]
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                self.replay.truncate(index);
+                writeln!(out, "Took back {}.", taken.join(" "))?;
+                self.show_board(out)
+            }
+            None => writeln!(out, "Nothing to take back."),
+        }
+    }
+
+    fn hint(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        // Hints come from full strength, whatever the opponent's level.
+        let weakened = self.skill < MAX_SKILL && apply_skill(&mut self.engine, MAX_SKILL).is_ok();
+        let limits = self.hint_limits.clone();
+        let found = self.think(&limits);
+        if weakened {
+            let _ = apply_skill(&mut self.engine, self.skill);
+        }
+        match found {
+            Some((mv, score)) => writeln!(out, "Hint: {mv} (eval {score} for you)"),
+            None => writeln!(out, "No hint: there is no legal move."),
+        }
+    }
+
+    fn abandon(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let position = self.replay.current();
+        let count = self.replay.moves.len();
+        writeln!(
+            out,
+            "Game abandoned after {count} move{}: South {} - North {}.",
+            if count == 1 { "" } else { "s" },
+            position.score(Player::South),
+            position.score(Player::North)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(human: Player) -> Game {
+        let rules = Rules::default();
+        let mut engine = Engine::new();
+        engine.set_rules(rules);
+        Game {
+            engine,
+            rules,
+            human,
+            skill: MAX_SKILL,
+            limits: Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            hint_limits: Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            replay: Replay::new(&rules, None, &[]).unwrap(),
+        }
+    }
+
+    fn session(game: &mut Game, script: &str) -> String {
+        let mut output = Vec::new();
+        game.play(&mut script.as_bytes(), &mut output).unwrap();
+        String::from_utf8(output).unwrap()
+    }
+
+    #[test]
+    fn a_scripted_game_moves_lists_undoes_and_quits() {
+        let mut game = game(Player::South);
+        let text = session(&mut game, "c\nb4c4n\nmoves\nundo\nzz\nquit\n");
+        assert!(text.contains("You play c: +8"), "{text}");
+        assert!(text.contains("You play b4c4n: +3"), "{text}");
+        assert!(text.contains("Legal moves ("), "{text}");
+        assert!(text.contains("Took back b4c4n "), "{text}");
+        assert!(text.contains("malformed move 'zz'"), "{text}");
+        assert!(text.contains("Game abandoned after 2 moves"), "{text}");
+    }
+
+    #[test]
+    fn undo_before_any_move_of_ours_is_refused() {
+        let mut game = game(Player::North);
+        let text = session(&mut game, "undo\n");
+        assert!(text.contains("Nothing to take back."), "{text}");
+        assert!(text.contains("Game abandoned after 1 move:"), "{text}");
+    }
+}

@@ -1,0 +1,163 @@
+//! `pasang show`: a position as a terminal diagram, or as an SVG picture.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{PositionArgs, Replay, RuleArgs, describe_result, player_title};
+use crate::bitboard::Square;
+use crate::movegen::count_moves;
+use crate::moves::Move;
+use crate::notation::{board_char, format_position};
+use crate::outcome::Status;
+use crate::position::{Player, Position};
+use crate::rules::Rules;
+
+/// Arguments of `pasang show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Also write the board as an SVG picture to this file ('-': write the
+    /// SVG to stdout instead of the diagram).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// Runs `pasang show`.
+pub fn run(args: &ShowArgs) -> Result<i32, String> {
+    let rules = args.rules.rules();
+    let replay = Replay::new(
+        &rules,
+        args.position.fen.as_deref(),
+        &args.position.move_list(),
+    )?;
+    let position = replay.current();
+    let last = replay.last();
+    if let Some(path) = &args.svg {
+        let picture = super::svg::render(&position, last);
+        if path.as_os_str() == "-" {
+            print!("{picture}");
+            return Ok(0);
+        }
+        std::fs::write(path, picture)
+            .map_err(|error| format!("cannot write '{}': {error}", path.display()))?;
+        eprintln!("SVG written to {}", path.display());
+    }
+    let mut text = board_text(&position, last);
+    text.push_str(&details(&position, &rules, last));
+    let _ = writeln!(
+        text,
+        "Rules: pattern {}, ka entry {}, second column {}, centre {}",
+        rules.pattern, rules.ka_entry, rules.second_column, rules.centre
+    );
+    let _ = writeln!(text, "Position: {}", format_position(&position));
+    print!("{text}");
+    Ok(0)
+}
+
+/// The points a move emptied of stones (its captures; the stone a ka
+/// entry picks up is not one).
+pub fn captured_points(before: &Position, after: &Position, mv: Move) -> Vec<Square> {
+    Square::all()
+        .filter(|&square| before.stone_at(square).is_some() && after.stone_at(square).is_none())
+        .filter(|&square| mv.is_passage() || square != mv.from())
+        .collect()
+}
+
+/// The board with coordinates on all sides, rank 11 at the top, in the
+/// position-string characters (`w b . S N +`); the landing point of the
+/// last move is bracketed.
+pub fn board_text(position: &Position, last: Option<(Position, Move)>) -> String {
+    let landing = last.and_then(|(_, mv)| (!mv.is_passage()).then(|| mv.to()));
+    let files = "     a b c d e f g h i j k\n";
+    let mut text = String::from(files);
+    for rank in (0..11).rev() {
+        let _ = write!(text, " {:>2} ", rank + 1);
+        let mut previous_marked = false;
+        for file in 0..11 {
+            let square = Square::new(rank, file).expect("rank and file are on the board");
+            let marked = landing == Some(square);
+            text.push(if marked {
+                '['
+            } else if previous_marked {
+                ']'
+            } else {
+                ' '
+            });
+            text.push(board_char(position, square));
+            previous_marked = marked;
+        }
+        text.push(if previous_marked { ']' } else { ' ' });
+        let _ = writeln!(text, " {}", rank + 1);
+    }
+    text.push_str(files);
+    text
+}
+
+/// Scores, the last move, and who is to move or how the game ended.
+pub fn details(position: &Position, rules: &Rules, last: Option<(Position, Move)>) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "Scores: South {} - North {}",
+        position.score(Player::South),
+        position.score(Player::North)
+    );
+    if let Some((before, mv)) = last {
+        let mover = before.side_to_move();
+        let gained = position.score(mover) - before.score(mover);
+        let points: Vec<String> = captured_points(&before, position, mv)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let _ = writeln!(
+            text,
+            "Last move: {mv} by {} (+{gained}: {})",
+            player_title(mover),
+            points.join(" ")
+        );
+    }
+    let status = Status::of(position, rules);
+    match status {
+        Status::InPlay => {
+            let _ = writeln!(
+                text,
+                "To move: {}, phase {}, {} legal moves",
+                player_title(position.side_to_move()),
+                position.phase(),
+                count_moves(position, rules)
+            );
+        }
+        Status::Over { .. } => {
+            let _ = writeln!(
+                text,
+                "Game over: {}",
+                describe_result(&status, position.side_to_move())
+            );
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_landing_point_is_bracketed() {
+        let rules = Rules::default();
+        let moves: Vec<String> = ["c", "j", "b4c4n"].map(String::from).to_vec();
+        let replay = Replay::new(&rules, None, &moves).unwrap();
+        let text = board_text(&replay.current(), replay.last());
+        let rank4 = text.lines().find(|line| line.starts_with("  4 ")).unwrap();
+        assert_eq!(rank4, "  4  w .[S]w b b w w b b b  4");
+        let (before, mv) = replay.last().unwrap();
+        let taken = captured_points(&before, &replay.current(), mv);
+        let names: Vec<String> = taken.iter().map(ToString::to_string).collect();
+        assert_eq!(names, ["c6", "c7", "c8"]);
+    }
+}

@@ -1,0 +1,81 @@
+//! Weaker play on request: `Skill Level` below 20 caps the depth and picks
+//! among the best few root moves with a random error that grows as the
+//! level falls, so lower levels miss more and bigger, the way a person
+//! does, rather than playing random moves.
+
+use super::Info;
+use super::Score;
+
+/// Full strength.
+pub const MAX_LEVEL: u8 = 20;
+/// Lines compared when choosing a weaker move.
+pub const CANDIDATE_LINES: usize = 4;
+
+/// The deepest iteration a level searches.
+pub fn depth_cap(level: u8) -> u32 {
+    1 + level as u32 / 2
+}
+
+/// Centipoints of random error per candidate at this level.
+fn error_scale(level: u8) -> i32 {
+    (MAX_LEVEL.saturating_sub(level) as i32) * 40
+}
+
+fn comparable(score: Score) -> i32 {
+    match score {
+        Score::Centipoints(cp) => cp,
+        Score::Mate(moves) if moves > 0 => 100_000 - moves,
+        Score::Mate(moves) => -100_000 - moves,
+    }
+}
+
+/// Index of the line to play among `lines` (best first), using `noise`
+/// (uniform in 0..1, one per line) to perturb the scores.
+pub fn choose(lines: &[Info], level: u8, noise: &[f64]) -> usize {
+    if level >= MAX_LEVEL || lines.len() <= 1 {
+        return 0;
+    }
+    let scale = error_scale(level) as f64;
+    lines
+        .iter()
+        .zip(noise)
+        .enumerate()
+        .map(|(index, (line, random))| (index, comparable(line.score) as f64 + random * scale))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(0, |(index, _)| index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(cp: i32) -> Info {
+        Info {
+            depth: 1,
+            seldepth: 1,
+            multipv: 1,
+            score: Score::Centipoints(cp),
+            bound: None,
+            nodes: 0,
+            time_ms: 0,
+            hashfull: 0,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn full_strength_plays_the_best_line() {
+        let lines = [line(300), line(100)];
+        assert_eq!(choose(&lines, 20, &[0.0, 1.0]), 0);
+    }
+
+    #[test]
+    fn low_levels_can_err_but_never_by_a_mile() {
+        let lines = [line(300), line(250), line(-900)];
+        // The second line wins with favourable noise at level 0...
+        assert_eq!(choose(&lines, 0, &[0.0, 1.0, 0.0]), 1);
+        // ...but a line a whole 1200 cp worse never does.
+        assert_ne!(choose(&lines, 0, &[0.0, 0.0, 1.0]), 2);
+        assert!(depth_cap(0) < depth_cap(10) && depth_cap(10) < depth_cap(19));
+    }
+}

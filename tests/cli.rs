@@ -1,0 +1,356 @@
+//! The command line driven as a user would: the real binary, its output
+//! and its exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Runs `pasang` with `args`, feeding `input` on stdin.
+fn pasang(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pasang"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    // A process that exits without reading its input closes the pipe;
+    // that is not a failure of the test.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("the binary exits normally")
+}
+
+const AFTER_SIX: &str = "wwwwwbbbb.w/bwwwwbbbb.w/bbwwwbbbw.w/bb.wwbbww.w/..S.wb....N/bb.bb+bbbb./ww.wwbwbbb./w..wbbwwbb./ww.bbbwwwb./ww.bbbwwww./wb.bbbwwwww s 14 20 cj";
+/// North to move and no stone left: South won on points.
+const FINISHED: &str = ".........../.........../.........../.........../.........../.....+...../.........../.........../.........../.........../.........S. n 10 4 bc";
+/// South's ka at a1, one white stone at c2: `a1a2e` takes it and ends the
+/// game.
+const LAST_STONE: &str = "..........N/.........../.........../.........../.........../.....+...../.........../.........../.........../..w......../S.......... s 10 4 ak";
+
+#[test]
+fn version_and_help() {
+    let output = pasang(&["--version"], "");
+    assert_eq!(code(&output), 0);
+    assert_eq!(
+        stdout(&output).trim(),
+        concat!("pasang ", env!("CARGO_PKG_VERSION"))
+    );
+    for sub in ["uci", "analyse", "play", "show", "perft", "bench", "match"] {
+        let output = pasang(&[sub, "--help"], "");
+        assert_eq!(code(&output), 0, "{sub} --help");
+        assert!(
+            stdout(&output).contains(&format!("Usage: pasang {sub}")),
+            "{sub}: {}",
+            stdout(&output)
+        );
+    }
+    for sub in ["analyse", "play", "show", "perft"] {
+        let help = stdout(&pasang(&[sub, "--help"], ""));
+        for flag in [
+            "--pattern",
+            "--ka-entry",
+            "--second-column",
+            "--centre",
+            "--fen",
+            "--moves",
+        ] {
+            assert!(help.contains(flag), "{sub} --help lacks {flag}");
+        }
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["frobnicate"][..],
+        &["analyse", "--depth", "deep"],
+        &["analyse", "--multipv", "0"],
+        &["play", "--skill", "21"],
+        &["play", "--side", "east"],
+        &["perft"],
+        &["show", "--pattern", "3"],
+        &["--log-file", "x.log", "perft", "1"],
+    ] {
+        let output = pasang(args, "");
+        assert_eq!(code(&output), 2, "{args:?}: {}", stderr(&output));
+        assert!(stdout(&output).is_empty(), "{args:?}");
+        assert!(stderr(&output).contains("error"), "{args:?}");
+    }
+}
+
+#[test]
+fn perft_prints_counts_and_the_total_last() {
+    let output = pasang(&["perft", "3"], "");
+    assert_eq!(code(&output), 0);
+    assert_eq!(stdout(&output), "Nodes searched: 850\n");
+    assert!(stderr(&output).contains("leaves/s"));
+
+    let output = pasang(&["perft", "2", "--divide", "--threads", "2"], "");
+    assert_eq!(code(&output), 0);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 13, "{text}");
+    assert!(lines[..11].iter().all(|line| line.contains(": ")));
+    assert_eq!(lines[11], "");
+    assert_eq!(lines[12], "Nodes searched: 60");
+
+    let output = pasang(&["perft", "3", "--ka-entry", "both"], "");
+    assert_eq!(stdout(&output), "Nodes searched: 1595\n");
+    let output = pasang(
+        &["perft", "1", "--moves", "c j b4c4n k7j7w c4c7ew j7k7s"],
+        "",
+    );
+    assert_eq!(stdout(&output), "Nodes searched: 4\n");
+    let output = pasang(&["perft", "1", "--fen", AFTER_SIX], "");
+    assert_eq!(stdout(&output), "Nodes searched: 4\n");
+
+    let output = pasang(&["perft", "2", "--fen", "not a position"], "");
+    assert_eq!(code(&output), 1);
+    assert!(stdout(&output).is_empty());
+    assert!(stderr(&output).contains("invalid position"));
+}
+
+#[test]
+fn bench_prints_the_signature_lines() {
+    let output = pasang(&["bench", "2"], "");
+    assert_eq!(code(&output), 0);
+    let text = stdout(&output);
+    assert!(text.starts_with("Position 1/"), "{text}");
+    assert!(text.contains("\nNodes searched  : "), "{text}");
+    assert!(
+        text.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("Nodes/second    : ")
+    );
+    // Piped stderr: no progress display.
+    assert!(stderr(&output).is_empty(), "{}", stderr(&output));
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+#[test]
+fn analyse_json_from_arguments() {
+    let output = pasang(
+        &[
+            "analyse",
+            "--moves",
+            "c j",
+            "--depth",
+            "4",
+            "--multipv",
+            "3",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let objects = json_lines(&stdout(&output));
+    assert_eq!(objects.len(), 1);
+    let object = &objects[0];
+    assert_eq!(object["input"], "startpos moves c j");
+    assert!(object["position"].as_str().unwrap().ends_with(" s 8 9 cj"));
+    let best = object["bestmove"].as_str().expect("a best move");
+    assert_eq!(object["pv"][0], best);
+    assert!(object["score"]["cp"].is_i64() || object["score"]["mate"].is_i64());
+    assert_eq!(object["depth"], 4);
+    for field in ["seldepth", "nodes", "time_ms"] {
+        assert!(object[field].is_u64(), "{field}");
+    }
+    let lines = object["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3);
+    for (index, line) in lines.iter().enumerate() {
+        assert_eq!(line["multipv"], index + 1);
+        assert!(line["pv"].as_array().is_some_and(|pv| !pv.is_empty()));
+        assert!(line["depth"].is_u64());
+        assert!(line["score"].is_object());
+    }
+    assert_eq!(lines[0]["pv"][0], best);
+}
+
+#[test]
+fn analyse_stdin_reports_bad_lines_and_goes_on() {
+    let input = format!(
+        "startpos\n\n# a comment\nthis is no position\nfen {AFTER_SIX}\nstartpos moves c c\n{FINISHED}\n"
+    );
+    let output = pasang(&["analyse", "--json", "--depth", "3"], &input);
+    assert_eq!(code(&output), 1);
+    let objects = json_lines(&stdout(&output));
+    assert_eq!(objects.len(), 3, "{}", stdout(&output));
+    assert_eq!(objects[0]["input"], "startpos");
+    assert_eq!(objects[1]["position"], AFTER_SIX);
+    assert!(objects[1]["bestmove"].is_string());
+    let finished = &objects[2];
+    assert!(finished["bestmove"].is_null());
+    assert_eq!(finished["result"]["winner"], "south");
+    assert_eq!(finished["result"]["reason"], "score");
+    assert_eq!(finished["score"]["mate"], 0);
+    let errors = stderr(&output);
+    assert!(errors.contains("line 4:"), "{errors}");
+    assert!(errors.contains("line 6: move 2 of the list"), "{errors}");
+    assert!(!errors.contains("line 1:") && !errors.contains("line 5:"));
+}
+
+#[test]
+fn analyse_text_and_bad_arguments() {
+    let output = pasang(&["analyse", "--fen", AFTER_SIX, "--nodes", "2000"], "");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("bestmove "), "{text}");
+    assert!(text.contains("line 1"), "{text}");
+
+    let output = pasang(&["analyse", "--moves", "c zz", "--json"], "");
+    assert_eq!(code(&output), 1);
+    assert!(stdout(&output).is_empty());
+    assert!(stderr(&output).contains("move 2 of the list"));
+
+    let output = pasang(&["analyse", "--movetime", "50"], "startpos moves c\n");
+    assert_eq!(code(&output), 0);
+    assert!(stdout(&output).contains("bestmove"));
+}
+
+#[test]
+fn show_prints_a_diagram_and_writes_svg() {
+    let output = pasang(&["show", "--moves", "c j b4c4n"], "");
+    assert_eq!(code(&output), 0);
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("     a b c d e f g h i j k\n 11 "),
+        "{text}"
+    );
+    assert!(text.contains("[S]"), "{text}");
+    assert!(
+        text.contains("Last move: b4c4n by South (+3: c6 c7 c8)"),
+        "{text}"
+    );
+    assert!(text.contains("Scores: South 11 - North 9"), "{text}");
+
+    let dir = std::env::temp_dir().join(format!("pasang-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("board.svg");
+    let output = pasang(
+        &[
+            "show",
+            "--moves",
+            "c j b4c4n k7j7w",
+            "--svg",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains(">S</text>") && svg.contains(">N</text>"));
+    assert!(svg.contains("<title>hole</title>"));
+    assert!(svg.contains("g7 captured"));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let output = pasang(&["show", "--svg", "-"], "");
+    assert!(stdout(&output).starts_with("<svg"));
+
+    let output = pasang(&["show", "--moves", "c c"], "");
+    assert_eq!(code(&output), 1);
+    assert!(stdout(&output).is_empty());
+    assert!(stderr(&output).contains("illegal move 'c'"));
+}
+
+#[test]
+fn play_from_a_pipe() {
+    let output = pasang(
+        &["play", "--movetime", "30"],
+        "c\nb4c4n\nmoves\nhint\nnonsense\nundo\nquit\n",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    for expected in [
+        "You play c: +8 (c1 c2 c3 c4 c5); South 8 - North 0",
+        "pasang (North) plays ",
+        "You play b4c4n: +3",
+        "Legal moves (",
+        "Hint: ",
+        "malformed move 'nonsense'",
+        "Took back b4c4n ",
+        "Game abandoned after 2 moves",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+}
+
+#[test]
+fn play_to_the_end() {
+    let output = pasang(&["play", "--fen", LAST_STONE], "a1a2e\n");
+    assert_eq!(code(&output), 0);
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "Game over: South wins on points: no stone is left (South 12 - North 4) You win."
+        ),
+        "{text}"
+    );
+
+    // The engine plays South and moves first; end of input quits.
+    let output = pasang(
+        &[
+            "play",
+            "--side",
+            "north",
+            "--skill",
+            "0",
+            "--movetime",
+            "20",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 0);
+    let text = stdout(&output);
+    assert!(text.contains("pasang (South) plays "), "{text}");
+    assert!(text.contains("Game abandoned after 1 move:"), "{text}");
+}
+
+#[test]
+fn protocol_loop_and_log_file() {
+    let output = pasang(&[], "uci\nisready\nquit\n");
+    assert_eq!(code(&output), 0);
+    assert!(stdout(&output).contains("uciok"));
+    assert!(stdout(&output).contains("readyok"));
+
+    let dir = std::env::temp_dir().join(format!("pasang-cli-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("protocol.log");
+    let output = pasang(
+        &["uci", "--log-file", log.to_str().unwrap()],
+        "isready\nquit\n",
+    );
+    assert_eq!(code(&output), 0);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains(" << isready"), "{text}");
+    assert!(text.contains(" >> readyok"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let output = pasang(&["--log-file", "/nonexistent/dir/x.log"], "");
+    assert_eq!(code(&output), 1);
+    assert!(stderr(&output).contains("cannot open log file"));
+}

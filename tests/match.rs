@@ -1,0 +1,361 @@
+//! `pasang match` end to end: the real binary against itself and against
+//! small misbehaving script engines, the records it writes, and
+//! `--compliance`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use pasang::matches::records;
+
+const PASANG: &str = env!("CARGO_BIN_EXE_pasang");
+
+/// A fresh directory for one test's files.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pasang-match-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Writes an executable `#!/bin/sh` engine that answers `uci` and
+/// `isready` and does `on_go` when told to go.
+#[cfg(unix)]
+fn script_engine(dir: &Path, name: &str, on_go: &str) -> PathBuf {
+    script_engine_with(dir, name, "echo readyok", on_go)
+}
+
+/// As [`script_engine`], doing `on_isready` for `isready`.
+#[cfg(unix)]
+fn script_engine_with(dir: &Path, name: &str, on_isready: &str, on_go: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    let text = format!(
+        "#!/bin/sh\n\
+         while read line; do\n\
+         \x20 case \"$line\" in\n\
+         \x20   uci) echo \"id name {name}\"; echo uciok ;;\n\
+         \x20   isready) {on_isready} ;;\n\
+         \x20   go*) {on_go} ;;\n\
+         \x20   quit) exit 0 ;;\n\
+         \x20 esac\n\
+         done\n"
+    );
+    std::fs::write(&path, text).expect("script written");
+    let mut permissions = std::fs::metadata(&path).expect("metadata").permissions();
+    permissions.set_mode(0o755);
+    std::fs::set_permissions(&path, permissions).expect("chmod");
+    path
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(PASANG)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("pasang runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Plays pasang against `script` for two games and returns stdout and
+/// the records written.
+#[cfg(unix)]
+fn against_script(test: &str, on_go: &str, limit: &[&str]) -> (String, Vec<records::Record>) {
+    against(test, "echo readyok", on_go, limit)
+}
+
+/// As [`against_script`], with the script doing `on_isready` for
+/// `isready`.
+#[cfg(unix)]
+fn against(
+    test: &str,
+    on_isready: &str,
+    on_go: &str,
+    limit: &[&str],
+) -> (String, Vec<records::Record>) {
+    let dir = temp_dir(test);
+    let script = script_engine_with(&dir, "bad", on_isready, on_go);
+    let out = dir.join("games.pgn");
+    let mut args = vec![
+        "--engine".to_string(),
+        format!("cmd={PASANG},name=pasang"),
+        "--engine".to_string(),
+        format!("cmd={},name=bad", script.display()),
+        "--games".to_string(),
+        "2".to_string(),
+        "--out".to_string(),
+        out.display().to_string(),
+    ];
+    args.extend(limit.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = run(&refs);
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&output.stderr)
+    );
+    let written = std::fs::read_to_string(&out).expect("records written");
+    let games = records::read(&written).expect("records read back");
+    let _ = std::fs::remove_dir_all(&dir);
+    (stdout, games)
+}
+
+#[test]
+fn self_play_writes_records_that_replay() {
+    let dir = temp_dir("self");
+    let out = dir.join("games.pgn");
+    let output = run(&[
+        "--engine",
+        &format!("cmd={PASANG},name=a,option.Hash=8"),
+        "--engine",
+        &format!("cmd={PASANG},name=b"),
+        "--depth",
+        "2",
+        "--games",
+        "3",
+        "--random-plies",
+        "2",
+        "--seed",
+        "7",
+        "--pattern",
+        "1,2",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    let stdout = text(&output.stdout);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    // 3 games round up to 2 pairs.
+    assert!(stdout.contains("Games: 4,"), "{stdout}");
+    assert!(stdout.contains("Elo:"), "{stdout}");
+    assert!(stderr.contains("Finished game 4"), "{stderr}");
+    assert!(stderr.contains("Games 4/4, W-D-L"), "{stderr}");
+
+    let written = std::fs::read_to_string(&out).expect("records written");
+    let games = records::read(&written).expect("records parse");
+    assert_eq!(games.len(), 4);
+    let mut rounds: Vec<&str> = games.iter().map(|g| g.tag("Round").unwrap()).collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, ["1", "2", "3", "4"]);
+    for game in &games {
+        // Every game is refereed by the rules, and the record replays to
+        // the scores it reports.
+        let end = game.replay().expect("legal moves");
+        let scores = format!(
+            "{}-{}",
+            end.score(pasang::position::Player::South),
+            end.score(pasang::position::Player::North)
+        );
+        assert_eq!(game.tag("Scores"), Some(scores.as_str()));
+        assert!(matches!(game.tag("Termination"), Some("score" | "suntuk")));
+        assert_eq!(game.tag("Result"), Some(game.result.as_str()));
+        assert_eq!(game.tag("OpeningPlies"), Some("2"));
+        assert_eq!(game.tag("TimeControl"), Some("depth=2"));
+        let options = if game.tag("South") == Some("a") {
+            game.tag("SouthOptions")
+        } else {
+            game.tag("NorthOptions")
+        };
+        assert_eq!(options, Some("Hash=8"));
+    }
+    // Pair 0 under pattern 1, pair 1 under pattern 2; both games of a pair
+    // share their opening, with the engines' seats swapped.
+    let by_round = |round: &str| {
+        games
+            .iter()
+            .find(|g| g.tag("Round") == Some(round))
+            .unwrap()
+    };
+    assert_eq!(by_round("1").tag("Pattern"), Some("1"));
+    assert_eq!(by_round("3").tag("Pattern"), Some("2"));
+    assert_eq!(by_round("1").moves[..2], by_round("2").moves[..2]);
+    assert_eq!(by_round("1").tag("South"), by_round("2").tag("North"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_crashing_engine_disconnects() {
+    let (stdout, games) = against_script("crash", "exit 1", &["--depth", "2"]);
+    assert!(stdout.contains("Wins: 2, Draws: 0, Losses: 0"), "{stdout}");
+    assert!(
+        stdout.contains("Forfeits by bad: loses on time 0, makes an illegal move 0, disconnects 2"),
+        "{stdout}"
+    );
+    for game in &games {
+        assert_eq!(game.tag("Termination"), Some("disconnect"));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_illegal_move_forfeits() {
+    let (stdout, games) = against_script("illegal", "echo 'bestmove a1a2n'", &["--depth", "2"]);
+    assert!(stdout.contains("Wins: 2, Draws: 0, Losses: 0"), "{stdout}");
+    assert!(stdout.contains("makes an illegal move 2"), "{stdout}");
+    for game in &games {
+        assert_eq!(game.tag("Termination"), Some("illegal move"));
+        assert!(game.tag("TerminationDetail").unwrap().contains("a1a2n"));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn silence_past_the_movetime_loses_on_time() {
+    // The script ignores both go and stop: each game costs the movetime
+    // and the one-second grace after stop.
+    let (stdout, games) = against_script("time", ":", &["--movetime", "50"]);
+    assert!(stdout.contains("Wins: 2, Draws: 0, Losses: 0"), "{stdout}");
+    assert!(
+        stdout.contains("Forfeits by bad: loses on time 2, makes an illegal move 0"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Forfeits by pasang: loses on time 0, makes an illegal move 0, disconnects 0, connection stalls 0"),
+        "{stdout}"
+    );
+    for game in &games {
+        assert_eq!(game.tag("Termination"), Some("time forfeit"));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn no_readyok_is_a_stalled_connection() {
+    let (stdout, games) = against(
+        "stall",
+        ":",
+        ":",
+        &["--depth", "2", "--ping-timeout", "200"],
+    );
+    assert!(stdout.contains("Wins: 2, Draws: 0, Losses: 0"), "{stdout}");
+    assert!(
+        stdout.contains("disconnects 0, connection stalls 2"),
+        "{stdout}"
+    );
+    for game in &games {
+        assert_eq!(game.tag("Termination"), Some("stall"));
+    }
+}
+
+#[test]
+fn sprt_stops_when_a_bound_is_crossed() {
+    // Depth 4 against depth 1: the stronger side should be accepted well
+    // before the game limit.
+    let output = run(&[
+        "--engine",
+        &format!("cmd={PASANG},name=deep,depth=4"),
+        "--engine",
+        &format!("cmd={PASANG},name=shallow,depth=1"),
+        "--games",
+        "400",
+        "--random-plies",
+        "3",
+        "--seed",
+        "3",
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "alpha=0.05",
+        "beta=0.05",
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("Stopped by the SPRT after"), "{stdout}");
+}
+
+#[test]
+fn compliance_passes_on_pasang() {
+    let output = run(&["--compliance", "--engine", &format!("cmd={PASANG}")]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    for step in [
+        "uci handshake",
+        "go infinite, stop",
+        "bestmove legality",
+        "final info line",
+    ] {
+        assert!(stdout.contains(&format!("PASS {step}")), "{step}: {stdout}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn compliance_fails_a_broken_engine() {
+    // Answers every go at once with the same move and no info line.
+    let dir = temp_dir("compliance-bad");
+    let script = script_engine(&dir, "rash", "echo 'bestmove a1a2n'");
+    let output = run(&[
+        "--compliance",
+        "--engine",
+        &format!("cmd={}", script.display()),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    for line in [
+        "PASS uci handshake",
+        "FAIL options: rule options not offered: Pattern, Ka Entry, Second Column, Centre",
+        "PASS go depth 3",
+        "FAIL go infinite, stop: 'bestmove a1a2n' came before stop",
+        "FAIL bestmove legality: go depth 3: bestmove 'a1a2n'",
+        "FAIL final info line: go depth 3: no info line before bestmove",
+        "FAIL finished game: bestmove (none): expected 'bestmove (none)'",
+        "PASS quit",
+    ] {
+        assert!(stdout.contains(line), "{line}\n{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_exit_with_code_2() {
+    let engine = format!("cmd={PASANG}");
+    for args in [
+        vec!["--engine", "name=x", "--engine", &engine, "--depth", "1"],
+        vec!["--engine", &engine, "--depth", "1"],
+        vec!["--engine", &engine, "--engine", &engine],
+        vec!["--engine", &engine, "--engine", &engine, "--tc", "soon"],
+        vec![
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--depth",
+            "1",
+            "--pattern",
+            "1,3",
+        ],
+        vec![
+            "--engine", &engine, "--engine", &engine, "--depth", "1", "--sprt", "elo0=5", "elo1=0",
+        ],
+        vec![
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "--engine",
+            &engine,
+            "--depth",
+            "1",
+        ],
+        vec![
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--depth",
+            "1",
+            "--openings",
+            "/nonexistent/book",
+        ],
+    ] {
+        let output = run(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("error"), "{args:?}: {stderr}");
+    }
+}

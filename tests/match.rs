@@ -63,16 +63,17 @@ fn text(bytes: &[u8]) -> String {
 /// the records written.
 #[cfg(unix)]
 fn against_script(test: &str, on_go: &str, limit: &[&str]) -> (String, Vec<records::Record>) {
-    against(test, "echo readyok", on_go, limit)
+    against(test, "echo readyok", on_go, "", limit)
 }
 
 /// As [`against_script`], with the script doing `on_isready` for
-/// `isready`.
+/// `isready`, and `bad_spec` appended to its `--engine` value.
 #[cfg(unix)]
 fn against(
     test: &str,
     on_isready: &str,
     on_go: &str,
+    bad_spec: &str,
     limit: &[&str],
 ) -> (String, Vec<records::Record>) {
     let dir = temp_dir(test);
@@ -82,7 +83,7 @@ fn against(
         "--engine".to_string(),
         format!("cmd={PASANG},name=pasang"),
         "--engine".to_string(),
-        format!("cmd={},name=bad", script.display()),
+        format!("cmd={},name=bad{bad_spec}", script.display()),
         "--games".to_string(),
         "2".to_string(),
         "--out".to_string(),
@@ -208,7 +209,15 @@ fn an_illegal_move_forfeits() {
 fn silence_past_the_movetime_loses_on_time() {
     // The script ignores both go and stop: each game costs the movetime
     // and the one-second grace after stop.
-    let (stdout, games) = against_script("time", ":", &["--movetime", "50"]);
+    // Only the script has a movetime, so that pasang's own moves cannot
+    // lose on time on a busy machine.
+    let (stdout, games) = against(
+        "time",
+        "echo readyok",
+        ":",
+        ",movetime=50",
+        &["--depth", "2"],
+    );
     assert!(stdout.contains("Wins: 2, Draws: 0, Losses: 0"), "{stdout}");
     assert!(
         stdout.contains("Forfeits by bad: loses on time 2, makes an illegal move 0"),
@@ -230,7 +239,8 @@ fn no_readyok_is_a_stalled_connection() {
         "stall",
         ":",
         ":",
-        &["--depth", "2", "--ping-timeout", "200"],
+        "",
+        &["--depth", "2", "--ping-timeout", "1000"],
     );
     assert!(stdout.contains("Wins: 2, Draws: 0, Losses: 0"), "{stdout}");
     assert!(

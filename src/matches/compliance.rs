@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use super::engine_process::{EngineError, EngineProcess};
+use super::engine_process::{EngineError, EngineProcess, Identity};
 use super::engine_spec::EngineSpec;
 use crate::engine::start_position;
 use crate::notation::{parse_move, parse_position};
@@ -165,21 +165,86 @@ impl Checker {
     }
 }
 
-/// The position after `moves` from the pattern-1 start, with its
-/// `position` command.
-fn after(moves: &[&str]) -> Result<(String, Position), String> {
-    let rules = Rules::default();
-    let mut position = start_position(Pattern::One);
-    for text in moves {
-        let mv = parse_move(&position, &rules, text).map_err(|e| e.to_string())?;
-        position = position.play(mv);
+/// One search step: the position (pattern-1 start plus `moves`, sent as
+/// `startpos` or as a position string), the `go`, and the waits.
+struct SearchStep {
+    name: &'static str,
+    moves: &'static [&'static str],
+    /// Send the position as `position fen <start> moves ...`.
+    as_fen: bool,
+    go: &'static str,
+    /// The wait for `bestmove` (after `stop` when `stop_after` is set).
+    wait: Duration,
+    /// For `go infinite`: send `stop` after this long.
+    stop_after: Option<Duration>,
+}
+
+/// The searches, each in a position that shows whether the moves were
+/// applied (a phase-1, -2 or -3 move is legal only in its own phase).
+const SEARCH_STEPS: [SearchStep; 5] = [
+    SearchStep {
+        name: "go depth 3",
+        moves: &["c", "j"],
+        as_fen: true,
+        go: "go depth 3",
+        wait: SEARCH,
+        stop_after: None,
+    },
+    SearchStep {
+        name: "go nodes 5000",
+        moves: &[],
+        as_fen: false,
+        go: "go nodes 5000",
+        wait: SEARCH,
+        stop_after: None,
+    },
+    SearchStep {
+        name: "go movetime 200",
+        moves: &["c", "j", "b4c4n", "k7j7w"],
+        as_fen: false,
+        go: "go movetime 200",
+        wait: Duration::from_millis(200 + 1000),
+        stop_after: None,
+    },
+    SearchStep {
+        name: "go wtime btime winc binc",
+        moves: &["c", "j", "b4c4n"],
+        as_fen: false,
+        go: "go wtime 2000 btime 2000 winc 50 binc 50",
+        wait: Duration::from_millis(2000 + 1000),
+        stop_after: None,
+    },
+    SearchStep {
+        name: "go infinite, stop",
+        moves: &["c", "j", "b4c4n", "k7j7w", "c4c7ew"],
+        as_fen: false,
+        go: "go infinite",
+        wait: GRACE,
+        stop_after: Some(Duration::from_millis(300)),
+    },
+];
+
+impl SearchStep {
+    /// The `position` command and the position it sets.
+    fn position(&self) -> Result<(String, Position), String> {
+        let rules = Rules::default();
+        let mut position = start_position(Pattern::One);
+        for text in self.moves {
+            let mv = parse_move(&position, &rules, text).map_err(|e| e.to_string())?;
+            position = position.play(mv);
+        }
+        let base = if self.as_fen {
+            format!("fen {}", Pattern::One.start_position_string())
+        } else {
+            "startpos".to_string()
+        };
+        let command = if self.moves.is_empty() {
+            format!("position {base}")
+        } else {
+            format!("position {base} moves {}", self.moves.join(" "))
+        };
+        Ok((command, position))
     }
-    let command = if moves.is_empty() {
-        "position startpos".to_string()
-    } else {
-        format!("position startpos moves {}", moves.join(" "))
-    };
-    Ok((command, position))
 }
 
 /// Checks `spec`'s engine; prints a line per step and returns whether all
@@ -191,52 +256,191 @@ pub fn check(spec: &EngineSpec) -> bool {
         failures: 0,
         searches: Vec::new(),
     };
-    match EngineProcess::spawn(spec) {
-        Ok(process) => {
-            checker.process = Some(process);
-            checker.report("start", Ok(spec.command_line()));
+    if checker.start(spec) {
+        checker.commands(spec);
+        for step in &SEARCH_STEPS {
+            match step.position() {
+                Ok((command, position)) => checker.search(
+                    step.name,
+                    (&command, position),
+                    step.go,
+                    step.wait,
+                    step.stop_after,
+                ),
+                Err(why) => checker.report(step.name, Err(format!("internal position: {why}"))),
+            }
         }
-        Err(error) => {
-            checker.report("start", Err(error.to_string()));
-            return false;
+        checker.answers();
+        checker.finished_game();
+        checker.quit();
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = if checker.failures == 0 {
+        writeln!(out, "All steps passed.")
+    } else {
+        writeln!(out, "{} step(s) failed.", checker.failures)
+    };
+    checker.failures == 0
+}
+
+impl Checker {
+    /// Start, handshake and options; false if there is no engine to check
+    /// further.
+    fn start(&mut self, spec: &EngineSpec) -> bool {
+        match EngineProcess::spawn(spec) {
+            Ok(process) => {
+                self.process = Some(process);
+                self.report("start", Ok(spec.command_line()));
+            }
+            Err(error) => {
+                self.report("start", Err(error.to_string()));
+                return false;
+            }
+        }
+        let started = Instant::now();
+        let identity = self
+            .engine()
+            .and_then(|engine| engine.handshake(HANDSHAKE).map_err(|e| e.to_string()));
+        let identity = match identity {
+            Ok(identity) => identity,
+            Err(why) => {
+                self.report("uci handshake", Err(why));
+                return false;
+            }
+        };
+        let outcome = match &identity.name {
+            Some(name) => Ok(format!(
+                "{name}; uciok in {} ms",
+                started.elapsed().as_millis()
+            )),
+            None => Err("uciok came without an 'id name' line".to_string()),
+        };
+        self.report("uci handshake", outcome);
+        self.report("options", options_outcome(&identity));
+        true
+    }
+
+    /// The steps that set things up without searching.
+    fn commands(&mut self, spec: &EngineSpec) {
+        let outcome = self.quiet_commands(&[]);
+        self.report("isready", outcome);
+        // The engine's own options from its spec, then the rule options
+        // at their defaults.
+        let setoptions: Vec<String> = spec
+            .options
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .chain(RULE_OPTIONS)
+            .map(|(name, value)| format!("setoption name {name} value {value}"))
+            .collect();
+        let outcome = self.quiet_commands(&setoptions);
+        self.report("setoption", outcome);
+        let start = Pattern::One.start_position_string();
+        for (step, command) in [
+            ("ucinewgame", "ucinewgame".to_string()),
+            ("position startpos", "position startpos".to_string()),
+            (
+                "position fen with moves",
+                format!("position fen {start} moves c j"),
+            ),
+        ] {
+            let outcome = self.quiet_commands(&[command]);
+            self.report(step, outcome);
         }
     }
 
-    // Handshake and options.
-    let started = Instant::now();
-    let identity = checker
-        .engine()
-        .and_then(|engine| engine.handshake(HANDSHAKE).map_err(|e| e.to_string()));
-    let identity = match identity {
-        Ok(identity) => {
-            let outcome = match &identity.name {
-                Some(name) => Ok(format!(
-                    "{name}; uciok in {} ms",
-                    started.elapsed().as_millis()
-                )),
-                None => Err("uciok came without an 'id name' line".to_string()),
-            };
-            checker.report("uci handshake", outcome);
-            identity
-        }
-        Err(why) => {
-            checker.report("uci handshake", Err(why));
-            return false;
-        }
-    };
-    let malformed: Vec<&String> = identity
+    /// Whether the searches' answers were legal and came after a proper
+    /// final info line.
+    fn answers(&mut self) {
+        let rules = Rules::default();
+        let illegal = self.searches.iter().find_map(|s| {
+            let best = s.best.as_deref().unwrap_or("");
+            parse_move(&s.position, &rules, best)
+                .err()
+                .map(|e| format!("{}: bestmove '{best}': {e}", s.step))
+        });
+        let outcome = match (illegal, self.searches.len()) {
+            (_, 0) => Err("no bestmove to check".to_string()),
+            (Some(why), _) => Err(why),
+            (None, n) => Ok(format!("{n} of {n} legal")),
+        };
+        self.report("bestmove legality", outcome);
+        let bad_info = self
+            .searches
+            .iter()
+            .find_map(|s| final_info_fault(s).map(|why| format!("{}: {why}", s.step)));
+        let outcome = match (bad_info, self.searches.len()) {
+            (_, 0) => Err("no search to check".to_string()),
+            (Some(why), _) => Err(why),
+            (None, _) => Ok(String::new()),
+        };
+        self.report("final info line", outcome);
+    }
+
+    /// A finished game must be answered with `bestmove (none)`.
+    fn finished_game(&mut self) {
+        let outcome = match parse_position(FINISHED) {
+            Ok(position) => {
+                let command = format!("position fen {FINISHED}");
+                let before = self.searches.len();
+                let result = self.try_search(
+                    "finished game",
+                    (&command, position),
+                    "go depth 3",
+                    SEARCH,
+                    None,
+                );
+                let best = self.searches.get(before).and_then(|s| s.best.clone());
+                // Not a search whose move or info line is judged above.
+                self.searches.truncate(before);
+                result.and_then(|detail| {
+                    if best.as_deref() == Some("(none)") {
+                        Ok(detail)
+                    } else {
+                        Err(format!("expected 'bestmove (none)', got {detail}"))
+                    }
+                })
+            }
+            Err(error) => Err(format!("internal position: {error}")),
+        };
+        self.report("finished game: bestmove (none)", outcome);
+    }
+
+    /// `quit` must end the process within 2 s.
+    fn quit(&mut self) {
+        let outcome = match self.process.take() {
+            Some(mut engine) => {
+                let sent = engine.send("quit");
+                let deadline = Instant::now() + Duration::from_secs(2);
+                while engine.is_running() && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                if sent.is_ok() && !engine.is_running() {
+                    Ok(String::new())
+                } else {
+                    Err("still running 2 s after quit".to_string())
+                }
+            }
+            None => Err("the engine is not running".to_string()),
+        };
+        self.report("quit", outcome);
+    }
+}
+
+/// The `options` step: well-formed option lines, and the rule options.
+fn options_outcome(identity: &Identity) -> Result<String, String> {
+    let malformed = identity
         .lines
         .iter()
         .filter(|line| line.starts_with("option"))
-        .filter(|line| {
+        .find(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
             let kind = words
                 .iter()
                 .position(|w| *w == "type")
                 .and_then(|at| words.get(at + 1));
             words.get(1) != Some(&"name") || !kind.is_some_and(|k| OPTION_TYPES.contains(k))
-        })
-        .collect();
+        });
     let missing: Vec<&str> = RULE_OPTIONS
         .iter()
         .map(|(name, _)| *name)
@@ -247,186 +451,34 @@ pub fn check(spec: &EngineSpec) -> bool {
                 .any(|o| o.eq_ignore_ascii_case(name))
         })
         .collect();
-    let outcome = if let Some(line) = malformed.first() {
+    if let Some(line) = malformed {
         Err(format!("malformed option line '{line}'"))
     } else if !missing.is_empty() {
         Err(format!("rule options not offered: {}", missing.join(", ")))
     } else {
         Ok(format!("{} options", identity.options.len()))
-    };
-    checker.report("options", outcome);
-
-    let outcome = checker.quiet_commands(&[]);
-    checker.report("isready", outcome);
-    // The engine's own options from its spec, then the rule options at
-    // their defaults.
-    let rule_commands: Vec<String> = spec
-        .options
-        .iter()
-        .map(|(name, value)| (name.as_str(), value.as_str()))
-        .chain(RULE_OPTIONS)
-        .map(|(name, value)| format!("setoption name {name} value {value}"))
-        .collect();
-    let outcome = checker.quiet_commands(&rule_commands);
-    checker.report("setoption", outcome);
-    let outcome = checker.quiet_commands(&["ucinewgame".to_string()]);
-    checker.report("ucinewgame", outcome);
-    let outcome = checker.quiet_commands(&["position startpos".to_string()]);
-    checker.report("position startpos", outcome);
-    let start = Pattern::One.start_position_string();
-    let outcome = checker.quiet_commands(&[format!("position fen {start} moves c j")]);
-    checker.report("position fen with moves", outcome);
-
-    // Searches, each in a position that shows whether the moves were
-    // applied (phase 1, 2 and 3 positions).
-    let positions = [
-        after(&["c", "j"]),
-        after(&[]),
-        after(&["c", "j", "b4c4n", "k7j7w"]),
-        after(&["c", "j", "b4c4n"]),
-        after(&["c", "j", "b4c4n", "k7j7w", "c4c7ew"]),
-    ];
-    let mut ready = Vec::new();
-    for position in positions {
-        match position {
-            Ok(p) => ready.push(p),
-            Err(why) => {
-                checker.report("internal positions", Err(why));
-                return false;
-            }
-        }
     }
-    let fen_command = format!("position fen {start} moves c j");
-    checker.search(
-        "go depth 3",
-        (&fen_command, ready[0].1),
-        "go depth 3",
-        SEARCH,
-        None,
-    );
-    checker.search(
-        "go nodes 5000",
-        (&ready[1].0, ready[1].1),
-        "go nodes 5000",
-        SEARCH,
-        None,
-    );
-    checker.search(
-        "go movetime 200",
-        (&ready[2].0, ready[2].1),
-        "go movetime 200",
-        Duration::from_millis(200) + GRACE,
-        None,
-    );
-    checker.search(
-        "go wtime btime winc binc",
-        (&ready[3].0, ready[3].1),
-        "go wtime 2000 btime 2000 winc 50 binc 50",
-        Duration::from_millis(2000) + GRACE,
-        None,
-    );
-    checker.search(
-        "go infinite, stop",
-        (&ready[4].0, ready[4].1),
-        "go infinite",
-        GRACE,
-        Some(Duration::from_millis(300)),
-    );
+}
 
-    // What the searches answered.
-    let rules = Rules::default();
-    let illegal = checker.searches.iter().find_map(|s| {
-        let best = s.best.as_deref().unwrap_or("");
-        parse_move(&s.position, &rules, best)
-            .err()
-            .map(|e| format!("{}: bestmove '{best}': {e}", s.step))
-    });
-    let outcome = match (illegal, checker.searches.len()) {
-        (_, 0) => Err("no bestmove to check".to_string()),
-        (Some(why), _) => Err(why),
-        (None, n) => Ok(format!("{n} of {n} legal")),
+/// What is wrong with a search's final info line, if anything: it must
+/// have a score and a pv starting with the bestmove.
+fn final_info_fault(search: &Searched) -> Option<String> {
+    let best = search.best.as_deref().unwrap_or("");
+    let Some(info) = &search.final_info else {
+        return Some("no info line before bestmove".to_string());
     };
-    checker.report("bestmove legality", outcome);
-    let bad_info = checker.searches.iter().find_map(|s| {
-        let best = s.best.as_deref().unwrap_or("");
-        let Some(info) = &s.final_info else {
-            return Some(format!("{}: no info line before bestmove", s.step));
-        };
-        let words: Vec<&str> = info.split_whitespace().collect();
-        let pv_first = words
-            .iter()
-            .position(|w| *w == "pv")
-            .and_then(|at| words.get(at + 1));
-        if !words.contains(&"score") {
-            Some(format!(
-                "{}: final info line has no score: '{info}'",
-                s.step
-            ))
-        } else if pv_first != Some(&best) {
-            Some(format!(
-                "{}: final info line's pv does not start with bestmove {best}: '{info}'",
-                s.step
-            ))
-        } else {
-            None
-        }
-    });
-    let outcome = match (bad_info, checker.searches.len()) {
-        (_, 0) => Err("no search to check".to_string()),
-        (Some(why), _) => Err(why),
-        (None, _) => Ok(String::new()),
-    };
-    checker.report("final info line", outcome);
-
-    // A finished game: nothing to play.
-    let outcome = match parse_position(FINISHED) {
-        Ok(position) => {
-            let command = format!("position fen {FINISHED}");
-            let before = checker.searches.len();
-            let result = checker.try_search(
-                "finished game",
-                (&command, position),
-                "go depth 3",
-                SEARCH,
-                None,
-            );
-            let best = checker.searches.get(before).and_then(|s| s.best.clone());
-            checker.searches.truncate(before);
-            result.and_then(|detail| {
-                if best.as_deref() == Some("(none)") {
-                    Ok(detail)
-                } else {
-                    Err(format!("expected 'bestmove (none)', got {detail}"))
-                }
-            })
-        }
-        Err(error) => Err(format!("internal position: {error}")),
-    };
-    checker.report("finished game: bestmove (none)", outcome);
-
-    // Quit.
-    let outcome = match checker.process.take() {
-        Some(mut engine) => {
-            let sent = engine.send("quit");
-            let deadline = Instant::now() + Duration::from_secs(2);
-            while engine.is_running() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            if sent.is_ok() && !engine.is_running() {
-                Ok(String::new())
-            } else {
-                Err("still running 2 s after quit".to_string())
-            }
-        }
-        None => Err("the engine is not running".to_string()),
-    };
-    checker.report("quit", outcome);
-
-    let mut out = std::io::stdout().lock();
-    let _ = if checker.failures == 0 {
-        writeln!(out, "All steps passed.")
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let pv_first = words
+        .iter()
+        .position(|w| *w == "pv")
+        .and_then(|at| words.get(at + 1));
+    if !words.contains(&"score") {
+        Some(format!("final info line has no score: '{info}'"))
+    } else if pv_first != Some(&best) {
+        Some(format!(
+            "final info line's pv does not start with bestmove {best}: '{info}'"
+        ))
     } else {
-        writeln!(out, "{} step(s) failed.", checker.failures)
-    };
-    checker.failures == 0
+        None
+    }
 }

@@ -1,0 +1,346 @@
+//! The search against an exhaustive solver on small endgames (20 stones or
+//! fewer, so the suite stays fast), and its limits and safety.
+//!
+//! Endgames come from seeded random games under the default rules; a plain
+//! negamax to the end of the game, memoised by key, gives their exact
+//! values, and the engine's proven results must agree.
+
+use std::collections::HashMap;
+
+use pasang::movegen::legal_moves;
+use pasang::moves::Move;
+use pasang::position::{Phase, Position};
+use pasang::rules::Rules;
+use pasang::search::{
+    Limits, MATE, MATE_BOUND, Score, SearchResult, Settings, Signals, Silent, search,
+};
+use pasang::tt::{Bound, TranspositionTable};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+/// Exact value for the side to move in the engine's convention: a win
+/// ending `p` plies from now is `MATE - p`, a loss `-(MATE - p)`, a draw 0.
+/// With `suntuk_only`, a game ended by the last capture counts as a draw,
+/// so a win means a forced suntuk.
+fn solve(
+    position: &Position,
+    rules: &Rules,
+    suntuk_only: bool,
+    memo: &mut HashMap<u64, i32>,
+) -> i32 {
+    if let Some(&value) = memo.get(&position.key()) {
+        return value;
+    }
+    let side = position.side_to_move();
+    let value = if !position.has_stones() {
+        let margin = position.score(side) as i32 - position.score(side.opponent()) as i32;
+        if suntuk_only {
+            0
+        } else {
+            MATE * margin.signum()
+        }
+    } else {
+        let moves = legal_moves(position, rules);
+        if moves.is_empty() {
+            -MATE
+        } else {
+            moves
+                .iter()
+                .map(|&mv| {
+                    let child = -solve(&position.play(mv), rules, suntuk_only, memo);
+                    // One ply further from the end.
+                    child - child.signum() * i32::from(child.abs() >= MATE_BOUND)
+                })
+                .max()
+                .expect("moves exist")
+        }
+    };
+    memo.insert(position.key(), value);
+    value
+}
+
+/// Positions in phase 3 with at most `max_stones` stones, from seeded
+/// random games.
+fn endgames(seed: u64, games: usize, max_stones: u32) -> Vec<Position> {
+    let rules = Rules::default();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let start = pasang::engine::start_position(rules.pattern);
+    let mut found = Vec::new();
+    for _ in 0..games {
+        let mut position = start;
+        loop {
+            let moves = legal_moves(&position, &rules);
+            if moves.is_empty() {
+                break;
+            }
+            if position.phase() == Phase::KaMove && position.stone_count() <= max_stones {
+                found.push(position);
+            }
+            position = position.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    found
+}
+
+fn run(
+    position: &Position,
+    limits: &Limits,
+    settings: &Settings,
+    table: &TranspositionTable,
+) -> SearchResult {
+    search(
+        position,
+        &Rules::default(),
+        table,
+        limits,
+        settings,
+        &Signals::default(),
+        1,
+        &Silent,
+    )
+}
+
+fn deep() -> Limits {
+    Limits {
+        depth: Some(60),
+        ..Limits::default()
+    }
+}
+
+fn score_of(result: &SearchResult) -> Score {
+    result.final_info.as_ref().expect("a line").score
+}
+
+#[test]
+fn proven_results_match_the_exhaustive_solver() {
+    let rules = Rules::default();
+    let mut memo = HashMap::new();
+    let positions = endgames(1, 12, 14);
+    assert!(positions.len() >= 30, "only {} endgames", positions.len());
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    for position in positions.iter().step_by(2) {
+        let exact = solve(position, &rules, false, &mut memo);
+        let table = TranspositionTable::new(4);
+        let result = run(position, &deep(), &Settings::default(), &table);
+        assert!(result.proven, "not proven: {position:?}");
+        assert_eq!(
+            score_of(&result),
+            Score::from_internal(exact),
+            "{position:?}"
+        );
+        // The move played keeps the exact value.
+        let child = position.play(result.best_move.expect("a move"));
+        let after = -solve(&child, &rules, false, &mut memo);
+        assert_eq!(after.signum(), exact.signum(), "{position:?}");
+        match exact.signum() {
+            1 => wins += 1,
+            -1 => losses += 1,
+            _ => draws += 1,
+        }
+    }
+    assert!(
+        wins > 0 && losses > 0,
+        "wins {wins} losses {losses} draws {draws}"
+    );
+}
+
+#[test]
+fn finds_forced_suntuk_in_one_two_and_three_moves() {
+    let rules = Rules::default();
+    let mut exact_memo = HashMap::new();
+    let mut suntuk_memo = HashMap::new();
+    let mut seen = [false; 3];
+    for position in endgames(2, 40, 16) {
+        let exact = solve(&position, &rules, false, &mut exact_memo);
+        let suntuk = solve(&position, &rules, true, &mut suntuk_memo);
+        // Winning by suntuk is the fastest win here.
+        if suntuk < MATE_BOUND || suntuk != exact {
+            continue;
+        }
+        let moves = (MATE - suntuk + 1) / 2;
+        if !(1..=3).contains(&moves) || seen[moves as usize - 1] {
+            continue;
+        }
+        seen[moves as usize - 1] = true;
+        let table = TranspositionTable::new(4);
+        let result = run(&position, &deep(), &Settings::default(), &table);
+        assert_eq!(score_of(&result), Score::Mate(moves), "{position:?}");
+        let child = position.play(result.best_move.unwrap());
+        assert_eq!(
+            -solve(&child, &rules, false, &mut exact_memo) - 1,
+            exact,
+            "{position:?}"
+        );
+    }
+    assert_eq!(
+        seen, [true; 3],
+        "suntuk wins in 1, 2 and 3 moves were all found"
+    );
+}
+
+#[test]
+fn prefers_a_winning_line_over_a_bigger_capture() {
+    let rules = Rules::default();
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for position in endgames(3, 40, 16) {
+        let exact = solve(&position, &rules, false, &mut memo);
+        if exact < MATE_BOUND {
+            continue;
+        }
+        let side = position.side_to_move();
+        let moves = legal_moves(&position, &rules);
+        let greedy = moves
+            .iter()
+            .copied()
+            .max_by_key(|&mv| position.play(mv).score(side))
+            .unwrap();
+        let greedy_value = -solve(&position.play(greedy), &rules, false, &mut memo);
+        if greedy_value > 0 {
+            continue; // the biggest capture wins too
+        }
+        let table = TranspositionTable::new(4);
+        let result = run(&position, &deep(), &Settings::default(), &table);
+        let chosen = -solve(
+            &position.play(result.best_move.unwrap()),
+            &rules,
+            false,
+            &mut memo,
+        );
+        assert!(chosen > 0, "played a non-winning move in {position:?}");
+        checked += 1;
+        if checked == 5 {
+            break;
+        }
+    }
+    assert!(
+        checked > 0,
+        "no position where the biggest capture fails to win"
+    );
+}
+
+const MIDGAME: &str = "wwwwwbbbb.w/bwwwwbbbb.w/bbwwwbbbw.w/bb.wwbbww.w/..S.wb....N/bb.bb+bbbb./ww.wwbwbbb./w..wbbwwbb./ww.bbbwwwb./ww.bbbwwww./wb.bbbwwwww s 14 20 cj";
+
+fn midgame() -> Position {
+    pasang::notation::parse_position(MIDGAME).unwrap()
+}
+
+#[test]
+fn depth_limit_is_exact() {
+    let table = TranspositionTable::new(4);
+    for depth in [1, 4, 9] {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let result = run(&midgame(), &limits, &Settings::default(), &table);
+        assert_eq!(result.final_info.unwrap().depth, depth);
+    }
+}
+
+#[test]
+fn node_limit_is_honoured_and_deterministic() {
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let first = run(
+        &midgame(),
+        &limits,
+        &Settings::default(),
+        &TranspositionTable::new(4),
+    );
+    let second = run(
+        &midgame(),
+        &limits,
+        &Settings::default(),
+        &TranspositionTable::new(4),
+    );
+    assert!(
+        first.nodes >= 20_000 && first.nodes <= 20_000 + 1024,
+        "{}",
+        first.nodes
+    );
+    assert_eq!(first.nodes, second.nodes);
+    assert_eq!(first.best_move, second.best_move);
+    // One node still yields a legal move with an exact score (depth 1 always completes).
+    let tiny = Limits {
+        nodes: Some(1),
+        ..Limits::default()
+    };
+    let result = run(
+        &midgame(),
+        &tiny,
+        &Settings::default(),
+        &TranspositionTable::new(1),
+    );
+    assert!(legal_moves(&midgame(), &Rules::default()).contains(result.best_move.unwrap()));
+}
+
+/// Moves of other positions, stored under this position's keys, must never
+/// come back as a best move: table moves are checked against the legal
+/// moves before use.
+#[test]
+fn stale_and_colliding_table_entries_never_yield_illegal_moves() {
+    let rules = Rules::default();
+    let position = midgame();
+    let foreign: Vec<Move> = endgames(4, 4, 120)
+        .iter()
+        .flat_map(|p| legal_moves(p, &rules).to_vec())
+        .collect();
+    let table = TranspositionTable::new(1);
+    let settings = Settings {
+        threads: 2,
+        ..Settings::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let table = &table;
+        let foreign = &foreign;
+        let stop_ref = &stop;
+        // A thread hammers the table with junk under colliding keys: the
+        // root's and its children's, and a sweep of others.
+        scope.spawn(move || {
+            let mut keys: Vec<u64> = legal_moves(&position, &rules)
+                .iter()
+                .map(|&mv| position.play(mv).key())
+                .collect();
+            keys.push(position.key());
+            let mut i = 0usize;
+            while !stop_ref.load(std::sync::atomic::Ordering::Relaxed) {
+                let key = if i % 3 == 0 {
+                    keys[i % keys.len()]
+                } else {
+                    (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                };
+                let mv = foreign[i % foreign.len()];
+                table.store(
+                    key,
+                    Some(mv),
+                    (i % 2000) as i32 - 1000,
+                    (i % 40) as i32,
+                    Bound::Exact,
+                );
+                i += 1;
+            }
+        });
+        for depth in [3, 6, 9] {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let result = run(&position, &limits, &settings, table);
+            let info = result.final_info.unwrap();
+            // The whole pv must be playable.
+            let mut walk = position;
+            for &mv in &info.pv {
+                assert!(
+                    legal_moves(&walk, &rules).contains(mv),
+                    "illegal {mv} in pv"
+                );
+                walk = walk.play(mv);
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}

@@ -291,45 +291,12 @@ impl Engine {
             ("Reference Player", _) => {
                 self.settings.reference = needed()?.parse()?;
             }
-            ("Pattern", _) => {
-                let pattern = needed()?.parse().map_err(|e| format!("{e}"))?;
-                rule_change(
-                    Rules {
-                        pattern,
-                        ..self.rules
-                    },
-                    self,
-                );
-            }
-            ("Ka Entry", _) => {
-                let ka_entry = needed()?.parse().map_err(|e| format!("{e}"))?;
-                rule_change(
-                    Rules {
-                        ka_entry,
-                        ..self.rules
-                    },
-                    self,
-                );
-            }
-            ("Second Column", _) => {
-                let second_column = needed()?.parse().map_err(|e| format!("{e}"))?;
-                rule_change(
-                    Rules {
-                        second_column,
-                        ..self.rules
-                    },
-                    self,
-                );
-            }
-            ("Centre", _) => {
-                let centre = needed()?.parse().map_err(|e| format!("{e}"))?;
-                rule_change(
-                    Rules {
-                        centre,
-                        ..self.rules
-                    },
-                    self,
-                );
+            ("Pattern" | "Ka Entry" | "Second Column" | "Centre", _) => {
+                let rules = self
+                    .rules
+                    .with_option(canonical, needed()?)
+                    .map_err(|error| error.to_string())?;
+                rule_change(rules, self);
             }
             ("Debug Log File", _) => {
                 let path = value.filter(|v| !v.is_empty() && *v != "<empty>");

@@ -122,6 +122,11 @@ impl PositionArgs {
         self.fen.is_some() || !self.moves.is_empty()
     }
 
+    /// The position these flags give under `rules`, with its history.
+    pub fn replay(&self, rules: &Rules) -> Result<Replay, String> {
+        Replay::new(rules, self.fen.as_deref(), &self.move_list())
+    }
+
     /// The moves, one token each.
     pub fn move_list(&self) -> Vec<String> {
         self.moves

@@ -11,7 +11,7 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
-use super::{PositionArgs, Progress, Replay, RuleArgs};
+use super::{PositionArgs, Progress, RuleArgs};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::perft::perft;
@@ -36,11 +36,7 @@ pub struct PerftArgs {
 /// Runs `pasang perft`.
 pub fn run(args: &PerftArgs) -> Result<i32, String> {
     let rules = args.rules.rules();
-    let replay = Replay::new(
-        &rules,
-        args.position.fen.as_deref(),
-        &args.position.move_list(),
-    )?;
+    let replay = args.position.replay(&rules)?;
     let position = replay.current();
     let threads = args.threads as usize;
     let pool = rayon::ThreadPoolBuilder::new()

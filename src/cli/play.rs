@@ -64,11 +64,7 @@ fn parse_side(text: &str) -> Result<Player, String> {
 /// Runs `pasang play` on stdin/stdout.
 pub fn run(args: &PlayArgs) -> Result<i32, String> {
     let rules = args.rules.rules();
-    let replay = Replay::new(
-        &rules,
-        args.position.fen.as_deref(),
-        &args.position.move_list(),
-    )?;
+    let replay = args.position.replay(&rules)?;
     let mut engine = Engine::new();
     engine.set_rules(rules);
     engine.set_option("Hash", Some(&args.hash.to_string()))?;

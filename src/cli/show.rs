@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{PositionArgs, Replay, RuleArgs, describe_result, player_title};
+use super::{PositionArgs, RuleArgs, describe_result, player_title};
 use crate::bitboard::Square;
 use crate::movegen::count_moves;
 use crate::moves::Move;
@@ -30,11 +30,7 @@ pub struct ShowArgs {
 /// Runs `pasang show`.
 pub fn run(args: &ShowArgs) -> Result<i32, String> {
     let rules = args.rules.rules();
-    let replay = Replay::new(
-        &rules,
-        args.position.fen.as_deref(),
-        &args.position.move_list(),
-    )?;
+    let replay = args.position.replay(&rules)?;
     let position = replay.current();
     let last = replay.last();
     if let Some(path) = &args.svg {
@@ -146,6 +142,7 @@ pub fn details(position: &Position, rules: &Rules, last: Option<(Position, Move)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::Replay;
 
     #[test]
     fn the_landing_point_is_bracketed() {

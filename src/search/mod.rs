@@ -11,6 +11,7 @@ pub mod reference;
 pub mod skill;
 mod worker;
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -201,6 +202,10 @@ struct Shared<'a> {
     abort: AtomicBool,
     node_counters: Vec<PaddedCounter>,
     start: Instant,
+    /// The deepest iteration a helper thread completed (single-line
+    /// searches): its best move is worth more than a shallower one of the
+    /// main thread. Locked once per helper iteration, never per node.
+    deepest_helper: Mutex<Option<Info>>,
 }
 
 impl Shared<'_> {
@@ -255,6 +260,7 @@ pub fn search(
         abort: AtomicBool::new(false),
         node_counters: (0..threads).map(|_| PaddedCounter::default()).collect(),
         start: Instant::now(),
+        deepest_helper: Mutex::new(None),
     };
     std::thread::scope(|scope| {
         for index in 1..threads {
@@ -352,6 +358,20 @@ impl MainOutcome {
         let noise: Vec<f64> = (0..self.lines.len())
             .map(|_| rand::random_range(0.0..1.0))
             .collect();
+        // Lazy SMP's vote, in its simplest form: a helper that completed a
+        // deeper iteration than the main thread decides the move.
+        let helper = shared
+            .deepest_helper
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .take();
+        if let Some(helper) = helper
+            && level >= skill::MAX_LEVEL
+            && shared.settings.multipv == 1
+            && self.lines.first().is_some_and(|main| helper.depth > main.depth)
+        {
+            self.lines = vec![helper];
+        }
         let chosen = skill::choose(&self.lines, level, &noise);
         let best = (chosen < self.lines.len()).then(|| self.lines.swap_remove(chosen));
         let final_info = best.map(|mut info| {

@@ -183,6 +183,7 @@ impl<'a> Worker<'a> {
             let proven = self.horizon_hits == horizon_before
                 || (score.abs() >= MATE_BOUND && mate_plies <= depth as i32);
             if !self.is_main() {
+                self.offer_deepest(depth, multipv);
                 if proven {
                     break;
                 }
@@ -219,6 +220,32 @@ impl<'a> Worker<'a> {
             self.wait_for_release();
         }
         outcome
+    }
+
+    /// A helper's completed iteration, kept if it is the deepest so far.
+    fn offer_deepest(&self, depth: u32, multipv: usize) {
+        if multipv != 1 {
+            return;
+        }
+        let mut deepest = self
+            .shared
+            .deepest_helper
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if deepest.as_ref().is_none_or(|info| depth > info.depth) {
+            let best = &self.root_moves[0];
+            *deepest = Some(Info {
+                depth,
+                seldepth: self.seldepth.max(1) as u32,
+                multipv: 1,
+                score: Score::from_internal(best.score),
+                bound: None,
+                nodes: 0,
+                time_ms: 0,
+                hashfull: 0,
+                pv: best.pv.clone(),
+            });
+        }
     }
 
     /// Infinite and ponder searches give their bestmove only after `stop`

@@ -368,7 +368,10 @@ impl MainOutcome {
         if let Some(helper) = helper
             && level >= skill::MAX_LEVEL
             && shared.settings.multipv == 1
-            && self.lines.first().is_some_and(|main| helper.depth > main.depth)
+            && self
+                .lines
+                .first()
+                .is_some_and(|main| helper.depth > main.depth)
         {
             self.lines = vec![helper];
         }

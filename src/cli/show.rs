@@ -25,12 +25,68 @@ pub struct ShowArgs {
     /// SVG to stdout instead of the diagram).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Replay a game from a `pasang match --out` file instead (its rules and
+    /// start position replace --fen, --moves and the rule flags).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
+    record: Option<PathBuf>,
+    /// With --record: which game of the file, from 1.
+    #[arg(long, default_value_t = 1, requires = "record")]
+    game: usize,
+    /// With --record: show the position after this many plies (default: the
+    /// end of the game).
+    #[arg(long, requires = "record")]
+    ply: Option<usize>,
+}
+
+/// The rules, start and moves of game `game` (from 1) of a record file,
+/// truncated to `ply` plies, with a one-line description of the game.
+fn from_record(
+    path: &std::path::Path,
+    game: usize,
+    ply: Option<usize>,
+) -> Result<(Rules, super::Replay, String), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| format!("cannot read '{}': {error}", path.display()))?;
+    let records = crate::matches::records::read(&text)
+        .map_err(|error| format!("'{}': {error}", path.display()))?;
+    let count = records.len();
+    let record = game
+        .checked_sub(1)
+        .and_then(|index| records.get(index))
+        .ok_or_else(|| format!("game {game} is not in '{}' ({count} games)", path.display()))?;
+    let rules = record.rules()?;
+    let moves: Vec<String> = record
+        .moves
+        .iter()
+        .take(ply.unwrap_or(usize::MAX))
+        .map(|mv| mv.text.clone())
+        .collect();
+    let replay = super::Replay::new(&rules, record.tag("FEN"), &moves)?;
+    let title = format!(
+        "Game {game}: {} (South) vs {} (North), {} {}, after {} of {} plies",
+        record.tag("South").unwrap_or("?"),
+        record.tag("North").unwrap_or("?"),
+        record.result,
+        record.tag("Termination").unwrap_or(""),
+        moves.len(),
+        record.moves.len()
+    );
+    Ok((rules, replay, title))
 }
 
 /// Runs `pasang show`.
 pub fn run(args: &ShowArgs) -> Result<i32, String> {
-    let rules = args.rules.rules();
-    let replay = args.position.replay(&rules)?;
+    let (rules, replay) = match &args.record {
+        Some(path) => {
+            let (rules, replay, title) = from_record(path, args.game, args.ply)?;
+            println!("{title}");
+            (rules, replay)
+        }
+        None => {
+            let rules = args.rules.rules();
+            (rules, args.position.replay(&rules)?)
+        }
+    };
     let position = replay.current();
     let last = replay.last();
     if let Some(path) = &args.svg {
@@ -143,6 +199,21 @@ pub fn details(position: &Position, rules: &Rules, last: Option<(Position, Move)
 mod tests {
     use super::*;
     use crate::cli::Replay;
+
+    #[test]
+    fn games_replay_from_records() {
+        let path = std::env::temp_dir().join(format!("pasang-show-{}.pgn", std::process::id()));
+        std::fs::write(
+            &path,
+            "[Event \"pasang match\"]\n[South \"a\"]\n[North \"b\"]\n[Result \"*\"]\n\n1. c j 2. b4c4n k7j7w *\n\n",
+        )
+        .unwrap();
+        let (_, replay, title) = from_record(&path, 1, Some(3)).unwrap();
+        assert_eq!(replay.moves.len(), 3);
+        assert!(title.contains("after 3 of 4 plies"), "{title}");
+        assert!(from_record(&path, 2, None).is_err());
+        std::fs::remove_file(&path).unwrap();
+    }
 
     #[test]
     fn the_landing_point_is_bracketed() {

@@ -294,7 +294,7 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
             }
         }
         Command::Eval => output.send(&format!("info string eval {}", engine.eval_report())),
-        Command::Perft(depth) => perft(engine, depth, output),
+        Command::Perft(depth) => output.send(&perft(engine, depth, output)),
         Command::Bench(depth) => {
             let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &mut |line| {
                 output.send(line)
@@ -311,7 +311,8 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
     }
 }
 
-fn perft(engine: &Engine, depth: u32, output: &Output) {
+/// Prints the divide lines and returns the closing `Nodes searched` line.
+fn perft(engine: &Engine, depth: u32, output: &Output) -> String {
     let start = std::time::Instant::now();
     let counts = divide(engine.position(), engine.game_rules(), depth, false);
     for (mv, count) in &counts {
@@ -323,13 +324,14 @@ fn perft(engine: &Engine, depth: u32, output: &Output) {
         counts.iter().map(|(_, count)| count).sum()
     };
     output.send("");
-    output.send(&format!("Nodes searched: {total}"));
     log::info!("perft {depth}: {total} in {:?}", start.elapsed());
+    format!("Nodes searched: {total}")
 }
 
-/// Runs one `go`: a search, or a perft. Returns the `bestmove` line (none
-/// for a perft) for the caller to send once the search counts as done, so
-/// an `isready` sent after `bestmove` is queued behind earlier commands.
+/// Runs one `go`: a search, or a perft. Returns its last line (`bestmove`,
+/// or perft's `Nodes searched`) for the caller to send once the `go`
+/// counts as done, so an `isready` sent after it is queued behind earlier
+/// commands.
 fn go(
     engine: &Engine,
     params: &GoParams,
@@ -341,8 +343,7 @@ fn go(
         output.send(&format!("info string {warning}"));
     }
     if let Some(depth) = params.perft {
-        perft(engine, depth, output);
-        return None;
+        return Some(perft(engine, depth, output));
     }
     let search_moves = match engine.parse_moves(&params.search_moves) {
         Ok(moves) => moves,

@@ -11,7 +11,7 @@ use crate::notation::{board_char, format_position, parse_move, parse_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
-use crate::search::{Limits, Listener, Reference, SearchResult, Settings, Signals, search};
+use crate::search::{Limits, Listener, Reference, SearchResult, Settings, Signals, search, skill};
 use crate::tt::{MAX_HASH_MIB, TranspositionTable};
 
 /// Most search threads `Threads` allows.
@@ -110,6 +110,15 @@ pub const OPTIONS: &[(&str, OptionKind)] = &[
             max: 20,
         },
     ),
+    ("UCI_LimitStrength", OptionKind::Check { default: false }),
+    (
+        "UCI_Elo",
+        OptionKind::Spin {
+            default: skill::elo_range().1 as i64,
+            min: skill::elo_range().0 as i64,
+            max: skill::elo_range().1 as i64,
+        },
+    ),
     (
         "Reference Player",
         OptionKind::Combo {
@@ -161,6 +170,9 @@ pub struct Engine {
     hash_mib: usize,
     settings: Settings,
     ponder: bool,
+    skill_level: u8,
+    limit_strength: bool,
+    elo: i32,
 }
 
 impl Default for Engine {
@@ -181,6 +193,9 @@ impl Engine {
             hash_mib: DEFAULT_HASH_MIB,
             settings: Settings::default(),
             ponder: false,
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::elo_range().1,
         }
     }
 
@@ -237,6 +252,14 @@ impl Engine {
                 ))
             }
         };
+        let boolean = |text: &str| match text.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            other => Err(format!(
+                "option '{canonical}' value '{}' is not true or false",
+                crate::protocol::shorten(other)
+            )),
+        };
         let rule_change = |rules: Rules, engine: &mut Engine| {
             if rules != engine.rules {
                 engine.rules = rules;
@@ -272,21 +295,19 @@ impl Engine {
             ("Move Overhead", OptionKind::Spin { min, max, .. }) => {
                 self.settings.move_overhead = spin(*min, *max)? as u64;
             }
-            ("Ponder", _) => {
-                self.ponder = match needed()?.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    other => {
-                        return Err(format!(
-                            "option 'Ponder' value '{}' is not true or false",
-                            crate::protocol::shorten(other)
-                        ));
-                    }
-                };
-            }
+            ("Ponder", _) => self.ponder = boolean(needed()?)?,
             ("Clear Hash", _) => self.table.clear(),
             ("Skill Level", OptionKind::Spin { min, max, .. }) => {
-                self.settings.skill_level = spin(*min, *max)? as u8;
+                self.skill_level = spin(*min, *max)? as u8;
+                self.update_strength();
+            }
+            ("UCI_LimitStrength", _) => {
+                self.limit_strength = boolean(needed()?)?;
+                self.update_strength();
+            }
+            ("UCI_Elo", OptionKind::Spin { min, max, .. }) => {
+                self.elo = spin(*min, *max)? as i32;
+                self.update_strength();
             }
             ("Reference Player", _) => {
                 self.settings.reference = needed()?.parse()?;
@@ -305,6 +326,16 @@ impl Engine {
             _ => unreachable!("every option is matched above"),
         }
         Ok(OptionEffect::None)
+    }
+
+    /// The search's level: `UCI_Elo` mapped onto the measured ladder when
+    /// `UCI_LimitStrength` is on, `Skill Level` otherwise.
+    fn update_strength(&mut self) {
+        self.settings.skill_level = if self.limit_strength {
+            skill::level_for_elo(self.elo)
+        } else {
+            self.skill_level
+        };
     }
 
     /// Sets the position from a base and moves. On error the previous

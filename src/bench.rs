@@ -11,7 +11,7 @@ use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 use crate::search::{Limits, Settings, Signals, Silent};
 
 /// Depth searched when none is given.
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// Rule set and position string of each benchmark position.
 pub fn positions() -> Vec<(Rules, &'static str)> {

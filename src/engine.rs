@@ -457,11 +457,10 @@ impl Engine {
     pub fn eval_report(&self) -> String {
         let evaluation = evaluate(&self.position, &self.game_rules);
         format!(
-            "margin {} mobility {} danger {} reach {} total {} (centipoints, side to move: {})",
+            "margin {} mobility {} danger {} total {} (centipoints, side to move: {})",
             evaluation.margin,
             evaluation.mobility,
             evaluation.danger,
-            evaluation.reach,
             evaluation.total(),
             self.position.side_to_move()
         )

@@ -6,15 +6,12 @@
 //! mobility counts each side's legal moves, and a side down to one or two
 //! moves is in danger.
 
-use crate::movegen::{count_moves, ka_reach};
+use crate::movegen::count_moves;
 use crate::position::{Phase, Position};
 use crate::rules::Rules;
 
 /// Centipoints per legal move of difference.
 const MOBILITY_WEIGHT: i32 = 6;
-/// Centipoints per point of difference in ka reach (points each ka could
-/// move to). 0: kept only if a match shows it gains.
-const REACH_WEIGHT: i32 = 0;
 /// Penalty for having only one legal move, and for two.
 const DANGER: [i32; 3] = [0, 120, 40];
 
@@ -27,14 +24,12 @@ pub struct Evaluation {
     pub mobility: i32,
     /// Stalemate-danger term.
     pub danger: i32,
-    /// Ka-reach term.
-    pub reach: i32,
 }
 
 impl Evaluation {
     /// The sum of the terms.
     pub fn total(&self) -> i32 {
-        self.margin + self.mobility + self.danger + self.reach
+        self.margin + self.mobility + self.danger
     }
 }
 
@@ -60,7 +55,6 @@ pub fn evaluate_with(position: &Position, rules: &Rules, own_moves: u32) -> Eval
             margin,
             mobility: 0,
             danger: 0,
-            reach: 0,
         };
     }
     let own = own_moves as i32;
@@ -70,13 +64,6 @@ pub fn evaluate_with(position: &Position, rules: &Rules, own_moves: u32) -> Eval
         margin,
         mobility: MOBILITY_WEIGHT * (own - theirs),
         danger: danger_of(theirs) - danger_of(own),
-        reach: if REACH_WEIGHT == 0 {
-            0
-        } else {
-            REACH_WEIGHT
-                * (ka_reach(position, rules, side) as i32
-                    - ka_reach(position, rules, side.opponent()) as i32)
-        },
     }
 }
 

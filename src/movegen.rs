@@ -218,25 +218,6 @@ fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     }
 }
 
-/// Number of points `player`'s ka could move to, capturing or not: its
-/// freedom, for the evaluation. 0 before the ka is entered.
-pub fn ka_reach(position: &Position, rules: &Rules, player: Player) -> u32 {
-    let Some(from) = position.ka(player) else {
-        return 0;
-    };
-    let wall = wall_bits(rules);
-    let (rank, file) = (from.rank(), from.file());
-    let occupied = |axis: Axis, line: usize| {
-        position.stone_word(axis, Colour::White, line)
-            | position.stone_word(axis, Colour::Black, line)
-            | blockers(position, axis, line, wall)
-    };
-    let hole_stop = |line: usize| if line == 5 { !(1u32 << 5) } else { !0 };
-    let along_rank = span(file as u32, occupied(Axis::Rank, rank)) & !(1 << file) & hole_stop(rank);
-    let along_file = span(rank as u32, occupied(Axis::File, file)) & !(1 << rank) & hole_stop(file);
-    along_rank.count_ones() + along_file.count_ones()
-}
-
 #[inline(always)]
 fn ka_moves(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     let side = position.side_to_move();
@@ -323,20 +304,6 @@ mod tests {
         let (white, black) = capture_lines(0b0011, 0b1000, 0, 2);
         assert_eq!(white.count_ones(), 2);
         assert_eq!(black.count_ones(), 1);
-    }
-
-    #[test]
-    fn reach_counts_free_points() {
-        // Worked-opening position: South's ka on c7 and North's on k7.
-        let position = crate::notation::parse_position(
-            "wwwwwbbbb.w/bwwwwbbbb.w/bbwwwbbbw.w/bb.wwbbww.w/..S.wb....N/bb.bb+bbbb./ww.wwbwbbb./w..wbbwwbb./ww.bbbwwwb./ww.bbbwwww./wb.bbbwwwww s 14 20 cj",
-        )
-        .unwrap();
-        let rules = Rules::default();
-        // c7: a7 b7 west, d7 east, c8 north, c6..c1 south.
-        assert_eq!(ka_reach(&position, &rules, Player::South), 10);
-        // k7: g7..j7 west, k6..k2 south.
-        assert_eq!(ka_reach(&position, &rules, Player::North), 4 + 5);
     }
 
     #[test]

@@ -70,13 +70,6 @@ impl Square {
         self.0 as usize % SIZE
     }
 
-    /// The same point in file-major order (`file * 11 + rank`), the index
-    /// used by the transposed bitboards.
-    #[inline(always)]
-    pub const fn transposed_index(self) -> usize {
-        TRANSPOSED[self.0 as usize] as usize
-    }
-
     /// A one-point set.
     #[inline(always)]
     pub const fn bitboard(self) -> Bitboard {
@@ -146,7 +139,7 @@ impl Bitboard {
     /// The points of file `file` (from 0).
     #[inline(always)]
     pub const fn file(file: usize) -> Bitboard {
-        Bitboard(SPREAD_STRIDE_11[0x7ff] << file)
+        Bitboard(FILE_A << file)
     }
 
     /// The 11 bits of rank `rank` as a line word, file `a` in bit 0.
@@ -154,53 +147,17 @@ impl Bitboard {
     pub const fn rank_word(self, rank: usize) -> u32 {
         (self.0 >> (rank * SIZE)) as u32 & 0x7ff
     }
-
-    /// Points of the word `word` (bit i = offset i along a line) placed
-    /// along a line that starts at bit `start` and steps by 11 bits.
-    #[inline(always)]
-    pub const fn spread(word: u32, start: usize) -> Bitboard {
-        Bitboard(SPREAD_STRIDE_11[word as usize & 0x7ff] << start)
-    }
-
-    /// The same set in the other order: bit `r * 11 + f` moves to
-    /// `f * 11 + r`. Not for hot paths.
-    pub fn transpose(self) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
-        for square in self {
-            out.0 |= 1u128 << square.transposed_index();
-        }
-        out
-    }
 }
 
-/// File-major index of each rank-major index.
-static TRANSPOSED: [u8; POINT_COUNT] = {
-    let mut table = [0u8; POINT_COUNT];
-    let mut index = 0;
-    while index < POINT_COUNT {
-        table[index] = ((index % SIZE) * SIZE + index / SIZE) as u8;
-        index += 1;
+/// File `a`: bits 0, 11, 22, ... 110.
+const FILE_A: u128 = {
+    let mut mask = 0u128;
+    let mut rank = 0;
+    while rank < SIZE {
+        mask |= 1u128 << (rank * SIZE);
+        rank += 1;
     }
-    table
-};
-
-/// `SPREAD_STRIDE_11[w]` puts bit i of the 11-bit word `w` at bit `11 i`:
-/// a rank word laid down a file, or a file word laid along a rank of the
-/// transposed board.
-static SPREAD_STRIDE_11: [u128; 2048] = {
-    let mut table = [0u128; 2048];
-    let mut word = 0;
-    while word < 2048 {
-        let mut bit = 0;
-        while bit < SIZE {
-            if word >> bit & 1 != 0 {
-                table[word] |= 1u128 << (bit * SIZE);
-            }
-            bit += 1;
-        }
-        word += 1;
-    }
-    table
+    mask
 };
 
 impl Iterator for Bitboard {
@@ -317,22 +274,16 @@ mod tests {
     }
 
     #[test]
-    fn iteration_and_transpose() {
+    fn iteration() {
         let set = Square::new(0, 3).unwrap().bitboard() | Square::new(7, 1).unwrap().bitboard();
         let squares: Vec<String> = set.map(|s| s.to_string()).collect();
         assert_eq!(squares, ["d1", "b8"]);
-        let transposed = set.transpose();
-        assert!(transposed.contains(Square::from_index(3 * 11).unwrap()));
-        assert!(transposed.contains(Square::from_index(11 + 7).unwrap()));
-        assert_eq!(transposed.transpose(), set);
     }
 
     #[test]
-    fn words_and_spread() {
+    fn rank_words() {
         let board = Bitboard::rank(3);
         assert_eq!(board.rank_word(3), 0x7ff);
         assert_eq!(board.rank_word(2), 0);
-        assert_eq!(Bitboard::spread(0b101, 2).count(), 2);
-        assert!(Bitboard::spread(0b101, 2).contains(Square::new(2, 2).unwrap()));
     }
 }

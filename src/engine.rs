@@ -387,16 +387,7 @@ impl Engine {
         id: u64,
         listener: &dyn Listener,
     ) -> SearchResult {
-        search(
-            &self.position,
-            &self.game_rules,
-            &self.table,
-            limits,
-            &self.settings,
-            signals,
-            id,
-            listener,
-        )
+        self.search_with(limits, &self.settings, signals, id, listener)
     }
 
     /// Searches with explicit settings (bench uses one thread).

@@ -43,6 +43,16 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every termination, in the order reports list them.
+    pub const ALL: [Termination; 6] = [
+        Termination::Score,
+        Termination::Suntuk,
+        Termination::TimeForfeit,
+        Termination::IllegalMove,
+        Termination::Disconnect,
+        Termination::Stall,
+    ];
+
     /// The forfeits, in the order summaries list them.
     pub const FORFEITS: [Termination; 4] = [
         Termination::TimeForfeit,
@@ -87,17 +97,10 @@ impl FromStr for Termination {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Termination, String> {
-        [
-            Termination::Score,
-            Termination::Suntuk,
-            Termination::TimeForfeit,
-            Termination::IllegalMove,
-            Termination::Disconnect,
-            Termination::Stall,
-        ]
-        .into_iter()
-        .find(|t| t.to_string() == text)
-        .ok_or_else(|| format!("unknown termination '{text}'"))
+        Termination::ALL
+            .into_iter()
+            .find(|t| t.to_string() == text)
+            .ok_or_else(|| format!("unknown termination '{text}'"))
     }
 }
 
@@ -556,14 +559,7 @@ mod tests {
 
     #[test]
     fn terminations_print_and_parse() {
-        for t in [
-            Termination::Score,
-            Termination::Suntuk,
-            Termination::TimeForfeit,
-            Termination::IllegalMove,
-            Termination::Disconnect,
-            Termination::Stall,
-        ] {
+        for t in Termination::ALL {
             assert_eq!(t.to_string().parse::<Termination>(), Ok(t));
         }
         assert!(Termination::Stall.is_forfeit());

@@ -370,7 +370,8 @@ impl Position {
     }
 
     /// As [`Position::play`] but without updating the key, which is left
-    /// stale: for move-path counting only, where keys are never read.
+    /// stale: for move-path counting and search leaves, where keys are
+    /// never read.
     #[inline]
     pub(crate) fn play_unkeyed(&self, mv: Move) -> Position {
         self.play_keyed::<false>(mv)

@@ -8,7 +8,7 @@ use super::{
     Clock, INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, MainOutcome, Score, Shared, elapsed_ms,
 };
 use crate::bitboard::Bitboard;
-use crate::eval::evaluate_with;
+use crate::eval::evaluate_above;
 use crate::movegen::{count_moves, generate_moves, legal_moves};
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::{Colour, Position};
@@ -428,9 +428,9 @@ impl<'a> Worker<'a> {
                     self.stop();
                 }
             }
-        }
-        if self.shared.should_abort() {
-            self.stop();
+            if self.shared.should_abort() {
+                self.stop();
+            }
         }
     }
 
@@ -450,7 +450,7 @@ impl<'a> Worker<'a> {
         &mut self,
         position: &Position,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         pv_node: bool,
@@ -472,13 +472,20 @@ impl<'a> Worker<'a> {
                 _ => 0,
             };
         }
+        // Mate distance pruning: no result here can beat a win already
+        // found closer to the root, nor lose faster than losing now.
+        let alpha = alpha.max(-(MATE - ply as i32));
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
         if depth <= 0 || ply >= MAX_PLY {
             let moves = count_moves(position, &rules);
             if moves == 0 {
                 return -(MATE - ply as i32);
             }
             self.horizon_hits += 1;
-            return evaluate_with(position, &rules, moves as u32).total();
+            return evaluate_above(position, &rules, moves as u32, alpha);
         }
 
         let key = position.key();
@@ -522,6 +529,7 @@ impl<'a> Worker<'a> {
         }
 
         let horizon_before = self.horizon_hits;
+        let mut alpha = alpha;
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -538,7 +546,13 @@ impl<'a> Worker<'a> {
             moves.as_mut_slice().swap(index, pick);
             let mv = moves[index];
 
-            let child = position.play(mv);
+            // Leaves never read their key: skip updating it.
+            let child = if depth > 1 {
+                position.play(mv)
+            } else {
+                position.play_unkeyed(mv)
+            };
+            let horizon_before_move = self.horizon_hits;
             let mut score;
             if index == 0 {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
@@ -562,6 +576,13 @@ impl<'a> Worker<'a> {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         self.reward(ply, mv, depth, &moves[..index]);
+                        // A lower bound needs only the refuting move: if its
+                        // subtree reached the end of the game everywhere,
+                        // the bound is proven whatever the earlier moves
+                        // left open.
+                        if self.horizon_hits == horizon_before_move {
+                            self.horizon_hits = horizon_before;
+                        }
                         break;
                     }
                 }

@@ -6,6 +6,7 @@
 //! the same root at staggered depths and share what they find through the
 //! table.
 
+mod busy;
 pub mod limits;
 pub mod reference;
 pub mod skill;
@@ -206,6 +207,8 @@ struct Shared<'a> {
     /// searches): its best move is worth more than a shallower one of the
     /// main thread. Locked once per helper iteration, never per node.
     deepest_helper: Mutex<Option<Info>>,
+    /// Moves being searched, with more than one thread.
+    busy: Option<busy::BusyMoves>,
 }
 
 impl Shared<'_> {
@@ -261,6 +264,7 @@ pub fn search(
         node_counters: (0..threads).map(|_| PaddedCounter::default()).collect(),
         start: Instant::now(),
         deepest_helper: Mutex::new(None),
+        busy: (threads > 1).then(busy::BusyMoves::new),
     };
     std::thread::scope(|scope| {
         for index in 1..threads {

@@ -4,6 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use super::busy;
 use super::{
     Clock, INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, MainOutcome, Score, Shared, elapsed_ms,
 };
@@ -534,17 +535,32 @@ impl<'a> Worker<'a> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let count = moves.len();
-        for index in 0..count {
-            // Selection sort: most nodes cut off after the first moves.
-            let mut pick = index;
-            for candidate in index + 1..count {
-                if order[candidate] > order[pick] {
-                    pick = candidate;
+        // With several threads, later moves another thread is busy with are
+        // put off to the end (see `busy`).
+        let busy = self
+            .shared
+            .busy
+            .as_ref()
+            .filter(|_| depth - 1 >= busy::MIN_DEPTH);
+        let mut deferred = MoveList::new();
+        let mut step = 0;
+        while step < count + deferred.len() {
+            let index = step;
+            step += 1;
+            let mv = if index < count {
+                // Selection sort: most nodes cut off after the first moves.
+                let mut pick = index;
+                for candidate in index + 1..count {
+                    if order[candidate] > order[pick] {
+                        pick = candidate;
+                    }
                 }
-            }
-            order.swap(index, pick);
-            moves.as_mut_slice().swap(index, pick);
-            let mv = moves[index];
+                order.swap(index, pick);
+                moves.as_mut_slice().swap(index, pick);
+                moves[index]
+            } else {
+                deferred[index - count]
+            };
 
             // Leaves never read their key: skip updating it.
             let child = if depth > 1 {
@@ -552,6 +568,14 @@ impl<'a> Worker<'a> {
             } else {
                 position.play_unkeyed(mv)
             };
+            let busy = busy.filter(|_| index > 0);
+            if let Some(busy) = busy {
+                if index < count && busy.is_busy(child.key()) {
+                    deferred.push(mv);
+                    continue;
+                }
+                busy.enter(child.key());
+            }
             let horizon_before_move = self.horizon_hits;
             let mut score;
             if index == 0 {
@@ -565,6 +589,9 @@ impl<'a> Worker<'a> {
                     score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
                 }
             }
+            if let Some(busy) = busy {
+                busy.leave(child.key());
+            }
             if self.stopped {
                 return 0;
             }
@@ -575,7 +602,13 @@ impl<'a> Worker<'a> {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
-                        self.reward(ply, mv, depth, &moves[..index]);
+                        // Put-off moves were not tried: no malus for them.
+                        let tried = if deferred.is_empty() {
+                            &moves[..index]
+                        } else {
+                            &[]
+                        };
+                        self.reward(ply, mv, depth, tried);
                         // A lower bound needs only the refuting move: if its
                         // subtree reached the end of the game everywhere,
                         // the bound is proven whatever the earlier moves

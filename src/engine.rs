@@ -11,7 +11,9 @@ use crate::notation::{board_char, format_position, parse_move, parse_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
-use crate::search::{Limits, Listener, Reference, SearchResult, Settings, Signals, search, skill};
+use crate::search::{
+    Limits, Listener, ProvenResults, Reference, SearchResult, Settings, Signals, search, skill,
+};
 use crate::tt::{MAX_HASH_MIB, TranspositionTable};
 
 /// Most search threads `Threads` allows.
@@ -167,6 +169,7 @@ pub struct Engine {
     game_rules: Rules,
     position: Position,
     table: TranspositionTable,
+    proven: ProvenResults,
     hash_mib: usize,
     settings: Settings,
     ponder: bool,
@@ -190,6 +193,7 @@ impl Engine {
             game_rules: rules,
             position: start_position(rules.pattern),
             table: TranspositionTable::new(DEFAULT_HASH_MIB),
+            proven: ProvenResults::new(),
             hash_mib: DEFAULT_HASH_MIB,
             settings: Settings::default(),
             ponder: false,
@@ -214,9 +218,15 @@ impl Engine {
         &self.settings
     }
 
-    /// Forgets everything learned: the table is emptied.
+    /// Forgets everything learned: the table and the proven results are
+    /// emptied.
     pub fn new_game(&mut self) {
+        self.forget();
+    }
+
+    fn forget(&mut self) {
         self.table.clear();
+        self.proven.clear();
     }
 
     /// Applies `setoption`. On error nothing changes.
@@ -264,7 +274,7 @@ impl Engine {
             if rules != engine.rules {
                 engine.rules = rules;
                 // Another rule set makes every stored result meaningless.
-                engine.table.clear();
+                engine.forget();
             }
         };
         match (*canonical, kind) {
@@ -296,7 +306,7 @@ impl Engine {
                 self.settings.move_overhead = spin(*min, *max)? as u64;
             }
             ("Ponder", _) => self.ponder = boolean(needed()?)?,
-            ("Clear Hash", _) => self.table.clear(),
+            ("Clear Hash", _) => self.forget(),
             ("Skill Level", OptionKind::Spin { min, max, .. }) => {
                 self.skill_level = spin(*min, *max)? as u8;
                 self.update_strength();
@@ -403,6 +413,7 @@ impl Engine {
             &self.position,
             &self.game_rules,
             &self.table,
+            &self.proven,
             limits,
             settings,
             signals,
@@ -415,7 +426,7 @@ impl Engine {
     pub fn set_rules(&mut self, rules: Rules) {
         if rules != self.rules {
             self.rules = rules;
-            self.table.clear();
+            self.forget();
         }
         self.game_rules = rules;
     }

@@ -12,7 +12,7 @@ use pasang::moves::Move;
 use pasang::position::{Phase, Position};
 use pasang::rules::Rules;
 use pasang::search::{
-    Limits, MATE, MATE_BOUND, Score, SearchResult, Settings, Signals, Silent, search,
+    Limits, MATE, MATE_BOUND, ProvenResults, Score, SearchResult, Settings, Signals, Silent, search,
 };
 use pasang::tt::{Bound, TranspositionTable};
 use rand::rngs::SmallRng;
@@ -92,8 +92,24 @@ fn run(
         position,
         &Rules::default(),
         table,
+        &ProvenResults::new(),
         limits,
         settings,
+        &Signals::default(),
+        1,
+        &Silent,
+    )
+}
+
+/// Searches with a given store of proven results and a fresh small table.
+fn run_with_store(position: &Position, store: &ProvenResults) -> SearchResult {
+    search(
+        position,
+        &Rules::default(),
+        &TranspositionTable::new(1),
+        store,
+        &deep(),
+        &Settings::default(),
         &Signals::default(),
         1,
         &Silent,
@@ -343,4 +359,35 @@ fn stale_and_colliding_table_entries_never_yield_illegal_moves() {
         }
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
     });
+}
+
+/// A proof kept in the store of proven results is reused by a later search
+/// even after the table is gone, with the same exact result.
+#[test]
+fn proven_results_outlive_the_table() {
+    let mut checked = 0;
+    for position in endgames(5, 40, 20) {
+        let store = ProvenResults::new();
+        let first = run_with_store(&position, &store);
+        // Only proofs big enough for the store to keep them.
+        if first.nodes < 50_000 {
+            continue;
+        }
+        let second = run_with_store(&position, &store);
+        assert!(first.proven && second.proven, "{position:?}");
+        // The first result is checked against the solver elsewhere.
+        assert_eq!(score_of(&second), score_of(&first), "{position:?}");
+        assert!(!store.is_empty());
+        assert!(
+            second.nodes * 4 < first.nodes,
+            "{} then {} nodes: {position:?}",
+            first.nodes,
+            second.nodes
+        );
+        checked += 1;
+        if checked == 3 {
+            break;
+        }
+    }
+    assert_eq!(checked, 3, "too few large endgames");
 }

@@ -8,6 +8,7 @@
 
 mod busy;
 pub mod limits;
+mod proven;
 pub mod reference;
 pub mod skill;
 mod worker;
@@ -22,6 +23,7 @@ use crate::rules::Rules;
 use crate::tt::TranspositionTable;
 
 pub use limits::{Limits, TimeBudget};
+pub use proven::{Proof, ProvenResults};
 pub use reference::Reference;
 use worker::Worker;
 
@@ -194,6 +196,7 @@ struct PaddedCounter(AtomicU64);
 struct Shared<'a> {
     rules: Rules,
     table: &'a TranspositionTable,
+    proven: &'a ProvenResults,
     signals: &'a Signals,
     id: u64,
     limits: &'a Limits,
@@ -232,6 +235,7 @@ pub fn search(
     position: &Position,
     rules: &Rules,
     table: &TranspositionTable,
+    proven: &ProvenResults,
     limits: &Limits,
     settings: &Settings,
     signals: &Signals,
@@ -255,6 +259,7 @@ pub fn search(
     let shared = Shared {
         rules: *rules,
         table,
+        proven,
         signals,
         id,
         limits,

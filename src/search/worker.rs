@@ -4,10 +4,10 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::busy;
 use super::{
     Clock, INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, MainOutcome, Score, Shared, elapsed_ms,
 };
+use super::{Proof, busy, proven};
 use crate::bitboard::Bitboard;
 use crate::eval::evaluate_above;
 use crate::movegen::{count_moves, generate_moves, legal_moves};
@@ -28,6 +28,9 @@ struct RootMove {
     mv: Move,
     score: i32,
     pv: Vec<Move>,
+    /// Whether the move's last search reached the end of the game on
+    /// every line.
+    proven: bool,
 }
 
 /// A search thread's state. The main thread (index 0) also keeps time and
@@ -148,6 +151,7 @@ impl<'a> Worker<'a> {
                 mv,
                 score: -INFINITY,
                 pv: vec![mv],
+                proven: false,
             })
             .collect();
         let mut outcome = MainOutcome {
@@ -181,8 +185,10 @@ impl<'a> Worker<'a> {
             // is a win or loss whose whole line lies within this depth: the
             // mate bound came out of an exact window.
             let mate_plies = MATE - score.abs();
+            // A win needs only its own line proven.
             let proven = self.horizon_hits == horizon_before
-                || (score.abs() >= MATE_BOUND && mate_plies <= depth as i32);
+                || (score.abs() >= MATE_BOUND && mate_plies <= depth as i32)
+                || (score >= MATE_BOUND && self.root_moves[0].proven);
             if !self.is_main() {
                 self.offer_deepest(depth, multipv);
                 if proven {
@@ -353,6 +359,7 @@ impl<'a> Worker<'a> {
             };
             let window_floor = alpha.max(floor);
             let child = root.play(mv);
+            let horizon_before_move = self.horizon_hits;
             let full_window = index == 0 || (multipv > 1 && index < multipv);
             let mut score;
             if full_window {
@@ -374,6 +381,7 @@ impl<'a> Worker<'a> {
                 return best;
             }
             let root_move = &mut self.root_moves[index];
+            root_move.proven = self.horizon_hits == horizon_before_move;
             if full_window || score > window_floor {
                 root_move.score = score;
                 root_move.pv.clear();
@@ -511,6 +519,22 @@ impl<'a> Worker<'a> {
             }
         }
 
+        if depth >= proven::MIN_PROBE_DEPTH
+            && let Some(proof) = self.shared.proven.get(key)
+        {
+            let score = score_from_table(proof.score, ply);
+            let usable = match proof.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta && !pv_node,
+                Bound::Upper => score <= alpha && !pv_node,
+            };
+            if usable {
+                return score;
+            }
+            table_move = table_move.or(proof.best_move);
+        }
+
+        let nodes_before = self.nodes;
         let mut moves = MoveList::new();
         generate_moves(position, &rules, &mut moves);
         if moves.is_empty() {
@@ -535,13 +559,14 @@ impl<'a> Worker<'a> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let count = moves.len();
+        let child_depth = depth - 1;
         // With several threads, later moves another thread is busy with are
         // put off to the end (see `busy`).
         let busy = self
             .shared
             .busy
             .as_ref()
-            .filter(|_| depth - 1 >= busy::MIN_DEPTH);
+            .filter(|_| child_depth >= busy::MIN_DEPTH);
         let mut deferred = MoveList::new();
         let mut step = 0;
         while step < count + deferred.len() {
@@ -563,7 +588,7 @@ impl<'a> Worker<'a> {
             };
 
             // Leaves never read their key: skip updating it.
-            let child = if depth > 1 {
+            let child = if child_depth > 0 {
                 position.play(mv)
             } else {
                 position.play_unkeyed(mv)
@@ -579,14 +604,14 @@ impl<'a> Worker<'a> {
             let horizon_before_move = self.horizon_hits;
             let mut score;
             if index == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
+                score = -self.negamax(&child, child_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
                 // No late-move reductions: they saved a third of the nodes
                 // at fixed depth but measured -5 +- 34 Elo over 400 games
                 // (docs/strength.md), so they did not pay.
-                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                score = -self.negamax(&child, child_depth, -alpha - 1, -alpha, ply + 1, false);
                 if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    score = -self.negamax(&child, child_depth, -beta, -alpha, ply + 1, true);
                 }
             }
             if let Some(busy) = busy {
@@ -641,6 +666,16 @@ impl<'a> Worker<'a> {
             stored_depth,
             bound,
         );
+        if stored_depth == PROVEN_DEPTH && self.nodes - nodes_before >= proven::MIN_SUBTREE_NODES {
+            self.shared.proven.insert(
+                key,
+                Proof {
+                    score: score_to_table(best_score, ply),
+                    bound,
+                    best_move: best_move.or(table_move),
+                },
+            );
+        }
         best_score
     }
 

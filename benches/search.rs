@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use pasang::notation::parse_position;
 use pasang::rules::Rules;
-use pasang::search::{Limits, Settings, Signals, Silent, search};
+use pasang::search::{Limits, ProvenResults, Settings, Signals, Silent, search};
 use pasang::tt::{Bound, TranspositionTable};
 use std::hint::black_box;
 
@@ -27,6 +27,7 @@ fn search_speed(c: &mut Criterion) {
                 black_box(&position),
                 &rules,
                 &table,
+                &ProvenResults::new(),
                 &limits,
                 &Settings::default(),
                 &signals,

@@ -160,6 +160,29 @@ fn proven_results_match_the_exhaustive_solver() {
     );
 }
 
+/// Two threads put off each other's moves; every move must still be
+/// searched, so the proven results stay exact.
+#[test]
+fn two_threads_prove_the_same_results() {
+    let rules = Rules::default();
+    let mut memo = HashMap::new();
+    let settings = Settings {
+        threads: 2,
+        ..Settings::default()
+    };
+    for position in endgames(3, 12, 14).iter().take(10) {
+        let exact = solve(position, &rules, false, &mut memo);
+        let table = TranspositionTable::new(4);
+        let result = run(position, &deep(), &settings, &table);
+        assert!(result.proven, "not proven: {position:?}");
+        assert_eq!(
+            score_of(&result),
+            Score::from_internal(exact),
+            "{position:?}"
+        );
+    }
+}
+
 #[test]
 fn finds_forced_suntuk_in_one_two_and_three_moves() {
     let rules = Rules::default();

@@ -10,9 +10,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Sets of the table; a power of two. A thread marks at most one move per
-/// ply, so a few thousand slots hold every thread's marks.
-const SETS: usize = 1024;
+/// Sets per search thread. A thread marks at most one move per ply, about
+/// 30 at once in the deepest searches, so this leaves most slots free.
+const SETS_PER_THREAD: usize = 128;
 /// Slots per set.
 const WAYS: usize = 4;
 
@@ -23,18 +23,23 @@ pub(super) const MIN_DEPTH: i32 = 3;
 /// A small shared table of the child positions being searched.
 pub(super) struct BusyMoves {
     slots: Vec<[AtomicU64; WAYS]>,
+    /// `slots.len() - 1` (the length is a power of two).
+    mask: usize,
 }
 
 impl BusyMoves {
-    pub(super) fn new() -> BusyMoves {
+    /// A table for `threads` search threads.
+    pub(super) fn new(threads: usize) -> BusyMoves {
+        let sets = (threads * SETS_PER_THREAD).next_power_of_two();
         BusyMoves {
-            slots: (0..SETS).map(|_| Default::default()).collect(),
+            slots: (0..sets).map(|_| Default::default()).collect(),
+            mask: sets - 1,
         }
     }
 
     #[inline(always)]
     fn set(&self, key: u64) -> &[AtomicU64; WAYS] {
-        &self.slots[key as usize & (SETS - 1)]
+        &self.slots[key as usize & self.mask]
     }
 
     /// Whether another thread is searching the child with this key.
@@ -81,7 +86,7 @@ mod tests {
 
     #[test]
     fn marks_are_seen_until_cleared() {
-        let busy = BusyMoves::new();
+        let busy = BusyMoves::new(2);
         assert!(!busy.is_busy(0x1234_5678));
         busy.enter(0x1234_5678);
         assert!(busy.is_busy(0x1234_5678));
@@ -92,8 +97,9 @@ mod tests {
 
     #[test]
     fn a_full_set_keeps_the_newest_mark() {
-        let busy = BusyMoves::new();
-        let keys: Vec<u64> = (1..=5).map(|k| k * SETS as u64 + 7).collect();
+        let busy = BusyMoves::new(2);
+        let sets = busy.slots.len() as u64;
+        let keys: Vec<u64> = (1..=5).map(|k| k * sets + 7).collect();
         for &key in &keys {
             busy.enter(key);
         }

@@ -269,7 +269,7 @@ pub fn search(
         node_counters: (0..threads).map(|_| PaddedCounter::default()).collect(),
         start: Instant::now(),
         deepest_helper: Mutex::new(None),
-        busy: (threads > 1).then(busy::BusyMoves::new),
+        busy: (threads > 1).then(|| busy::BusyMoves::new(threads)),
     };
     std::thread::scope(|scope| {
         for index in 1..threads {

@@ -3,8 +3,10 @@
 //!
 //! The search never prints: it reports through a [`Listener`]. Only the
 //! main thread (index 0) manages time and reports; helper threads search
-//! the same root at staggered depths and share what they find through the
-//! table.
+//! the same root at staggered depths, share what they find through the
+//! table, and put off the moves another thread is busy with (`busy`).
+//! Proofs of large subtrees also go into a store that outlives the table
+//! (`proven`).
 
 mod busy;
 pub mod limits;

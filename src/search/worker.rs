@@ -81,6 +81,17 @@ fn score_from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Whether a stored score of this bound settles a node searched with the
+/// window (`alpha`, `beta`).
+#[inline(always)]
+fn cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
 /// Points captured by `mv` in `position`.
 #[inline(always)]
 fn gain(position: &Position, mv: Move) -> i32 {
@@ -459,7 +470,7 @@ impl<'a> Worker<'a> {
         &mut self,
         position: &Position,
         depth: i32,
-        alpha: i32,
+        mut alpha: i32,
         beta: i32,
         ply: usize,
         pv_node: bool,
@@ -483,7 +494,7 @@ impl<'a> Worker<'a> {
         }
         // Mate distance pruning: no result here can beat a win already
         // found closer to the root, nor lose faster than losing now.
-        let alpha = alpha.max(-(MATE - ply as i32));
+        alpha = alpha.max(-(MATE - ply as i32));
         let beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
@@ -503,13 +514,8 @@ impl<'a> Worker<'a> {
             table_move = entry.best_move;
             let score = score_from_table(entry.score, ply);
             let proven = entry.depth >= PROVEN_DEPTH;
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
             if entry.depth >= depth
-                && usable
+                && cuts(entry.bound, score, alpha, beta)
                 && (!pv_node || (proven && entry.bound == Bound::Exact))
             {
                 if !proven {
@@ -523,12 +529,9 @@ impl<'a> Worker<'a> {
             && let Some(proof) = self.shared.proven.get(key)
         {
             let score = score_from_table(proof.score, ply);
-            let usable = match proof.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta && !pv_node,
-                Bound::Upper => score <= alpha && !pv_node,
-            };
-            if usable {
+            // As with the table, principal-variation nodes take only exact
+            // results.
+            if cuts(proof.bound, score, alpha, beta) && (!pv_node || proof.bound == Bound::Exact) {
                 return score;
             }
             table_move = table_move.or(proof.best_move);
@@ -554,7 +557,6 @@ impl<'a> Worker<'a> {
         }
 
         let horizon_before = self.horizon_hits;
-        let mut alpha = alpha;
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;

@@ -160,6 +160,47 @@ fn proven_results_match_the_exhaustive_solver() {
     );
 }
 
+/// Without a depth limit the main thread solves endgames to the end of the
+/// game with null windows: the outcome must be exact, a win or loss is
+/// never claimed sooner than the shortest one, and the move keeps the
+/// outcome.
+#[test]
+fn solved_endgames_match_the_exhaustive_solver() {
+    let rules = Rules::default();
+    let mut memo = HashMap::new();
+    let positions: Vec<Position> = endgames(5, 16, 18)
+        .into_iter()
+        .filter(|position| position.stone_count() >= 16)
+        .collect();
+    assert!(positions.len() >= 12, "only {} endgames", positions.len());
+    let mut solved_past_the_depth = 0;
+    for position in positions.iter().step_by(positions.len() / 12).take(12) {
+        let exact = solve(position, &rules, false, &mut memo);
+        let table = TranspositionTable::new(4);
+        let result = run(position, &Limits::default(), &Settings::default(), &table);
+        assert!(result.proven, "not proven: {position:?}");
+        let info = result.final_info.as_ref().expect("a line");
+        match (info.score, Score::from_internal(exact)) {
+            (Score::Mate(found), Score::Mate(shortest)) => {
+                assert_eq!(found.signum(), shortest.signum(), "{position:?}");
+                assert!(found.abs() >= shortest.abs(), "{position:?}");
+                // The iterations alone prove only lines within their depth.
+                if 2 * found.abs() - 1 > info.depth as i32 {
+                    solved_past_the_depth += 1;
+                }
+            }
+            (found, exact) => assert_eq!(found, exact, "{position:?}"),
+        }
+        let child = position.play(result.best_move.expect("a move"));
+        let after = -solve(&child, &rules, false, &mut memo);
+        assert_eq!(after.signum(), exact.signum(), "{position:?}");
+    }
+    assert!(
+        solved_past_the_depth >= 3,
+        "the solver ran {solved_past_the_depth} times"
+    );
+}
+
 /// Two threads put off each other's moves; every move must still be
 /// searched, so the proven results stay exact.
 #[test]

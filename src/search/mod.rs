@@ -376,7 +376,9 @@ impl MainOutcome {
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
             .take();
+        // A proven result stands whatever a helper saw.
         if let Some(helper) = helper
+            && !self.proven
             && level >= skill::MAX_LEVEL
             && shared.settings.multipv == 1
             && self

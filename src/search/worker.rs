@@ -57,7 +57,19 @@ pub(super) struct Worker<'a> {
     root_moves: Vec<RootMove>,
     /// The last (depth, move number) sent as `currmove`.
     announced: (u32, usize),
+    /// Node count at which an endgame solve pauses (see `solve`).
+    solve_limit: u64,
+    /// Set when `solve_limit` stopped the search, not a limit of the search.
+    solve_paused: bool,
 }
+
+/// The first iteration after which the main thread tries to solve an
+/// endgame: the ordering it leaves behind is good enough.
+const SOLVE_FROM_DEPTH: u32 = 8;
+
+/// The most stones with which the main thread tries to solve: beyond,
+/// a solve rarely ends in the time of a move.
+const SOLVE_STONES: u32 = 40;
 
 #[inline(always)]
 fn score_to_table(score: i32, ply: usize) -> i32 {
@@ -133,6 +145,8 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             root_moves: Vec::new(),
             announced: (0, 0),
+            solve_limit: u64::MAX,
+            solve_paused: false,
         }
     }
 
@@ -207,8 +221,13 @@ impl<'a> Worker<'a> {
                 }
                 continue;
             }
+            let solved = if !proven && self.may_solve(depth, multipv) {
+                self.solve()
+            } else {
+                None
+            };
             self.flush_nodes();
-            let lines: Vec<Info> = self.root_moves[..multipv]
+            let mut lines: Vec<Info> = self.root_moves[..multipv]
                 .iter()
                 .enumerate()
                 .map(|(line, root_move)| Info {
@@ -223,6 +242,11 @@ impl<'a> Worker<'a> {
                     pv: root_move.pv.clone(),
                 })
                 .collect();
+            let proven = proven || solved.is_some();
+            if let Some((score, mv)) = solved {
+                lines[0].score = Score::from_internal(score);
+                lines[0].pv = self.proven_line(mv);
+            }
             for info in &lines {
                 self.shared.listener.info(info);
             }
@@ -238,6 +262,95 @@ impl<'a> Worker<'a> {
             self.wait_for_release();
         }
         outcome
+    }
+
+    /// Whether the main thread tries to solve the endgame after this
+    /// iteration: with few stones left, one line, and no depth or shortest
+    /// mate asked for.
+    fn may_solve(&self, depth: u32, multipv: usize) -> bool {
+        let limits = self.shared.limits;
+        self.is_main()
+            && multipv == 1
+            && limits.depth.is_none()
+            && limits.mate.is_none()
+            && depth >= SOLVE_FROM_DEPTH
+            && self.root.stone_count() <= SOLVE_STONES
+    }
+
+    /// Solves the root to the end of the game, or pauses when it has spent
+    /// as many nodes as the search before it (the next iteration resumes
+    /// it: every finished subtree is stored as proven).
+    ///
+    /// Every move captures a stone, so a search as deep as the stones left
+    /// meets no horizon and all its scores are exact. Only the outcome is
+    /// asked, with null windows: is it a draw or better, and if so a win?
+    /// Returns the score (a win or loss within the moves its line takes,
+    /// not always the fewest; or 0 for a draw) and a move that gets it.
+    fn solve(&mut self) -> Option<(i32, Move)> {
+        self.solve_limit = self.nodes.saturating_mul(2);
+        let depth = self.root.stone_count() as i32;
+        let result = self.null_window_root(depth, -1).and_then(|(score, mv)| {
+            if score.abs() >= MATE_BOUND {
+                Some((score, mv))
+            } else if score >= 0 {
+                // A draw or better, and exact: a draw unless it is a win.
+                self.null_window_root(depth, MATE_BOUND - 1)
+                    .map(|(win, winning_move)| {
+                        if win >= MATE_BOUND {
+                            (win, winning_move)
+                        } else {
+                            (0, mv)
+                        }
+                    })
+            } else {
+                None
+            }
+        });
+        self.solve_limit = u64::MAX;
+        if self.solve_paused {
+            self.solve_paused = false;
+            self.stopped = false;
+        }
+        result
+    }
+
+    /// A null-window search of every root move at `alpha` until one beats
+    /// it: the best score (fail-soft) and its move, or `None` if stopped.
+    fn null_window_root(&mut self, depth: i32, alpha: i32) -> Option<(i32, Move)> {
+        let root = self.root;
+        let mut best = (-INFINITY, self.root_moves[0].mv);
+        for index in 0..self.root_moves.len() {
+            let mv = self.root_moves[index].mv;
+            let score = -self.negamax(&root.play(mv), depth - 1, -alpha - 1, -alpha, 1, false);
+            if self.stopped {
+                return None;
+            }
+            if score > best.0 {
+                best = (score, mv);
+            }
+            if score > alpha {
+                break;
+            }
+        }
+        Some(best)
+    }
+
+    /// `first` and the best moves the table holds for proven results after
+    /// it: the line of a solved root.
+    fn proven_line(&self, first: Move) -> Vec<Move> {
+        let rules = self.shared.rules;
+        let mut line = vec![first];
+        let mut position = self.root.play(first);
+        while let Some(entry) = self.shared.table.probe(position.key())
+            && entry.depth >= PROVEN_DEPTH
+            && let Some(mv) = entry.best_move
+            && legal_moves(&position, &rules).contains(mv)
+            && line.len() < MAX_PLY
+        {
+            line.push(mv);
+            position = position.play(mv);
+        }
+        line
     }
 
     /// A helper's completed iteration, kept if it is the deepest so far.
@@ -438,6 +551,10 @@ impl<'a> Worker<'a> {
         }
         if self.nodes % CHECK_INTERVAL == 0 {
             self.flush_nodes();
+            if self.nodes >= self.solve_limit {
+                self.stopped = true;
+                self.solve_paused = true;
+            }
             if self.is_main() {
                 self.update_ponder();
                 if (!self.pondering && self.clock.past_hard())
@@ -458,6 +575,7 @@ impl<'a> Worker<'a> {
     fn stop(&mut self) {
         if !self.must_complete {
             self.stopped = true;
+            self.solve_paused = false;
         }
     }
 
@@ -492,6 +610,9 @@ impl<'a> Worker<'a> {
                 _ => 0,
             };
         }
+        // Every move captures a stone: no line is longer than the stones
+        // left, and searching deeper than that changes nothing.
+        let depth = depth.min(position.stone_count() as i32);
         // Mate distance pruning: no result here can beat a win already
         // found closer to the root, nor lose faster than losing now.
         alpha = alpha.max(-(MATE - ply as i32));

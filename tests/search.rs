@@ -160,12 +160,24 @@ fn proven_results_match_the_exhaustive_solver() {
     );
 }
 
-/// Without a depth limit the main thread solves endgames to the end of the
-/// game with null windows: the outcome must be exact, a win or loss is
-/// never claimed sooner than the shortest one, and the move keeps the
-/// outcome.
+/// Without a depth limit the search solves endgames to the end of the game
+/// with null windows: the outcome must be exact, a win or loss is never
+/// claimed sooner than the shortest one, and the move keeps the outcome.
 #[test]
 fn solved_endgames_match_the_exhaustive_solver() {
+    check_solved_endgames(&Settings::default());
+}
+
+/// As above with two threads, where either may solve the root first.
+#[test]
+fn two_threads_solve_endgames_exactly() {
+    check_solved_endgames(&Settings {
+        threads: 2,
+        ..Settings::default()
+    });
+}
+
+fn check_solved_endgames(settings: &Settings) {
     let rules = Rules::default();
     let mut memo = HashMap::new();
     let positions: Vec<Position> = endgames(5, 16, 18)
@@ -177,7 +189,7 @@ fn solved_endgames_match_the_exhaustive_solver() {
     for position in positions.iter().step_by(positions.len() / 12).take(12) {
         let exact = solve(position, &rules, false, &mut memo);
         let table = TranspositionTable::new(4);
-        let result = run(position, &Limits::default(), &Settings::default(), &table);
+        let result = run(position, &Limits::default(), settings, &table);
         assert!(result.proven, "not proven: {position:?}");
         let info = result.final_info.as_ref().expect("a line");
         match (info.score, Score::from_internal(exact)) {

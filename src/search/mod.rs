@@ -6,7 +6,8 @@
 //! the same root at staggered depths, share what they find through the
 //! table, and put off the moves another thread is busy with (`busy`).
 //! Proofs of large subtrees also go into a store that outlives the table
-//! (`proven`).
+//! (`proven`). With 40 stones or fewer, the main thread also solves the
+//! endgame outright between iterations (`worker::solve`).
 
 mod busy;
 pub mod limits;
@@ -214,6 +215,10 @@ struct Shared<'a> {
     deepest_helper: Mutex<Option<Info>>,
     /// Moves being searched, with more than one thread.
     busy: Option<busy::BusyMoves>,
+    /// A helper thread's solution of the root (score and move), if one
+    /// solved it first; `solved` says so without the lock.
+    solution: Mutex<Option<(i32, Move)>>,
+    solved: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -271,6 +276,8 @@ pub fn search(
         node_counters: (0..threads).map(|_| PaddedCounter::default()).collect(),
         start: Instant::now(),
         deepest_helper: Mutex::new(None),
+        solution: Mutex::new(None),
+        solved: AtomicBool::new(false),
         busy: (threads > 1).then(|| busy::BusyMoves::new(threads)),
     };
     std::thread::scope(|scope| {

@@ -1,5 +1,8 @@
 //! One search thread: iterative deepening, the root, and the recursive
-//! principal variation search with its per-thread tables.
+//! principal variation search with its per-thread tables; the endgame
+//! solve is in `solve`.
+
+mod solve;
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -62,14 +65,6 @@ pub(super) struct Worker<'a> {
     /// Set when `solve_limit` stopped the search, not a limit of the search.
     solve_paused: bool,
 }
-
-/// The first iteration after which the main thread tries to solve an
-/// endgame: the ordering it leaves behind is good enough.
-const SOLVE_FROM_DEPTH: u32 = 8;
-
-/// The most stones with which the main thread tries to solve: beyond,
-/// a solve rarely ends in the time of a move.
-const SOLVE_STONES: u32 = 40;
 
 #[inline(always)]
 fn score_to_table(score: i32, ply: usize) -> i32 {
@@ -202,6 +197,19 @@ impl<'a> Worker<'a> {
             self.seldepth = 0;
             let score = self.aspiration(depth as i32, previous_score, multipv);
             if self.stopped {
+                // A helper may have stopped this iteration by solving the
+                // root: its solution stands for the last one completed.
+                if let Some(solution) = self.helper_solution()
+                    && let Some(line) = outcome.lines.first_mut()
+                {
+                    self.flush_nodes();
+                    line.score = Score::from_internal(solution.0);
+                    line.pv = self.proven_line(solution.1);
+                    line.nodes = self.shared.total_nodes();
+                    line.time_ms = elapsed_ms(self.shared.start);
+                    self.shared.listener.info(line);
+                    outcome.proven = true;
+                }
                 break;
             }
             previous_score = score;
@@ -214,18 +222,22 @@ impl<'a> Worker<'a> {
             let proven = self.horizon_hits == horizon_before
                 || (score.abs() >= MATE_BOUND && mate_plies <= depth as i32)
                 || (score >= MATE_BOUND && self.root_moves[0].proven);
-            if !self.is_main() {
-                self.offer_deepest(depth, multipv);
-                if proven {
-                    break;
-                }
-                continue;
-            }
             let solved = if !proven && self.may_solve(depth, multipv) {
                 self.solve()
             } else {
                 None
             };
+            if !self.is_main() {
+                self.offer_deepest(depth, multipv);
+                if let Some(solution) = solved {
+                    self.publish_solution(solution);
+                }
+                if proven || solved.is_some() {
+                    break;
+                }
+                continue;
+            }
+            let solved = solved.or_else(|| self.helper_solution());
             self.flush_nodes();
             let mut lines: Vec<Info> = self.root_moves[..multipv]
                 .iter()
@@ -262,95 +274,6 @@ impl<'a> Worker<'a> {
             self.wait_for_release();
         }
         outcome
-    }
-
-    /// Whether the main thread tries to solve the endgame after this
-    /// iteration: with few stones left, one line, and no depth or shortest
-    /// mate asked for.
-    fn may_solve(&self, depth: u32, multipv: usize) -> bool {
-        let limits = self.shared.limits;
-        self.is_main()
-            && multipv == 1
-            && limits.depth.is_none()
-            && limits.mate.is_none()
-            && depth >= SOLVE_FROM_DEPTH
-            && self.root.stone_count() <= SOLVE_STONES
-    }
-
-    /// Solves the root to the end of the game, or pauses when it has spent
-    /// as many nodes as the search before it (the next iteration resumes
-    /// it: every finished subtree is stored as proven).
-    ///
-    /// Every move captures a stone, so a search as deep as the stones left
-    /// meets no horizon and all its scores are exact. Only the outcome is
-    /// asked, with null windows: is it a draw or better, and if so a win?
-    /// Returns the score (a win or loss within the moves its line takes,
-    /// not always the fewest; or 0 for a draw) and a move that gets it.
-    fn solve(&mut self) -> Option<(i32, Move)> {
-        self.solve_limit = self.nodes.saturating_mul(2);
-        let depth = self.root.stone_count() as i32;
-        let result = self.null_window_root(depth, -1).and_then(|(score, mv)| {
-            if score.abs() >= MATE_BOUND {
-                Some((score, mv))
-            } else if score >= 0 {
-                // A draw or better, and exact: a draw unless it is a win.
-                self.null_window_root(depth, MATE_BOUND - 1)
-                    .map(|(win, winning_move)| {
-                        if win >= MATE_BOUND {
-                            (win, winning_move)
-                        } else {
-                            (0, mv)
-                        }
-                    })
-            } else {
-                None
-            }
-        });
-        self.solve_limit = u64::MAX;
-        if self.solve_paused {
-            self.solve_paused = false;
-            self.stopped = false;
-        }
-        result
-    }
-
-    /// A null-window search of every root move at `alpha` until one beats
-    /// it: the best score (fail-soft) and its move, or `None` if stopped.
-    fn null_window_root(&mut self, depth: i32, alpha: i32) -> Option<(i32, Move)> {
-        let root = self.root;
-        let mut best = (-INFINITY, self.root_moves[0].mv);
-        for index in 0..self.root_moves.len() {
-            let mv = self.root_moves[index].mv;
-            let score = -self.negamax(&root.play(mv), depth - 1, -alpha - 1, -alpha, 1, false);
-            if self.stopped {
-                return None;
-            }
-            if score > best.0 {
-                best = (score, mv);
-            }
-            if score > alpha {
-                break;
-            }
-        }
-        Some(best)
-    }
-
-    /// `first` and the best moves the table holds for proven results after
-    /// it: the line of a solved root.
-    fn proven_line(&self, first: Move) -> Vec<Move> {
-        let rules = self.shared.rules;
-        let mut line = vec![first];
-        let mut position = self.root.play(first);
-        while let Some(entry) = self.shared.table.probe(position.key())
-            && entry.depth >= PROVEN_DEPTH
-            && let Some(mv) = entry.best_move
-            && legal_moves(&position, &rules).contains(mv)
-            && line.len() < MAX_PLY
-        {
-            line.push(mv);
-            position = position.play(mv);
-        }
-        line
     }
 
     /// A helper's completed iteration, kept if it is the deepest so far.
@@ -561,6 +484,7 @@ impl<'a> Worker<'a> {
                     || limits
                         .nodes
                         .is_some_and(|limit| self.shared.total_nodes() >= limit)
+                    || self.shared.solved.load(Ordering::Relaxed)
                 {
                     self.stop();
                 }

@@ -1,0 +1,133 @@
+//! The endgame solve: with few stones left, every thread searches the
+//! root to the end of the game between iterations, asking only for the
+//! outcome. Threads other than the main one hand a solution over to it.
+//!
+//! Every move captures a stone, so a search as deep as the stones left
+//! meets no horizon and all its scores are exact. Null windows at the draw
+//! and at the win settle the outcome with far fewer nodes than the exact
+//! scores of the iterations: a win needs one refutation per node, not the
+//! shortest. The solve pauses when it has spent as many nodes as the search
+//! before it, so a solve that cannot finish costs about half the time of a
+//! move; the next iteration resumes it, since every finished subtree is
+//! stored as proven.
+
+use std::sync::atomic::Ordering;
+
+use super::{INFINITY, MATE_BOUND, MAX_PLY, PROVEN_DEPTH, Worker};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+
+/// The first iteration after which the main thread tries to solve an
+/// endgame: the ordering it leaves behind is good enough.
+const SOLVE_FROM_DEPTH: u32 = 8;
+
+/// The most stones with which the main thread tries to solve: beyond,
+/// a solve rarely ends in the time of a move.
+const SOLVE_STONES: u32 = 40;
+
+impl Worker<'_> {
+    /// Whether the thread tries to solve the endgame after this iteration:
+    /// with few stones left, one line, and no depth or shortest mate asked
+    /// for.
+    pub(super) fn may_solve(&self, depth: u32, multipv: usize) -> bool {
+        let limits = self.shared.limits;
+        multipv == 1
+            && limits.depth.is_none()
+            && limits.mate.is_none()
+            && depth >= SOLVE_FROM_DEPTH
+            && self.root.stone_count() <= SOLVE_STONES
+    }
+
+    /// Solves the root, or pauses (see the module notes). Null windows ask:
+    /// a draw or better, and if so a win? Returns the score (a win or loss within the moves its line takes,
+    /// not always the fewest; or 0 for a draw) and a move that gets it.
+    pub(super) fn solve(&mut self) -> Option<(i32, Move)> {
+        self.solve_limit = self.nodes.saturating_mul(2);
+        let depth = self.root.stone_count() as i32;
+        let result = self.null_window_root(depth, -1).and_then(|(score, mv)| {
+            if score.abs() >= MATE_BOUND {
+                Some((score, mv))
+            } else if score >= 0 {
+                // A draw or better, and exact: a draw unless it is a win.
+                self.null_window_root(depth, MATE_BOUND - 1)
+                    .map(|(win, winning_move)| {
+                        if win >= MATE_BOUND {
+                            (win, winning_move)
+                        } else {
+                            (0, mv)
+                        }
+                    })
+            } else {
+                None
+            }
+        });
+        self.solve_limit = u64::MAX;
+        if self.solve_paused {
+            self.solve_paused = false;
+            self.stopped = false;
+        }
+        result
+    }
+
+    /// Hands a helper thread's solution to the main thread, which stops
+    /// its search and reports it.
+    pub(super) fn publish_solution(&self, solution: (i32, Move)) {
+        *self
+            .shared
+            .solution
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner()) = Some(solution);
+        self.shared.solved.store(true, Ordering::Relaxed);
+    }
+
+    /// A helper thread's solution, if one solved the root.
+    pub(super) fn helper_solution(&self) -> Option<(i32, Move)> {
+        if !self.shared.solved.load(Ordering::Relaxed) {
+            return None;
+        }
+        *self
+            .shared
+            .solution
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+    }
+
+    /// A null-window search of every root move at `alpha` until one beats
+    /// it: the best score (fail-soft) and its move, or `None` if stopped.
+    fn null_window_root(&mut self, depth: i32, alpha: i32) -> Option<(i32, Move)> {
+        let root = self.root;
+        let mut best = (-INFINITY, self.root_moves[0].mv);
+        for index in 0..self.root_moves.len() {
+            let mv = self.root_moves[index].mv;
+            let score = -self.negamax(&root.play(mv), depth - 1, -alpha - 1, -alpha, 1, false);
+            if self.stopped {
+                return None;
+            }
+            if score > best.0 {
+                best = (score, mv);
+            }
+            if score > alpha {
+                break;
+            }
+        }
+        Some(best)
+    }
+
+    /// `first` and the best moves the table holds for proven results after
+    /// it: the line of a solved root.
+    pub(super) fn proven_line(&self, first: Move) -> Vec<Move> {
+        let rules = self.shared.rules;
+        let mut line = vec![first];
+        let mut position = self.root.play(first);
+        while let Some(entry) = self.shared.table.probe(position.key())
+            && entry.depth >= PROVEN_DEPTH
+            && let Some(mv) = entry.best_move
+            && legal_moves(&position, &rules).contains(mv)
+            && line.len() < MAX_PLY
+        {
+            line.push(mv);
+            position = position.play(mv);
+        }
+        line
+    }
+}

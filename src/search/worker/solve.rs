@@ -39,8 +39,9 @@ impl Worker<'_> {
     }
 
     /// Solves the root, or pauses (see the module notes). Null windows ask:
-    /// a draw or better, and if so a win? Returns the score (a win or loss within the moves its line takes,
-    /// not always the fewest; or 0 for a draw) and a move that gets it.
+    /// a draw or better, and if so a win? Returns the score (a win or loss
+    /// within the moves its line takes, not always the fewest; or 0 for a
+    /// draw) and a move that gets it.
     pub(super) fn solve(&mut self) -> Option<(i32, Move)> {
         self.solve_limit = self.nodes.saturating_mul(2);
         let depth = self.root.stone_count() as i32;

@@ -6,8 +6,8 @@
 //! the same root at staggered depths, share what they find through the
 //! table, and put off the moves another thread is busy with (`busy`).
 //! Proofs of large subtrees also go into a store that outlives the table
-//! (`proven`). With 40 stones or fewer, the main thread also solves the
-//! endgame outright between iterations (`worker::solve`).
+//! (`proven`). With 40 stones or fewer, every thread also tries to solve
+//! the endgame outright between iterations (`worker::solve`).
 
 mod busy;
 pub mod limits;
@@ -16,8 +16,8 @@ pub mod reference;
 pub mod skill;
 mod worker;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::moves::Move;
@@ -216,9 +216,8 @@ struct Shared<'a> {
     /// Moves being searched, with more than one thread.
     busy: Option<busy::BusyMoves>,
     /// A helper thread's solution of the root (score and move), if one
-    /// solved it first; `solved` says so without the lock.
-    solution: Mutex<Option<(i32, Move)>>,
-    solved: AtomicBool,
+    /// solved it first.
+    solution: OnceLock<(i32, Move)>,
 }
 
 impl Shared<'_> {
@@ -276,8 +275,7 @@ pub fn search(
         node_counters: (0..threads).map(|_| PaddedCounter::default()).collect(),
         start: Instant::now(),
         deepest_helper: Mutex::new(None),
-        solution: Mutex::new(None),
-        solved: AtomicBool::new(false),
+        solution: OnceLock::new(),
         busy: (threads > 1).then(|| busy::BusyMoves::new(threads)),
     };
     std::thread::scope(|scope| {

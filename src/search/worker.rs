@@ -203,8 +203,7 @@ impl<'a> Worker<'a> {
                     && let Some(line) = outcome.lines.first_mut()
                 {
                     self.flush_nodes();
-                    line.score = Score::from_internal(solution.0);
-                    line.pv = self.proven_line(solution.1);
+                    self.mark_solved(line, solution);
                     line.nodes = self.shared.total_nodes();
                     line.time_ms = elapsed_ms(self.shared.start);
                     self.shared.listener.info(line);
@@ -255,9 +254,8 @@ impl<'a> Worker<'a> {
                 })
                 .collect();
             let proven = proven || solved.is_some();
-            if let Some((score, mv)) = solved {
-                lines[0].score = Score::from_internal(score);
-                lines[0].pv = self.proven_line(mv);
+            if let Some(solution) = solved {
+                self.mark_solved(&mut lines[0], solution);
             }
             for info in &lines {
                 self.shared.listener.info(info);
@@ -484,7 +482,7 @@ impl<'a> Worker<'a> {
                     || limits
                         .nodes
                         .is_some_and(|limit| self.shared.total_nodes() >= limit)
-                    || self.shared.solved.load(Ordering::Relaxed)
+                    || self.shared.solution.get().is_some()
                 {
                     self.stop();
                 }

@@ -11,9 +11,7 @@
 //! move; the next iteration resumes it, since every finished subtree is
 //! stored as proven.
 
-use std::sync::atomic::Ordering;
-
-use super::{INFINITY, MATE_BOUND, MAX_PLY, PROVEN_DEPTH, Worker};
+use super::{INFINITY, Info, MATE_BOUND, MAX_PLY, PROVEN_DEPTH, Score, Worker};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 
@@ -71,26 +69,21 @@ impl Worker<'_> {
     }
 
     /// Hands a helper thread's solution to the main thread, which stops
-    /// its search and reports it.
+    /// its search and reports it (the first solution stands).
     pub(super) fn publish_solution(&self, solution: (i32, Move)) {
-        *self
-            .shared
-            .solution
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner()) = Some(solution);
-        self.shared.solved.store(true, Ordering::Relaxed);
+        let _ = self.shared.solution.set(solution);
     }
 
     /// A helper thread's solution, if one solved the root.
     pub(super) fn helper_solution(&self) -> Option<(i32, Move)> {
-        if !self.shared.solved.load(Ordering::Relaxed) {
-            return None;
-        }
-        *self
-            .shared
-            .solution
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
+        self.shared.solution.get().copied()
+    }
+
+    /// Reports `solution` on `line`: its score, and its move with the
+    /// proven line after it.
+    pub(super) fn mark_solved(&self, line: &mut Info, (score, mv): (i32, Move)) {
+        line.score = Score::from_internal(score);
+        line.pv = self.proven_line(mv);
     }
 
     /// A null-window search of every root move at `alpha` until one beats
@@ -116,7 +109,7 @@ impl Worker<'_> {
 
     /// `first` and the best moves the table holds for proven results after
     /// it: the line of a solved root.
-    pub(super) fn proven_line(&self, first: Move) -> Vec<Move> {
+    fn proven_line(&self, first: Move) -> Vec<Move> {
         let rules = self.shared.rules;
         let mut line = vec![first];
         let mut position = self.root.play(first);

@@ -168,7 +168,8 @@ fn solved_endgames_match_the_exhaustive_solver() {
     check_solved_endgames(&Settings::default());
 }
 
-/// As above with two threads, where either may solve the root first.
+/// As above with two threads, where the helper solves and hands its result
+/// to the main thread, which only iterates.
 #[test]
 fn two_threads_solve_endgames_exactly() {
     check_solved_endgames(&Settings {

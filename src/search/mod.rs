@@ -6,8 +6,9 @@
 //! the same root at staggered depths, share what they find through the
 //! table, and put off the moves another thread is busy with (`busy`).
 //! Proofs of large subtrees also go into a store that outlives the table
-//! (`proven`). With 40 stones or fewer, every thread also tries to solve
-//! the endgame outright between iterations (`worker::solve`).
+//! (`proven`). With 40 stones or fewer, the endgame is also solved
+//! outright (`worker::solve`): by the main thread between iterations when
+//! it is alone, otherwise by the helpers while the main thread iterates.
 
 mod busy;
 pub mod limits;

@@ -1,6 +1,9 @@
-//! The endgame solve: with few stones left, every thread searches the
-//! root to the end of the game between iterations, asking only for the
-//! outcome. Threads other than the main one hand a solution over to it.
+//! The endgame solve: with few stones left, a thread searches the root to
+//! the end of the game, asking only for the outcome. Alone, the main thread
+//! solves between its iterations; with helpers, the helpers solve without
+//! pause and hand a solution over to the main thread, which keeps
+//! iterating, so its move is as good as one thread's even when no solve
+//! ends in time.
 //!
 //! Every move captures a stone, so a search as deep as the stones left
 //! meets no horizon and all its scores are exact. Null windows at the draw
@@ -19,17 +22,18 @@ use crate::moves::Move;
 /// endgame: the ordering it leaves behind is good enough.
 const SOLVE_FROM_DEPTH: u32 = 8;
 
-/// The most stones with which the main thread tries to solve: beyond,
-/// a solve rarely ends in the time of a move.
+/// The most stones with which a thread tries to solve: beyond, a solve
+/// rarely ends in the time of a move.
 const SOLVE_STONES: u32 = 40;
 
 impl Worker<'_> {
     /// Whether the thread tries to solve the endgame after this iteration:
     /// with few stones left, one line, and no depth or shortest mate asked
-    /// for.
+    /// for; the main thread only when it is alone.
     pub(super) fn may_solve(&self, depth: u32, multipv: usize) -> bool {
         let limits = self.shared.limits;
         multipv == 1
+            && (!self.is_main() || self.shared.node_counters.len() == 1)
             && limits.depth.is_none()
             && limits.mate.is_none()
             && depth >= SOLVE_FROM_DEPTH
@@ -41,7 +45,13 @@ impl Worker<'_> {
     /// within the moves its line takes, not always the fewest; or 0 for a
     /// draw) and a move that gets it.
     pub(super) fn solve(&mut self) -> Option<(i32, Move)> {
-        self.solve_limit = self.nodes.saturating_mul(2);
+        // Alone, the main thread lets the solve spend as many nodes as the
+        // search before it; a helper has nothing better to do.
+        self.solve_limit = if self.is_main() {
+            self.nodes.saturating_mul(2)
+        } else {
+            u64::MAX
+        };
         let depth = self.root.stone_count() as i32;
         let result = self.null_window_root(depth, -1).and_then(|(score, mv)| {
             if score.abs() >= MATE_BOUND {

@@ -2,8 +2,8 @@
 //! the end of the game, asking only for the outcome. Alone, the main thread
 //! solves between its iterations; with helpers, the helpers solve without
 //! pause and hand a solution over to the main thread, which keeps
-//! iterating, so its move is as good as one thread's even when no solve
-//! ends in time.
+//! iterating: an endgame too big to solve in the time then costs the main
+//! thread's search nothing.
 //!
 //! Every move captures a stone, so a search as deep as the stones left
 //! meets no horizon and all its scores are exact. Null windows at the draw

@@ -229,6 +229,12 @@ impl Shared<'_> {
             .sum()
     }
 
+    /// Whether the main thread searches without helpers.
+    #[inline(always)]
+    fn single_threaded(&self) -> bool {
+        self.node_counters.len() == 1
+    }
+
     #[inline(always)]
     fn should_abort(&self) -> bool {
         self.abort.load(Ordering::Relaxed) || self.signals.stopped(self.id)

@@ -465,7 +465,7 @@ impl<'a> Worker<'a> {
         self.nodes += 1;
         let limits = self.shared.limits;
         if let Some(limit) = limits.nodes
-            && self.shared.node_counters.len() == 1
+            && self.shared.single_threaded()
             && self.nodes >= limit
         {
             self.stop();

@@ -9,17 +9,17 @@
 //! meets no horizon and all its scores are exact. Null windows at the draw
 //! and at the win settle the outcome with far fewer nodes than the exact
 //! scores of the iterations: a win needs one refutation per node, not the
-//! shortest. The solve pauses when it has spent as many nodes as the search
-//! before it, so a solve that cannot finish costs about half the time of a
-//! move; the next iteration resumes it, since every finished subtree is
-//! stored as proven.
+//! shortest. The main thread's solve pauses when it has spent as many nodes
+//! as the search before it, so a solve that cannot finish costs about half
+//! the time of a move; the next iteration resumes it, since every finished
+//! subtree is stored as proven.
 
 use super::{INFINITY, Info, MATE_BOUND, MAX_PLY, PROVEN_DEPTH, Score, Worker};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 
-/// The first iteration after which the main thread tries to solve an
-/// endgame: the ordering it leaves behind is good enough.
+/// The first iteration after which a thread tries to solve an endgame:
+/// the ordering it leaves behind is good enough.
 const SOLVE_FROM_DEPTH: u32 = 8;
 
 /// The most stones with which a thread tries to solve: beyond, a solve
@@ -33,7 +33,7 @@ impl Worker<'_> {
     pub(super) fn may_solve(&self, depth: u32, multipv: usize) -> bool {
         let limits = self.shared.limits;
         multipv == 1
-            && (!self.is_main() || self.shared.node_counters.len() == 1)
+            && (!self.is_main() || self.shared.single_threaded())
             && limits.depth.is_none()
             && limits.mate.is_none()
             && depth >= SOLVE_FROM_DEPTH

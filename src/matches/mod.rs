@@ -558,7 +558,8 @@ impl Progress {
             // the summary shows the state at the decision.
             return;
         }
-        self.tally.add(&game.result, game.first_is_south);
+        self.tally
+            .add(&game.result, game.first_is_south, (game.number - 1) / 2);
         eprintln!(
             "Finished game {} ({} vs {}): {} {{{}}}",
             game.number,

@@ -1,10 +1,11 @@
 //! The running score of a match from the first engine's view, the
 //! forfeits charged to each engine, and the report lines made from them.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::referee::{GameResult, Termination};
-use super::statistics::{Decision, Sprt, elo, likelihood_of_superiority};
+use super::statistics::{Decision, Sprt, elo, likelihood_of_superiority, pentanomial_elo};
 use crate::position::Player;
 
 /// Counts of a match so far.
@@ -23,6 +24,11 @@ pub struct Tally {
     pub forfeits: [[u64; 4]; 2],
     /// Games ended by the rules: on points, by suntuk.
     pub rule_ends: [u64; 2],
+    /// Complete game pairs by the first engine's points over both games:
+    /// 0, 1/2, 1, 3/2, 2 (the pentanomial counts).
+    pub pairs: [u64; 5],
+    /// Pairs with one game counted: the first engine's half-points in it.
+    unpaired: HashMap<u64, usize>,
 }
 
 impl Tally {
@@ -36,26 +42,37 @@ impl Tally {
         self.wins as f64 + self.draws as f64 / 2.0
     }
 
-    /// Counts a game in which the first engine sat South when
-    /// `first_is_south`.
-    pub fn add(&mut self, result: &GameResult, first_is_south: bool) {
+    /// Counts a game of pair `pair` in which the first engine sat South
+    /// when `first_is_south`.
+    pub fn add(&mut self, result: &GameResult, first_is_south: bool, pair: u64) {
         let first_seat = if first_is_south {
             Player::South
         } else {
             Player::North
         };
-        match result.winner {
+        let half_points = match result.winner {
             None => {
                 self.draws += 1;
                 self.by_seat[1] += 1;
+                1
             }
             Some(winner) => {
+                self.by_seat[if winner == Player::South { 0 } else { 2 }] += 1;
                 if winner == first_seat {
                     self.wins += 1;
+                    2
                 } else {
                     self.losses += 1;
+                    0
                 }
-                self.by_seat[if winner == Player::South { 0 } else { 2 }] += 1;
+            }
+        };
+        // Games finish out of order with several workers: a pair counts
+        // once both of its games have.
+        match self.unpaired.remove(&pair) {
+            Some(other) => self.pairs[other + half_points] += 1,
+            None => {
+                self.unpaired.insert(pair, half_points);
             }
         }
         match result.termination {
@@ -140,6 +157,18 @@ impl Tally {
                 let _ = writeln!(text, "Elo: - (no games)");
             }
         }
+        if let Some(estimate) = pentanomial_elo(&self.pairs) {
+            let [zero, half, one, one_and_half, two] = self.pairs;
+            let _ = write!(
+                text,
+                "Pairs scoring 0/0.5/1/1.5/2: {zero}/{half}/{one}/{one_and_half}/{two}, \
+                 Elo {estimate} (95%, pentanomial)"
+            );
+            if !self.unpaired.is_empty() {
+                let _ = write!(text, "; {} unpaired games left out", self.unpaired.len());
+            }
+            text.push('\n');
+        }
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
             let (llr, decision) = self.sprt(sprt);
@@ -187,16 +216,21 @@ mod tests {
     #[test]
     fn results_count_from_the_first_engines_view() {
         let mut tally = Tally::default();
-        tally.add(&result(Some(Player::South), Termination::Score), true);
-        tally.add(&result(Some(Player::South), Termination::Suntuk), false);
-        tally.add(&result(None, Termination::Score), true);
+        tally.add(&result(Some(Player::South), Termination::Score), true, 0);
+        tally.add(&result(Some(Player::South), Termination::Suntuk), false, 0);
+        tally.add(&result(None, Termination::Score), true, 1);
         // The first engine, North, loses on time.
         tally.add(
             &result(Some(Player::South), Termination::TimeForfeit),
             false,
+            1,
         );
         // The second engine, North, makes an illegal move.
-        tally.add(&result(Some(Player::South), Termination::IllegalMove), true);
+        tally.add(
+            &result(Some(Player::South), Termination::IllegalMove),
+            true,
+            2,
+        );
         assert_eq!((tally.wins, tally.draws, tally.losses), (2, 1, 2));
         assert_eq!(tally.by_seat, [4, 1, 0]);
         assert_eq!(tally.rule_ends, [2, 1]);
@@ -211,5 +245,27 @@ mod tests {
         let summary = tally.summary(["a", "b"], "depth=1", None);
         assert!(summary.contains("Forfeits by a: loses on time 1, makes an illegal move 0"));
         assert!(summary.contains("Forfeits by b: loses on time 0, makes an illegal move 1"));
+        // Pair 0 split 1-1, pair 1 gave the first engine a draw and a
+        // loss; pair 2 is still open.
+        assert_eq!(tally.pairs, [0, 1, 1, 0, 0]);
+        assert!(
+            summary.contains("Pairs scoring 0/0.5/1/1.5/2: 0/1/1/0/0, Elo -88.7 ± "),
+            "{summary}"
+        );
+        assert!(summary.contains("; 1 unpaired games left out"), "{summary}");
+    }
+
+    #[test]
+    fn pairs_count_whichever_game_finishes_first() {
+        let mut tally = Tally::default();
+        // Pair 1's second game finishes before its first, and pair 0's
+        // games interleave with them.
+        tally.add(&result(Some(Player::South), Termination::Score), false, 1);
+        tally.add(&result(Some(Player::North), Termination::Score), true, 0);
+        tally.add(&result(Some(Player::South), Termination::Score), true, 1);
+        assert_eq!(tally.pairs, [0, 0, 1, 0, 0]);
+        tally.add(&result(None, Termination::Score), false, 0);
+        assert_eq!(tally.pairs, [0, 1, 1, 0, 0]);
+        assert!(tally.unpaired.is_empty());
     }
 }

@@ -133,6 +133,21 @@ fn self_play_writes_records_that_replay() {
     // 3 games round up to 2 pairs.
     assert!(stdout.contains("Games: 4,"), "{stdout}");
     assert!(stdout.contains("Elo:"), "{stdout}");
+    // Both pairs are complete and counted once each.
+    let pairs_line = stdout
+        .lines()
+        .find(|line| line.starts_with("Pairs scoring 0/0.5/1/1.5/2: "))
+        .unwrap_or_else(|| panic!("no pentanomial line: {stdout}"));
+    let counts: u64 = pairs_line["Pairs scoring 0/0.5/1/1.5/2: ".len()..]
+        .split(',')
+        .next()
+        .expect("counts")
+        .split('/')
+        .map(|count| count.parse::<u64>().expect("a count"))
+        .sum();
+    assert_eq!(counts, 2, "{pairs_line}");
+    assert!(pairs_line.contains("(95%, pentanomial)"), "{pairs_line}");
+    assert!(!pairs_line.contains("unpaired"), "{pairs_line}");
     assert!(stderr.contains("Finished game 4"), "{stderr}");
     assert!(stderr.contains("Games 4/4, W-D-L"), "{stderr}");
 

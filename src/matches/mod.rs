@@ -464,6 +464,7 @@ impl Config {
                 record: self.record(game, &names, &opening, &result),
                 names,
                 result,
+                pair: pair as u64,
                 first_is_south,
             };
             let mut progress = shared.lock().unwrap_or_else(|p| p.into_inner());
@@ -536,6 +537,8 @@ struct Finished {
     /// The engines' names, South first.
     names: [String; 2],
     result: GameResult,
+    /// The pair it belongs to (both games of a pair share an opening).
+    pair: u64,
     /// Whether the first engine sat South.
     first_is_south: bool,
     record: Record,
@@ -558,8 +561,7 @@ impl Progress {
             // the summary shows the state at the decision.
             return;
         }
-        self.tally
-            .add(&game.result, game.first_is_south, (game.number - 1) / 2);
+        self.tally.add(&game.result, game.first_is_south, game.pair);
         eprintln!(
             "Finished game {} ({} vs {}): {} {{{}}}",
             game.number,

@@ -13,6 +13,22 @@ pub const SIZE: usize = 11;
 /// Number of points, hole included.
 pub const POINT_COUNT: usize = SIZE * SIZE;
 
+/// Rank and file of every index a `u8` can hold: a load is cheaper than the
+/// division and remainder by 11 that move generation would otherwise do at
+/// every landing point (indices past 120 are never read).
+static RANK_OF: [u8; 256] = rank_file_table(true);
+static FILE_OF: [u8; 256] = rank_file_table(false);
+
+const fn rank_file_table(rank: bool) -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut index = 0;
+    while index < 256 {
+        table[index] = if rank { index / SIZE } else { index % SIZE } as u8;
+        index += 1;
+    }
+    table
+}
+
 /// A point of the board, `0..121`, rank-major.
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash)]
 #[repr(transparent)]
@@ -61,13 +77,13 @@ impl Square {
     /// Rank from 0 (rank `1`) to 10 (rank `11`).
     #[inline(always)]
     pub const fn rank(self) -> usize {
-        self.0 as usize / SIZE
+        RANK_OF[self.0 as usize] as usize
     }
 
     /// File from 0 (`a`) to 10 (`k`).
     #[inline(always)]
     pub const fn file(self) -> usize {
-        self.0 as usize % SIZE
+        FILE_OF[self.0 as usize] as usize
     }
 
     /// A one-point set.

@@ -15,9 +15,33 @@ use crate::position::{Axis, Colour, Phase, Player, Position};
 use crate::rules::{Centre, KaEntry, Rules, SecondColumn};
 
 /// Bits strictly between the nearest bit of `blockers` below `index` and
-/// the nearest above (the edges count as blockers).
+/// the nearest above (the edges count as blockers): one load from
+/// [`SPANS`], which every capture-line test makes twice.
 #[inline(always)]
 fn span(index: u32, blockers: u32) -> u32 {
+    SPANS[index as usize][blockers as usize & LINE_MASK] as u32
+}
+
+const LINE_MASK: usize = (1 << SIZE) - 1;
+
+/// [`span`] for every index and blocker word, built at compile time
+/// (45 KiB; the entries a game reaches stay in cache).
+static SPANS: [[u16; 1 << SIZE]; SIZE] = {
+    let mut table = [[0u16; 1 << SIZE]; SIZE];
+    let mut index = 0;
+    while index < SIZE {
+        let mut blockers = 0;
+        while blockers < 1 << SIZE {
+            table[index][blockers] = computed_span(index as u32, blockers as u32) as u16;
+            blockers += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
+/// The span by bit arithmetic, for building the table.
+const fn computed_span(index: u32, blockers: u32) -> u32 {
     let above = (blockers | 1 << SIZE) >> (index + 1);
     let upper = index + 1 + above.trailing_zeros();
     // Shifted up one with a sentinel in bit 0, so "none below" needs no branch.
@@ -227,21 +251,17 @@ fn ka_moves(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     let wall = wall_bits(rules);
     let rank = from.rank();
     let file = from.file();
-    // The only ka on a capture line is the opponent's: the moving ka's own
-    // rank and file are never the capture line.
-    let (other_rank, other_file) = position
-        .ka(side.opponent())
-        .map_or((usize::MAX, usize::MAX), |square| {
-            (square.rank(), square.file())
-        });
-    let other_on = |line: usize, other_line: usize, offset: usize| {
-        if line == other_line {
-            1u32 << offset
-        } else {
-            0
-        }
-    };
-    let hole = |line: usize| if line == 5 { wall } else { 0 };
+    // Blockers of every rank and every file (the other ka and the walled
+    // hole), looked up once per landing point. The moving ka's own rank
+    // and file are never a capture line, so the other ka is the only one.
+    let mut rank_blockers = [0u16; SIZE];
+    let mut file_blockers = [0u16; SIZE];
+    rank_blockers[5] = wall as u16;
+    file_blockers[5] = wall as u16;
+    if let Some(other) = position.ka(side.opponent()) {
+        rank_blockers[other.rank()] |= 1 << other.file();
+        file_blockers[other.file()] |= 1 << other.rank();
+    }
     // The ka may pass over the open hole but never stop on it.
     let hole_stop = |line: usize| if line == 5 { !(1u32 << 5) } else { !0 };
     let stones = |axis: Axis, line: usize| {
@@ -250,7 +270,7 @@ fn ka_moves(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     };
 
     // Along the rank: capture along the file of the landing point.
-    let occupied = stones(Axis::Rank, rank) | other_on(rank, other_rank, other_file) | hole(rank);
+    let occupied = stones(Axis::Rank, rank) | rank_blockers[rank] as u32;
     let mut targets = span(file as u32, occupied) & !(1 << file) & hole_stop(rank);
     while targets != 0 {
         let target_file = targets.trailing_zeros() as usize;
@@ -258,14 +278,14 @@ fn ka_moves(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
         let lines = capture_lines(
             position.stone_word(Axis::File, Colour::White, target_file),
             position.stone_word(Axis::File, Colour::Black, target_file),
-            other_on(target_file, other_file, other_rank) | hole(target_file),
+            file_blockers[target_file] as u32,
             rank as u32,
         );
         let to = Square::from_index_unchecked(rank * SIZE + target_file);
         visitor.lines(from, to, true, rank as u32, lines);
     }
     // Along the file: capture along the rank of the landing point.
-    let occupied = stones(Axis::File, file) | other_on(file, other_file, other_rank) | hole(file);
+    let occupied = stones(Axis::File, file) | file_blockers[file] as u32;
     let mut targets = span(rank as u32, occupied) & !(1 << rank) & hole_stop(file);
     while targets != 0 {
         let target_rank = targets.trailing_zeros() as usize;
@@ -273,7 +293,7 @@ fn ka_moves(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
         let lines = capture_lines(
             position.stone_word(Axis::Rank, Colour::White, target_rank),
             position.stone_word(Axis::Rank, Colour::Black, target_rank),
-            other_on(target_rank, other_rank, other_file) | hole(target_rank),
+            rank_blockers[target_rank] as u32,
             file as u32,
         );
         let to = Square::from_index_unchecked(target_rank * SIZE + file);

@@ -14,10 +14,26 @@ pub fn perft(position: &Position, rules: &Rules, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => count_moves(position, rules),
-        _ => legal_moves(position, rules)
-            .iter()
-            .map(|&mv| perft(&position.play_unkeyed(mv), rules, depth - 1))
-            .sum(),
+        // One level above the leaves the children are counted in this
+        // loop, with no call per child.
+        2 => {
+            let mut total = 0;
+            for &mv in legal_moves(position, rules).iter() {
+                let mut child = *position;
+                child.make_unkeyed(mv);
+                total += count_moves(&child, rules);
+            }
+            total
+        }
+        _ => {
+            let mut total = 0;
+            for &mv in legal_moves(position, rules).iter() {
+                let mut child = *position;
+                child.make_unkeyed(mv);
+                total += perft(&child, rules, depth - 1);
+            }
+            total
+        }
     }
 }
 

@@ -377,11 +377,30 @@ impl Position {
         self.play_keyed::<false>(mv)
     }
 
+    /// Makes `mv` in place without updating the key (see
+    /// [`Position::play_unkeyed`]). Move-path counting makes each child in
+    /// its own slot with this: a child returned by value is copied once
+    /// more, and that copy, read back in wide loads right after the narrow
+    /// stores of the move, stalls store forwarding.
+    #[inline(always)]
+    pub(crate) fn make_unkeyed(&mut self, mv: Move) {
+        self.make::<false>(mv);
+    }
+
     #[inline(always)]
     fn play_keyed<const KEYED: bool>(&self, mv: Move) -> Position {
         let mut child = *self;
+        child.make::<KEYED>(mv);
+        child
+    }
+
+    #[inline(always)]
+    fn make<const KEYED: bool>(&mut self, mv: Move) {
         let side = self.side as usize;
         let gained;
+        if KEYED {
+            self.key ^= score_difference_key(self.score_difference());
+        }
         if mv.is_passage() {
             let file = mv.passage_file();
             let half_word: u16 = match self.side {
@@ -390,12 +409,12 @@ impl Position {
             };
             let white = self.lines[Axis::File as usize][0][file] & half_word;
             let black = self.lines[Axis::File as usize][1][file] & half_word;
-            child.remove_line::<KEYED>(Axis::File, Colour::White, file, white as u32);
-            child.remove_line::<KEYED>(Axis::File, Colour::Black, file, black as u32);
+            self.remove_line::<KEYED>(Axis::File, Colour::White, file, white as u32);
+            self.remove_line::<KEYED>(Axis::File, Colour::Black, file, black as u32);
             gained = 2 * white.count_ones() + black.count_ones();
-            child.passage[side] = file as u8;
+            self.passage[side] = file as u8;
             if KEYED {
-                child.key ^= KEYS.passage[side][file];
+                self.key ^= KEYS.passage[side][file];
             }
         } else {
             let from = mv.from();
@@ -403,14 +422,14 @@ impl Position {
             if self.ka[side] == NO_SQUARE {
                 // Ka entry: the picked stone leaves the board unscored.
                 if let Some(colour) = self.stone_at(from) {
-                    child.remove_line::<KEYED>(Axis::Rank, colour, from.rank(), 1 << from.file());
+                    self.remove_line::<KEYED>(Axis::Rank, colour, from.rank(), 1 << from.file());
                 }
             } else if KEYED {
-                child.key ^= KEYS.ka[side][from.index()];
+                self.key ^= KEYS.ka[side][from.index()];
             }
-            child.ka[side] = to.index() as u8;
+            self.ka[side] = to.index() as u8;
             if KEYED {
-                child.key ^= KEYS.ka[side][to.index()];
+                self.key ^= KEYS.ka[side][to.index()];
             }
             let colour = if mv.captures_black() {
                 Colour::Black
@@ -419,23 +438,19 @@ impl Position {
             };
             let line = mv.line();
             if mv.captures_along_file() {
-                child.remove_line::<KEYED>(Axis::File, colour, to.file(), line);
+                self.remove_line::<KEYED>(Axis::File, colour, to.file(), line);
             } else {
-                child.remove_line::<KEYED>(Axis::Rank, colour, to.rank(), line);
+                self.remove_line::<KEYED>(Axis::Rank, colour, to.rank(), line);
             }
             gained = line.count_ones() * colour.value();
         }
+        self.scores[side] += gained as u16;
+        self.side = self.side.opponent();
         if KEYED {
-            child.key ^= score_difference_key(self.score_difference());
+            self.key ^= score_difference_key(self.score_difference());
+            self.key ^= KEYS.north_to_move;
+            debug_assert!(self.is_consistent(), "inconsistent after {mv}");
         }
-        child.scores[side] += gained as u16;
-        child.side = self.side.opponent();
-        if KEYED {
-            child.key ^= score_difference_key(child.score_difference());
-            child.key ^= KEYS.north_to_move;
-            debug_assert!(child.is_consistent(), "inconsistent after {mv}");
-        }
-        child
     }
 
     /// Removes the stones of `word` (all of `colour`) from rank or file

@@ -161,79 +161,91 @@ impl fmt::Debug for Move {
 /// origins) with up to 4 lines each.
 pub const MAX_MOVES: usize = 80;
 
-/// Moves of one position, on the stack. Slots past `len` are never read,
-/// so they are left uninitialised (no 320-byte clear per node).
+/// A list of at most `N` copyable values on the stack. Slots past `len`
+/// are never read, so they are left uninitialised (no clearing per node).
 #[derive(Clone)]
-pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
+pub struct StackList<T: Copy, const N: usize> {
+    items: [MaybeUninit<T>; N],
     len: usize,
 }
 
-impl MoveList {
+/// Moves of one position, on the stack.
+pub type MoveList = StackList<Move, MAX_MOVES>;
+
+impl<T: Copy, const N: usize> StackList<T, N> {
     /// An empty list.
     #[inline(always)]
-    pub const fn new() -> MoveList {
-        MoveList {
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
+    pub const fn new() -> StackList<T, N> {
+        StackList {
+            items: [MaybeUninit::uninit(); N],
             len: 0,
         }
     }
 
-    /// Appends a move; the generator never exceeds [`MAX_MOVES`].
+    /// Appends a value; callers never exceed `N` (for moves, the
+    /// generator's proven bound [`MAX_MOVES`]).
     #[inline(always)]
-    pub fn push(&mut self, mv: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        // Capacity is a proven bound of the rules, so an overflow is a bug;
-        // dropping the move keeps release builds memory-safe regardless.
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = MaybeUninit::new(mv);
+    pub fn push(&mut self, item: T) {
+        debug_assert!(self.len < N);
+        // The capacity is a proven bound, so an overflow is a bug; dropping
+        // the value keeps release builds memory-safe regardless.
+        if self.len < N {
+            self.items[self.len] = MaybeUninit::new(item);
             self.len += 1;
         }
     }
 
-    /// Number of moves.
+    /// Number of values.
     #[inline(always)]
     pub const fn len(&self) -> usize {
         self.len
     }
 
-    /// Whether there is no move.
+    /// Whether the list is empty.
     #[inline(always)]
     pub const fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    /// The moves as a slice.
+    /// The values as a slice.
     #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
+    pub fn as_slice(&self) -> &[T] {
         // SAFETY: the first `len` slots were written by `push`, and
-        // `MaybeUninit<Move>` has the layout of `Move`.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+        // `MaybeUninit<T>` has the layout of `T`.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<T>(), self.len) }
     }
 
-    /// The moves as a mutable slice (for ordering).
+    /// The values as a mutable slice (for ordering).
     #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
         // SAFETY: as in `as_slice`; the borrow is unique.
-        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
-    }
-
-    /// Whether `mv` is in the list.
-    pub fn contains(&self, mv: Move) -> bool {
-        self.as_slice().contains(&mv)
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<T>(), self.len) }
     }
 }
 
-impl Default for MoveList {
-    fn default() -> MoveList {
-        MoveList::new()
+impl<T: Copy + PartialEq, const N: usize> StackList<T, N> {
+    /// Whether `item` is in the list.
+    pub fn contains(&self, item: T) -> bool {
+        self.as_slice().contains(&item)
     }
 }
 
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
+impl<T: Copy, const N: usize> Default for StackList<T, N> {
+    fn default() -> StackList<T, N> {
+        StackList::new()
+    }
+}
+
+impl<T: Copy, const N: usize> std::ops::Deref for StackList<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
         self.as_slice()
+    }
+}
+
+impl<T: Copy, const N: usize> std::ops::DerefMut for StackList<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
     }
 }
 

@@ -394,27 +394,80 @@ impl Position {
         child
     }
 
+    /// The stones `mv` (legal here) captures, without making it.
     #[inline(always)]
-    fn make<const KEYED: bool>(&mut self, mv: Move) {
-        let side = self.side as usize;
-        let gained;
-        if KEYED {
-            self.key ^= score_difference_key(self.score_difference());
-        }
+    pub fn capture(&self, mv: Move) -> Capture {
         if mv.is_passage() {
             let file = mv.passage_file();
             let half_word: u16 = match self.side {
                 Player::South => 0x1f,
                 Player::North => 0x7c0,
             };
-            let white = self.lines[Axis::File as usize][0][file] & half_word;
-            let black = self.lines[Axis::File as usize][1][file] & half_word;
-            self.remove_line::<KEYED>(Axis::File, Colour::White, file, white as u32);
-            self.remove_line::<KEYED>(Axis::File, Colour::Black, file, black as u32);
-            gained = 2 * white.count_ones() + black.count_ones();
-            self.passage[side] = file as u8;
+            Capture {
+                axis: Axis::File,
+                line: file,
+                words: [
+                    (self.lines[Axis::File as usize][0][file] & half_word) as u32,
+                    (self.lines[Axis::File as usize][1][file] & half_word) as u32,
+                ],
+            }
+        } else {
+            let to = mv.to();
+            let (axis, line) = if mv.captures_along_file() {
+                (Axis::File, to.file())
+            } else {
+                (Axis::Rank, to.rank())
+            };
+            let words = if mv.captures_black() {
+                [0, mv.line()]
+            } else {
+                [mv.line(), 0]
+            };
+            Capture { axis, line, words }
+        }
+    }
+
+    /// The key of the position after `mv` (legal here), computed from the
+    /// move alone: the search asks for its children's table entries
+    /// before it makes them.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let side = self.side as usize;
+        let capture = self.capture(mv);
+        let mut key = self.key ^ KEYS.north_to_move ^ capture.key();
+        if mv.is_passage() {
+            key ^= KEYS.passage[side][mv.passage_file()];
+        } else {
+            let from = mv.from();
+            if self.ka[side] == NO_SQUARE {
+                if let Some(colour) = self.stone_at(from) {
+                    key ^= KEYS.stone[colour as usize][from.index()];
+                }
+            } else {
+                key ^= KEYS.ka[side][from.index()];
+            }
+            key ^= KEYS.ka[side][mv.to().index()];
+        }
+        let gained = capture.points() as i32;
+        let difference = self.score_difference();
+        let after = match self.side {
+            Player::South => difference + gained,
+            Player::North => difference - gained,
+        };
+        key ^ score_difference_key(difference) ^ score_difference_key(after)
+    }
+
+    #[inline(always)]
+    fn make<const KEYED: bool>(&mut self, mv: Move) {
+        let side = self.side as usize;
+        let capture = self.capture(mv);
+        if KEYED {
+            self.key ^= score_difference_key(self.score_difference());
+        }
+        if mv.is_passage() {
+            self.passage[side] = capture.line as u8;
             if KEYED {
-                self.key ^= KEYS.passage[side][file];
+                self.key ^= KEYS.passage[side][capture.line];
             }
         } else {
             let from = mv.from();
@@ -431,20 +484,14 @@ impl Position {
             if KEYED {
                 self.key ^= KEYS.ka[side][to.index()];
             }
-            let colour = if mv.captures_black() {
-                Colour::Black
-            } else {
-                Colour::White
-            };
-            let line = mv.line();
-            if mv.captures_along_file() {
-                self.remove_line::<KEYED>(Axis::File, colour, to.file(), line);
-            } else {
-                self.remove_line::<KEYED>(Axis::Rank, colour, to.rank(), line);
-            }
-            gained = line.count_ones() * colour.value();
         }
-        self.scores[side] += gained as u16;
+        for colour in [Colour::White, Colour::Black] {
+            let word = capture.words[colour as usize];
+            if word != 0 {
+                self.remove_line::<KEYED>(capture.axis, colour, capture.line, word);
+            }
+        }
+        self.scores[side] += capture.points() as u16;
         self.side = self.side.opponent();
         if KEYED {
             self.key ^= score_difference_key(self.score_difference());
@@ -474,11 +521,7 @@ impl Position {
             rest &= rest - 1;
             self.lines[across][c][offset] ^= 1 << line;
             if KEYED {
-                let index = match axis {
-                    Axis::Rank => line * SIZE + offset,
-                    Axis::File => offset * SIZE + line,
-                };
-                self.key ^= KEYS.stone[c][index];
+                self.key ^= KEYS.stone[c][point_index(axis, line, offset)];
             }
         }
     }
@@ -493,6 +536,69 @@ impl Position {
             && (self.all_stones() & self.kas()).is_empty()
             && (self.all_stones() | self.kas()) & !Bitboard::PLAYABLE == Bitboard::EMPTY
             && self.key == self.compute_key()
+    }
+}
+
+/// The index of the point at `offset` along rank or file `line`.
+#[inline(always)]
+const fn point_index(axis: Axis, line: usize, offset: usize) -> usize {
+    match axis {
+        Axis::Rank => line * SIZE + offset,
+        Axis::File => offset * SIZE + line,
+    }
+}
+
+/// What one move captures: stones of both colours (a passage may take
+/// both; a ka move takes one colour) along one rank or file.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Capture {
+    axis: Axis,
+    line: usize,
+    /// Captured stones per colour (white, black) as words along the line.
+    words: [u32; 2],
+}
+
+impl Capture {
+    /// Points scored: 2 per white stone, 1 per black.
+    #[inline(always)]
+    pub const fn points(&self) -> u32 {
+        2 * self.words[0].count_ones() + self.words[1].count_ones()
+    }
+
+    /// Number of stones captured.
+    #[inline(always)]
+    pub const fn stones(&self) -> u32 {
+        self.words[0].count_ones() + self.words[1].count_ones()
+    }
+
+    /// The captured points.
+    pub fn points_taken(&self) -> Bitboard {
+        let mut set = Bitboard::EMPTY;
+        for word in self.words {
+            let mut rest = word;
+            while rest != 0 {
+                let offset = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let index = point_index(self.axis, self.line, offset);
+                set |= Square::from_index_unchecked(index).bitboard();
+            }
+        }
+        set
+    }
+
+    /// The XOR of the captured stones' Zobrist keys.
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        let mut key = 0;
+        for (colour, word) in self.words.iter().enumerate() {
+            let mut rest = *word;
+            while rest != 0 {
+                let offset = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                key ^= KEYS.stone[colour][point_index(self.axis, self.line, offset)];
+            }
+        }
+        key
     }
 }
 

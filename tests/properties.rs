@@ -111,7 +111,26 @@ fn check_capture(parent: &Position, mv: Move, child: &Position) -> Result<(), Te
     );
     prop_assert_eq!(child.score(side.opponent()), parent.score(side.opponent()));
     prop_assert_eq!(child.side_to_move(), side.opponent());
+    // What the position says a move captures, and the key it predicts.
+    let capture = parent.capture(mv);
+    prop_assert_eq!(capture.points(), 2 * white + black, "points of {}", mv);
+    prop_assert_eq!(capture.stones(), white + black, "stones of {}", mv);
+    prop_assert_eq!(
+        capture.points_taken(),
+        parent.all_stones() & !child.all_stones() & !mv_origin(parent, mv)
+    );
+    prop_assert_eq!(parent.key_after(mv), child.key(), "key after {}", mv);
     Ok(())
+}
+
+/// The point a ka entry picks its stone from (it leaves unscored), else
+/// the empty set.
+fn mv_origin(parent: &Position, mv: Move) -> pasang::bitboard::Bitboard {
+    if parent.phase() == Phase::KaEntry {
+        mv.from().bitboard()
+    } else {
+        pasang::bitboard::Bitboard::EMPTY
+    }
 }
 
 /// Every property of one position and of each of its children.

@@ -113,11 +113,8 @@ pub fn run(args: &ShowArgs) -> Result<i32, String> {
 
 /// The points a move emptied of stones (its captures; the stone a ka
 /// entry picks up is not one).
-pub fn captured_points(before: &Position, after: &Position, mv: Move) -> Vec<Square> {
-    Square::all()
-        .filter(|&square| before.stone_at(square).is_some() && after.stone_at(square).is_none())
-        .filter(|&square| mv.is_passage() || square != mv.from())
-        .collect()
+pub fn captured_points(before: &Position, _after: &Position, mv: Move) -> Vec<Square> {
+    before.capture(mv).points_taken().into_iter().collect()
 }
 
 /// The board with coordinates on all sides, rank 11 at the top, in the

@@ -11,11 +11,10 @@ use super::{
     Clock, INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, MainOutcome, Score, Shared, elapsed_ms,
 };
 use super::{Proof, busy, proven};
-use crate::bitboard::Bitboard;
 use crate::eval::evaluate_above;
 use crate::movegen::{count_moves, generate_moves, legal_moves};
-use crate::moves::{MAX_MOVES, Move, MoveList};
-use crate::position::{Colour, Position};
+use crate::moves::{MAX_MOVES, Move, MoveList, StackList};
+use crate::position::Position;
 use crate::tt::Bound;
 
 /// Depth stored for results whose whole subtree reached the end of the
@@ -99,19 +98,6 @@ fn cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     }
 }
 
-/// Points captured by `mv` in `position`.
-#[inline(always)]
-fn gain(position: &Position, mv: Move) -> i32 {
-    if mv.is_passage() {
-        let stretch = Bitboard::file(mv.passage_file()) & position.side_to_move().half();
-        (2 * (position.stones(Colour::White) & stretch).count()
-            + (position.stones(Colour::Black) & stretch).count()) as i32
-    } else {
-        let value = if mv.captures_black() { 1 } else { 2 };
-        (mv.line().count_ones() * value) as i32
-    }
-}
-
 impl<'a> Worker<'a> {
     pub(super) fn new(index: usize, shared: &'a Shared<'a>, root: Position) -> Worker<'a> {
         let limits = shared.limits;
@@ -164,7 +150,7 @@ impl<'a> Worker<'a> {
             chosen = legal.to_vec();
         }
         let root = self.root;
-        chosen.sort_by_key(|mv| -gain(&root, *mv));
+        chosen.sort_by_key(|mv| -(root.capture(*mv).points() as i32));
         self.root_moves = chosen
             .into_iter()
             .map(|mv| RootMove {
@@ -592,20 +578,21 @@ impl<'a> Worker<'a> {
         // endgame solve, 0.88x of the bench).
         if depth > 1 {
             for &mv in moves.iter() {
-                self.shared.table.prefetch(position.play(mv).key());
+                self.shared.table.prefetch(position.key_after(mv));
             }
         }
-        let mut order = [0i32; MAX_MOVES];
-        for (index, &mv) in moves.iter().enumerate() {
-            order[index] = if Some(mv) == table_move {
+        let mut order = StackList::<i32, MAX_MOVES>::new();
+        for &mv in moves.iter() {
+            order.push(if Some(mv) == table_move {
                 1 << 30
             } else if Some(mv) == self.killers[ply][0] {
                 1 << 26
             } else if Some(mv) == self.killers[ply][1] {
                 (1 << 26) - 1
             } else {
-                (gain(position, mv) << 15) + self.history[self.history_index(mv)]
-            };
+                ((position.capture(mv).points() as i32) << 15)
+                    + self.history[self.history_index(mv)]
+            });
         }
 
         let horizon_before = self.horizon_hits;

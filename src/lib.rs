@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod bitboard;
+pub mod build;
 pub mod cli;
 pub mod engine;
 pub mod eval;

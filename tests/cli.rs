@@ -47,9 +47,15 @@ const LAST_STONE: &str = "..........N/.........../.........../.........../......
 fn version_and_help() {
     let output = pasang(&["--version"], "");
     assert_eq!(code(&output), 0);
-    assert_eq!(
-        stdout(&output).trim(),
-        concat!("pasang ", env!("CARGO_PKG_VERSION"))
+    // The version, then what the binary was built for.
+    assert!(
+        stdout(&output).starts_with(&format!(
+            "pasang {} ({}",
+            env!("CARGO_PKG_VERSION"),
+            std::env::consts::ARCH
+        )),
+        "{}",
+        stdout(&output)
     );
     for sub in ["uci", "analyse", "play", "show", "perft", "bench", "match"] {
         let output = pasang(&[sub, "--help"], "");
@@ -353,4 +359,28 @@ fn protocol_loop_and_log_file() {
     let output = pasang(&["--log-file", "/nonexistent/dir/x.log"], "");
     assert_eq!(code(&output), 1);
     assert!(stderr(&output).contains("cannot open log file"));
+}
+
+/// The bench signature: the node count of `pasang bench` (one thread, fixed
+/// depth) changes exactly when the search's behaviour changes. A commit
+/// that changes it on purpose updates this number and says `Bench: N` in
+/// its message, so no search change lands unnoticed.
+const BENCH_SIGNATURE: u64 = 5_593_148;
+
+#[test]
+fn bench_signature_is_pinned() {
+    let output = pasang(&["bench"], "");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    let nodes: u64 = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Nodes searched  :"))
+        .unwrap_or_else(|| panic!("no node count in {text}"))
+        .trim()
+        .parse()
+        .expect("a node count");
+    assert_eq!(
+        nodes, BENCH_SIGNATURE,
+        "the bench signature changed: if the search changed on purpose, update BENCH_SIGNATURE and say Bench: {nodes} in the commit"
+    );
 }

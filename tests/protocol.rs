@@ -785,8 +785,13 @@ fn handshake_announces_identity_and_every_option() {
     let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
     assert_eq!(
         options.len(),
-        lines.len() - 2,
-        "only id and option lines before uciok: {lines:?}"
+        lines.len() - 3,
+        "only id, option and the build lines before uciok: {lines:?}"
+    );
+    let build = lines.last().expect("lines before uciok");
+    assert!(
+        build.starts_with(&format!("info string built for {}", std::env::consts::ARCH)),
+        "last line before uciok names the build: {lines:?}"
     );
     let expected = [
         ("Hash", "spin"),
@@ -2080,11 +2085,9 @@ fn logging_goes_to_stderr_only_and_only_when_asked() {
     // pure protocol.
     let mut engine = Engine::spawn_with_log(Some("debug"));
     let lines = engine.handshake();
-    assert!(
-        lines
-            .iter()
-            .all(|line| line.starts_with("id ") || line.starts_with("option "))
-    );
+    assert!(lines.iter().all(|line| line.starts_with("id ")
+        || line.starts_with("option ")
+        || line.starts_with("info string built for ")));
     engine.send("isready");
     engine.expect_line("readyok", |line| line == "readyok", READY);
     engine.send("quit");

@@ -253,6 +253,7 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
             for line in option_lines() {
                 output.send(&line);
             }
+            output.send(&format!("info string built for {}", crate::build::target()));
             output.send("uciok");
         }
         Command::SetOption { name, value } => match engine.set_option(&name, value.as_deref()) {

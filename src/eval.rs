@@ -6,7 +6,7 @@
 //! mobility counts each side's legal moves, and a side down to one or two
 //! moves is in danger.
 
-use crate::movegen::count_moves;
+use crate::movegen::{count_ka_moves_of, count_moves};
 use crate::position::{Phase, Position};
 use crate::rules::Rules;
 
@@ -36,12 +36,7 @@ impl Evaluation {
 /// Moves the opponent would have if it were to move (phase 3 only, where
 /// the opponent's ka is on the board; 0 otherwise).
 fn opponent_moves(position: &Position, rules: &Rules) -> i32 {
-    let flipped = position.with_side_to_move(position.side_to_move().opponent());
-    if flipped.phase() == Phase::KaMove {
-        count_moves(&flipped, rules) as i32
-    } else {
-        0
-    }
+    count_ka_moves_of(position, rules, position.side_to_move().opponent()) as i32
 }
 
 /// Evaluates `position`, whose side to move has `own_moves` legal moves

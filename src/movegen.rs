@@ -126,6 +126,16 @@ impl Visitor for Counter {
     }
 }
 
+/// Number of ka moves `side` would have if it were to move (0 before its
+/// ka is entered): the evaluation's count of the opponent's moves, with
+/// no copy of the position to flip the side.
+#[inline]
+pub fn count_ka_moves_of(position: &Position, rules: &Rules, side: Player) -> u64 {
+    let mut counter = Counter(0);
+    ka_moves(position, rules, side, &mut counter);
+    counter.0
+}
+
 /// Appends every legal move of `position` to `list`.
 pub fn generate_moves(position: &Position, rules: &Rules, list: &mut MoveList) {
     visit(position, rules, &mut Generator(list));
@@ -151,7 +161,7 @@ fn visit(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     match position.phase() {
         Phase::Passage => passages(position, rules, visitor),
         Phase::KaEntry => ka_entries(position, rules, visitor),
-        Phase::KaMove => ka_moves(position, rules, visitor),
+        Phase::KaMove => ka_moves(position, rules, position.side_to_move(), visitor),
     }
 }
 
@@ -243,8 +253,7 @@ fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
 }
 
 #[inline(always)]
-fn ka_moves(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
-    let side = position.side_to_move();
+fn ka_moves(position: &Position, rules: &Rules, side: Player, visitor: &mut impl Visitor) {
     let Some(from) = position.ka(side) else {
         return;
     };

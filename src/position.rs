@@ -351,47 +351,30 @@ impl Position {
         }
     }
 
-    /// The same stones with `side` to move (the evaluation uses it to count
-    /// the opponent's moves); the key follows.
-    #[inline]
-    pub fn with_side_to_move(&self, side: Player) -> Position {
-        let mut position = *self;
-        if side != self.side {
-            position.side = side;
-            position.key ^= KEYS.north_to_move;
-        }
-        position
-    }
-
     /// The position after `mv`, which must be legal here.
     #[inline]
     pub fn play(&self, mv: Move) -> Position {
-        self.play_keyed::<true>(mv)
+        let mut child = *self;
+        child.make(mv);
+        child
     }
 
-    /// As [`Position::play`] but without updating the key, which is left
-    /// stale: for move-path counting and search leaves, where keys are
-    /// never read.
-    #[inline]
-    pub(crate) fn play_unkeyed(&self, mv: Move) -> Position {
-        self.play_keyed::<false>(mv)
+    /// Makes `mv` (legal here) in place. The search makes each child in
+    /// its own slot this way rather than by [`Position::play`], whose
+    /// result is copied once more (see [`Position::make_unkeyed`]).
+    #[inline(always)]
+    pub fn make(&mut self, mv: Move) {
+        self.make_generic::<true>(mv);
     }
 
-    /// Makes `mv` in place without updating the key (see
-    /// [`Position::play_unkeyed`]). Move-path counting makes each child in
-    /// its own slot with this: a child returned by value is copied once
-    /// more, and that copy, read back in wide loads right after the narrow
-    /// stores of the move, stalls store forwarding.
+    /// As [`Position::make`] but the key is left stale: for move-path
+    /// counting and search leaves, which never read it. Children are made
+    /// in their own slot: a child returned by value is copied once more,
+    /// and that copy, read in wide loads right after the narrow stores of
+    /// the move, stalls store forwarding.
     #[inline(always)]
     pub(crate) fn make_unkeyed(&mut self, mv: Move) {
-        self.make::<false>(mv);
-    }
-
-    #[inline(always)]
-    fn play_keyed<const KEYED: bool>(&self, mv: Move) -> Position {
-        let mut child = *self;
-        child.make::<KEYED>(mv);
-        child
+        self.make_generic::<false>(mv);
     }
 
     /// The stones `mv` (legal here) captures, without making it.
@@ -458,7 +441,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn make<const KEYED: bool>(&mut self, mv: Move) {
+    fn make_generic<const KEYED: bool>(&mut self, mv: Move) {
         let side = self.side as usize;
         let capture = self.capture(mv);
         if KEYED {

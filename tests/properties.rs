@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use pasang::movegen::{count_moves, legal_moves};
+use pasang::movegen::{count_ka_moves_of, count_moves, legal_moves};
 use pasang::moves::Move;
 use pasang::notation::{format_position, parse_move, parse_position};
 use pasang::outcome::Status;
@@ -140,6 +140,18 @@ fn check_position(position: &Position, rules: &Rules) -> Result<(), TestCaseErro
 
     let moves = legal_moves(position, rules);
     prop_assert_eq!(count_moves(position, rules), moves.len() as u64);
+    // The opponent's ka moves, counted in place, are the moves it would
+    // have with the turn passed to it.
+    let opponent = position.side_to_move().opponent();
+    let mut parts = position.parts();
+    parts.side = opponent;
+    let passed = Position::from_parts(&parts);
+    let expected = if passed.phase() == Phase::KaMove {
+        count_moves(&passed, rules)
+    } else {
+        0
+    };
+    prop_assert_eq!(count_ka_moves_of(position, rules, opponent), expected);
     let distinct: HashSet<Move> = moves.iter().copied().collect();
     prop_assert_eq!(
         distinct.len(),

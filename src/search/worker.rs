@@ -629,11 +629,12 @@ impl<'a> Worker<'a> {
             };
 
             // Leaves never read their key: skip updating it.
-            let child = if child_depth > 0 {
-                position.play(mv)
+            let mut child = *position;
+            if child_depth > 0 {
+                child.make(mv);
             } else {
-                position.play_unkeyed(mv)
-            };
+                child.make_unkeyed(mv);
+            }
             let busy = busy.filter(|_| index > 0);
             if let Some(busy) = busy {
                 if index < count && busy.is_busy(child.key()) {

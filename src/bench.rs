@@ -66,10 +66,31 @@ pub struct BenchReport {
     pub nodes: u64,
     /// Time spent searching, in milliseconds.
     pub milliseconds: u64,
+    /// Whether a stop ended the run before its last position.
+    pub stopped: bool,
 }
 
-/// Runs the benchmark at `depth`, sending each output line to `emit`.
-pub fn run(depth: u32, emit: &mut dyn FnMut(&str)) -> BenchReport {
+impl BenchReport {
+    /// The closing lines: a rule, the time, `Nodes searched  : N` and
+    /// `Nodes/second    : N`.
+    pub fn closing_lines(&self) -> [String; 4] {
+        [
+            "===========================".to_string(),
+            format!("Total time (ms) : {}", self.milliseconds),
+            format!("Nodes searched  : {}", self.nodes),
+            format!(
+                "Nodes/second    : {}",
+                self.nodes * 1000 / self.milliseconds.max(1)
+            ),
+        ]
+    }
+}
+
+/// Runs the benchmark at `depth`, sending one line per position searched
+/// to `emit`; the caller prints [`BenchReport::closing_lines`]. Search
+/// `id` of `signals` stops it: the position being searched is cut short
+/// (its nodes count) and the rest are skipped.
+pub fn run(depth: u32, signals: &Signals, id: u64, emit: &mut dyn FnMut(&str)) -> BenchReport {
     // Only the searches are timed: setting up each position (a fresh
     // table, which the allocator may clear byte by byte) is not search speed.
     let mut searching = std::time::Duration::ZERO;
@@ -80,18 +101,27 @@ pub fn run(depth: u32, emit: &mut dyn FnMut(&str)) -> BenchReport {
         depth: Some(depth.max(1)),
         ..Limits::default()
     };
+    let mut stopped = false;
     for (index, (rules, fen)) in all.iter().enumerate() {
+        if signals.stopped(id) {
+            stopped = true;
+            break;
+        }
         let mut engine = Engine::new();
         engine.set_rules(*rules);
         let position = parse_position(fen).expect("bench positions are valid");
         engine
             .set_position(Some(fen), &[])
             .expect("bench positions are valid");
-        let signals = Signals::default();
         let start = Instant::now();
-        let result = engine.search_with(&limits, &settings, &signals, 1, &Silent);
+        let result = engine.search_with(&limits, &settings, signals, id, &Silent);
         searching += start.elapsed();
         nodes += result.nodes;
+        if signals.stopped(id) {
+            // Cut short: its nodes count, its move would mislead.
+            stopped = true;
+            break;
+        }
         let best = result
             .best_move
             .map_or_else(|| "(none)".to_string(), |mv| mv.to_string());
@@ -103,16 +133,9 @@ pub fn run(depth: u32, emit: &mut dyn FnMut(&str)) -> BenchReport {
             result.nodes
         ));
     }
-    let milliseconds = searching.as_millis() as u64;
-    emit("===========================");
-    emit(&format!("Total time (ms) : {milliseconds}"));
-    emit(&format!("Nodes searched  : {nodes}"));
-    emit(&format!(
-        "Nodes/second    : {}",
-        nodes * 1000 / milliseconds.max(1)
-    ));
     BenchReport {
         nodes,
-        milliseconds,
+        milliseconds: searching.as_millis() as u64,
+        stopped,
     }
 }

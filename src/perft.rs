@@ -51,3 +51,120 @@ pub fn divide(position: &Position, rules: &Rules, depth: u32, parallel: bool) ->
         moves.iter().map(count).collect()
     }
 }
+
+/// A count that may have been stopped before it finished.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct PartialDivide {
+    /// The count below each root move finished, in generation order.
+    pub moves: Vec<(Move, u64)>,
+    /// Move paths counted, the unfinished root move's included.
+    pub total: u64,
+    /// Whether `stop` ended the count early.
+    pub stopped: bool,
+}
+
+/// [`divide`] on one thread that hands each root move's count to
+/// `finished` as it completes, asks `stop` now and then (at every node
+/// three or more plies from the leaves, never below) and, once it answers
+/// true, returns what it counted so far.
+pub fn divide_until(
+    position: &Position,
+    rules: &Rules,
+    depth: u32,
+    stop: &dyn Fn() -> bool,
+    finished: &mut dyn FnMut(Move, u64),
+) -> PartialDivide {
+    let mut result = PartialDivide::default();
+    if depth == 0 {
+        result.total = 1;
+        return result;
+    }
+    if stop() {
+        result.stopped = true;
+        return result;
+    }
+    for &mv in legal_moves(position, rules).iter() {
+        let (count, stopped) = perft_until(&position.play(mv), rules, depth - 1, stop);
+        result.total += count;
+        if stopped {
+            result.stopped = true;
+            return result;
+        }
+        finished(mv, count);
+        result.moves.push((mv, count));
+    }
+    result
+}
+
+/// [`perft`] that checks `stop` at nodes of depth three or more; returns
+/// the count and whether it was stopped.
+fn perft_until(
+    position: &Position,
+    rules: &Rules,
+    depth: u32,
+    stop: &dyn Fn() -> bool,
+) -> (u64, bool) {
+    if depth < 3 {
+        return (perft(position, rules, depth), false);
+    }
+    if stop() {
+        return (0, true);
+    }
+    let mut total = 0;
+    for &mv in legal_moves(position, rules).iter() {
+        let (count, stopped) = perft_until(&position.play_unkeyed(mv), rules, depth - 1, stop);
+        total += count;
+        if stopped {
+            return (total, true);
+        }
+    }
+    (total, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::start_position;
+    use std::cell::Cell;
+
+    #[test]
+    fn an_unstopped_count_matches_divide() {
+        let rules = Rules::default();
+        let start = start_position(rules.pattern);
+        let partial = divide_until(&start, &rules, 4, &|| false, &mut |_, _| {});
+        assert!(!partial.stopped);
+        assert_eq!(partial.moves, divide(&start, &rules, 4, false));
+        assert_eq!(partial.total, perft(&start, &rules, 4));
+        assert_eq!(
+            divide_until(&start, &rules, 0, &|| false, &mut |_, _| {}).total,
+            1
+        );
+    }
+
+    #[test]
+    fn a_stopped_count_keeps_what_it_counted() {
+        let rules = Rules::default();
+        let start = start_position(rules.pattern);
+        // Stopped before it starts: nothing counted.
+        let none = divide_until(&start, &rules, 5, &|| true, &mut |_, _| {});
+        assert!(none.stopped && none.moves.is_empty() && none.total == 0);
+        // Stopped after a few checks: a prefix of the full divide.
+        let calls = Cell::new(0);
+        let stop = || {
+            calls.set(calls.get() + 1);
+            calls.get() > 40
+        };
+        let mut seen = Vec::new();
+        let partial = divide_until(&start, &rules, 5, &stop, &mut |mv, count| {
+            seen.push((mv, count))
+        });
+        assert_eq!(seen, partial.moves);
+        assert!(partial.stopped);
+        let full = divide(&start, &rules, 5, false);
+        assert!(partial.moves.len() < full.len());
+        assert_eq!(partial.moves[..], full[..partial.moves.len()]);
+        let finished: u64 = partial.moves.iter().map(|(_, count)| count).sum();
+        assert!(partial.total >= finished);
+        assert!(partial.total < full.iter().map(|(_, count)| count).sum());
+    }
+}

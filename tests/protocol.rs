@@ -133,14 +133,21 @@ impl Engine {
             })
         };
         let stdin = child.stdin.take();
-        Engine {
+        let mut engine = Engine {
             child,
             stdin,
             lines,
             transcript: Vec::new(),
             stderr,
             stderr_thread: Some(stderr_thread),
+        };
+        // The banner comes first, before any input.
+        let banner = engine.expect_line("the banner", |_| true, WORK);
+        let expected = format!("pasang {} by ", env!("CARGO_PKG_VERSION"));
+        if !banner.starts_with(&expected) {
+            engine.fail(&format!("the first line should be a banner, got: {banner}"));
         }
+        engine
     }
 
     /// Fails the test with `message`, the end of the transcript and stderr.
@@ -318,29 +325,23 @@ impl Engine {
         lines[0].clone()
     }
 
-    /// Sends a malformed `go` line: it must give an `info string error:`
-    /// naming the fault. The engine may refuse the search or run it with
-    /// the bad parameter skipped (as Stockfish does); either way a `stop`
-    /// then gets at most one `bestmove`, with a legal move.
-    fn send_malformed_go(&mut self, line: &[u8], legal: &[String]) {
+    /// Sends a malformed `go` line: it must give one `info string error:`
+    /// naming the fault and start no search, so nothing else follows (no
+    /// `bestmove`, even after a `stop`).
+    fn send_malformed_go(&mut self, line: &[u8]) {
         let mut bytes = line.to_vec();
         bytes.push(b'\n');
         self.send_bytes(&bytes);
-        // Let a search (if any) start before stopping it.
         let first = self.expect_line("the error line", |_| true, WORK);
-        if !first.starts_with("info string error: ") {
+        if !first.starts_with("info string error: ") || !first.ends_with("no search started") {
             self.fail(&format!(
-                "a malformed go must first report an error, got: {first}"
+                "a malformed go must report an error and start no search, got: {first}"
             ));
         }
         self.send("stop");
         let rest = self.sync();
-        if rest.is_empty() {
-            return; // refused
-        }
-        let search = Search::from_lines(rest.clone());
-        if let Err(problem) = search.check(legal) {
-            self.fail(&format!("search after a malformed go: {problem}"));
+        if !rest.is_empty() {
+            self.fail(&format!("a malformed go started a search: {rest:?}"));
         }
     }
 
@@ -1828,27 +1829,35 @@ fn unknown_and_malformed_commands_are_reported() {
             "'{command}'"
         );
     }
-    let legal = engine.moves();
     for command in [
         "go depth",
         "go depth x",
         "go depth -3",
         "go nodes many",
         "go movetime",
+        "go movetime -5",
         "go wtime",
-        "go sideways",
         "go perft",
         "go depth 99999999999999",
+        "go depth movetime 100",
     ] {
-        engine.send_malformed_go(command.as_bytes(), &legal);
+        engine.send_malformed_go(command.as_bytes());
         assert_eq!(engine.position_string(), before);
     }
+    // An unknown word is skipped with a note; the search runs.
+    let legal = engine.moves();
+    engine.send("go sideways depth 2");
+    let note = engine.expect_line("a note", |_| true, WORK);
+    assert_eq!(note, "info string go: unknown word 'sideways' ignored");
+    let search = engine.bestmove(WORK);
+    assert!(legal.contains(&search.best), "{}", search.best);
+    // `position startpos c j`: the error names the missing word.
+    engine.send_error("position startpos c j", |line| line.contains("'moves'"));
     for command in [
         "uci now",
         "isready now",
         "ucinewgame please",
         "stop now",
-        "quit later",
         "moves c",
         "result now",
         "d 3",
@@ -1917,8 +1926,7 @@ fn very_long_lines_and_binary_junk_do_not_crash() {
         lines.len() == 1 && lines[0].starts_with("info string error"),
         "{lines:?}"
     );
-    let legal = strings(AFTER_OPENING_MOVES);
-    engine.send_malformed_go(b"go depth 3\xff", &legal);
+    engine.send_malformed_go(b"go depth 3\xff");
     engine.send_bytes(b"\x00\x01\x02\x1b[2J\x7f\n");
     assert_eq!(engine.sync().len(), 1);
     engine.send_bytes(&[0x80; 10_000]);
@@ -2096,4 +2104,204 @@ fn logging_goes_to_stderr_only_and_only_when_asked() {
     let log = engine.stderr_after_exit();
     assert!(log.contains("isready"), "stderr: {log}");
     assert!(log.contains("readyok"), "stderr: {log}");
+}
+
+// ---------------------------------------------------------------------------
+// Long commands: stop, quit, and a flood of input
+
+/// A perft that runs for minutes unless stopped.
+const LONG_PERFT: &str = "perft 14";
+
+/// Reads a stopped perft's output: the `stopped` mark, a blank line and
+/// `Nodes searched: N` last. Returns N.
+fn stopped_perft(engine: &mut Engine) -> u64 {
+    let lines = engine.read_until(
+        "'Nodes searched:' after stop",
+        |line| line.starts_with("Nodes searched:"),
+        AFTER_STOP,
+    );
+    let n = lines.len();
+    if n < 3 || lines[n - 3] != "info string stopped: partial count" || !lines[n - 2].is_empty() {
+        engine.fail(&format!("a stopped perft ends badly: {lines:?}"));
+    }
+    lines[n - 1]
+        .strip_prefix("Nodes searched: ")
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| engine.fail("malformed 'Nodes searched:' line"))
+}
+
+/// Reads a stopped bench's output: the `stopped` mark and its usual four
+/// closing lines. Returns the node count.
+fn stopped_bench(engine: &mut Engine) -> u64 {
+    let lines = engine.read_until(
+        "'Nodes/second' after stop",
+        |line| line.starts_with("Nodes/second    : "),
+        AFTER_STOP,
+    );
+    let n = lines.len();
+    if n < 5
+        || lines[n - 5] != "info string stopped: partial count"
+        || !lines[n - 4].starts_with("=====")
+        || !lines[n - 3].starts_with("Total time (ms) : ")
+    {
+        engine.fail(&format!("a stopped bench ends badly: {lines:?}"));
+    }
+    lines[n - 2]
+        .strip_prefix("Nodes searched  : ")
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| engine.fail("malformed 'Nodes searched  :' line"))
+}
+
+#[test]
+fn stop_ends_a_running_perft_with_its_partial_count() {
+    let mut engine = Engine::spawn();
+    for command in [LONG_PERFT, "go perft 14"] {
+        engine.send(command);
+        // Divide lines may come first; the total must wait for the stop.
+        engine.expect_none_within(
+            "a total before stop",
+            |line| line.starts_with("Nodes searched"),
+            WATCH,
+        );
+        // isready is answered at once while it runs.
+        engine.send("isready");
+        engine.expect_line("readyok", |line| line == "readyok", READY);
+        engine.send("stop");
+        let counted = stopped_perft(&mut engine);
+        assert!(counted > 0, "{command}: counted nothing in {WATCH:?}");
+        assert!(engine.sync().is_empty());
+    }
+    // The next perft runs in full.
+    assert_eq!(perft_output(&mut engine, "perft 3").1, 850);
+}
+
+#[test]
+fn stop_ends_a_running_bench_with_its_partial_count() {
+    let mut engine = Engine::spawn();
+    engine.send("bench 40");
+    engine.expect_none_within(
+        "bench totals before stop",
+        |line| line.starts_with("Nodes searched"),
+        WATCH,
+    );
+    engine.send("stop");
+    stopped_bench(&mut engine);
+    assert!(engine.sync().is_empty());
+}
+
+#[test]
+fn stop_drops_the_long_commands_queued_behind_it() {
+    let mut engine = Engine::spawn();
+    engine.send_silent(MIDDLEGAME);
+    let legal = engine.moves();
+    engine.send(&format!(
+        "{LONG_PERFT}\nbench 40\ngo perft 14\ngo depth 60\nd\n{LONG_PERFT}"
+    ));
+    thread::sleep(WATCH);
+    engine.send("stop");
+    // The running perft ends with what it counted, the queued ones with
+    // nothing; the queued search answers at once; `d` still runs.
+    stopped_perft(&mut engine);
+    assert_eq!(stopped_bench(&mut engine), 0);
+    assert_eq!(stopped_perft(&mut engine), 0);
+    let search = engine.bestmove(AFTER_STOP);
+    assert!(legal.contains(&search.best), "{}", search.best);
+    engine.expect_line(
+        "the output of d",
+        |line| line.starts_with("Status:"),
+        AFTER_STOP,
+    );
+    assert_eq!(stopped_perft(&mut engine), 0);
+    // A perft sent after the stop runs normally.
+    assert_eq!(perft_output(&mut engine, "perft 1").1, legal.len() as u64);
+}
+
+#[test]
+fn quit_and_end_of_input_end_any_long_command() {
+    for command in [LONG_PERFT, "go perft 14", "bench 40", "go infinite"] {
+        for end in ["quit", "quit now", "end of input"] {
+            let mut engine = Engine::spawn();
+            engine.send_silent(MIDDLEGAME);
+            engine.send(command);
+            engine.send(LONG_PERFT); // queued behind it
+            thread::sleep(Duration::from_millis(200));
+            if end == "end of input" {
+                engine.close_stdin();
+            } else {
+                engine.send(end);
+            }
+            // Generous: the figure measured is a few milliseconds.
+            let status = engine.wait_exit(Duration::from_secs(3));
+            assert_eq!(status.code(), Some(0), "{command} then {end}");
+        }
+    }
+}
+
+/// VmHWM (peak resident memory) of a process in KiB, where /proc has it.
+fn peak_memory_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn a_flood_of_input_during_a_search_is_bounded_and_stop_still_works() {
+    let mut engine = Engine::spawn();
+    engine.send_silent(MIDDLEGAME);
+    let legal = engine.moves();
+    engine.send("go infinite");
+    // More lines than the queue holds, long ones among them.
+    let mut flood = String::new();
+    for index in 0..30_000 {
+        flood.push_str(match index % 4 {
+            0 => "bench\n",
+            1 => "flood of junk with several words in it\n",
+            2 => "position startpos moves c j b4c4n k7j7w\n",
+            _ => "perft 12\n",
+        });
+    }
+    engine.send_bytes(flood.as_bytes());
+    engine.send("isready");
+    // The report of dropped input comes at once, from the reader.
+    let mut lines = engine.read_until("readyok", |line| line == "readyok", WORK);
+    engine.send("stop");
+    let search_lines = engine.read_until(
+        "bestmove after the flood",
+        |line| line.starts_with("bestmove"),
+        WORK,
+    );
+    let search = Search::from_lines(
+        search_lines
+            .iter()
+            .filter(|line| !line.starts_with("info string error"))
+            .cloned()
+            .collect(),
+    );
+    assert!(legal.contains(&search.best));
+    lines.extend(search_lines);
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("info string error: ")
+                && line.contains("dropped until they are done")),
+        "no report of dropped input"
+    );
+    // The queued commands drain quickly; the dropped lines are counted.
+    engine.send("d");
+    let lines = engine.read_until(
+        "the end of the queue",
+        |line| line.starts_with("Status:"),
+        Duration::from_secs(30),
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.contains("input line(s) dropped while the queue was full")),
+        "no count of dropped lines"
+    );
+    if let Some(peak) = peak_memory_kib(engine.child.id()) {
+        // Hash 16 MiB + 64 MiB, the bound of issue 20.
+        assert!(peak < (16 + 64) * 1024, "peak resident memory {peak} KiB");
+    }
+    engine.go_checked("go depth 3", WORK);
 }

@@ -22,7 +22,8 @@ pub fn run(args: &BenchArgs) -> Result<i32, String> {
     let mut done = 0;
     progress.show(&format!("bench depth {}: 0/{count} positions", args.depth));
     let mut failed = None;
-    crate::bench::run(args.depth, &mut |line| {
+    let signals = crate::search::Signals::default();
+    let report = crate::bench::run(args.depth, &signals, 1, &mut |line| {
         progress.clear();
         let mut out = std::io::stdout().lock();
         if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
@@ -39,6 +40,12 @@ pub fn run(args: &BenchArgs) -> Result<i32, String> {
         }
     });
     progress.clear();
+    let mut out = std::io::stdout().lock();
+    for line in report.closing_lines() {
+        if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+            failed.get_or_insert(error);
+        }
+    }
     match failed {
         Some(error) => Err(format!("cannot write the output: {error}")),
         None => Ok(0),

@@ -63,6 +63,8 @@ pub enum Command {
     Bench(Option<u32>),
     /// Extension: the static evaluation.
     Eval,
+    /// Extension: the list of commands.
+    Help,
     /// An empty line: ignored.
     Empty,
 }
@@ -111,8 +113,13 @@ fn number<T: std::str::FromStr>(
 ) -> Result<T, CommandError> {
     let text = value.ok_or_else(|| invalid(format!("{command}: '{key}' needs a value")))?;
     text.parse::<T>().map_err(|_| {
+        let why = match text.parse::<i128>() {
+            Ok(number) if number < 0 => "is negative",
+            Ok(_) => "is too large",
+            Err(_) => "is not a number",
+        };
         invalid(format!(
-            "{command}: '{key}' value '{}' is not a valid number",
+            "{command}: '{key}' value '{}' {why}",
             shorten(text)
         ))
     })
@@ -139,7 +146,9 @@ impl std::str::FromStr for Command {
             "ucinewgame" => no_arguments(Command::UciNewGame),
             "stop" => no_arguments(Command::Stop),
             "ponderhit" => no_arguments(Command::PonderHit),
-            "quit" => no_arguments(Command::Quit),
+            // Whatever follows: a person typing `quit now` means it.
+            "quit" => Ok(Command::Quit),
+            "help" => Ok(Command::Help),
             "moves" => no_arguments(Command::Moves),
             "result" => no_arguments(Command::Result),
             "d" => no_arguments(Command::Display),
@@ -151,7 +160,14 @@ impl std::str::FromStr for Command {
             },
             "setoption" => parse_setoption(rest),
             "position" => parse_position(rest),
-            "go" => parse_go(rest).map(Command::Go),
+            "go" => parse_go(rest)
+                .map(Command::Go)
+                .map_err(|error| match error {
+                    CommandError::Invalid(message) => {
+                        invalid(format!("{message}; no search started"))
+                    }
+                    other => other,
+                }),
             "perft" => match rest {
                 [depth] => Ok(Command::Perft(number("perft", "depth", Some(depth))?)),
                 _ => Err(invalid("perft takes one depth")),
@@ -199,6 +215,13 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
                 "position: expected 'startpos' or 'fen <position string>'",
             ));
         }
+        ["startpos", extra, ..] => {
+            return Err(invalid(format!(
+                "position: unexpected '{}' after 'startpos' (moves follow the word 'moves': \
+                 position startpos moves c j)",
+                shorten(extra)
+            )));
+        }
         [other, ..] => {
             return Err(invalid(format!(
                 "position: expected 'startpos' or 'fen', got '{}'",
@@ -209,64 +232,54 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     Ok(Command::Position { base, moves })
 }
 
-/// Parses `go` leniently, as Stockfish does: a bad or unknown parameter is
-/// reported in `warnings` and skipped, and the search still runs, so every
-/// `go` gets its `bestmove` and no GUI waits forever.
+/// Parses `go`. A limit whose value is missing or does not parse is an
+/// error, and no search starts: a typo must not turn into an endless
+/// search. An unknown word is skipped with a warning (as Stockfish skips
+/// it) and the search runs.
 fn parse_go(rest: &[&str]) -> Result<GoParams, CommandError> {
     let mut params = GoParams::default();
     let mut index = 0;
     while index < rest.len() {
         let key = rest[index];
         let value = rest.get(index + 1);
-        let outcome: Result<bool, CommandError> = (|| {
-            match key {
-                "depth" => params.depth = Some(number("go", key, value)?),
-                "nodes" => params.nodes = Some(number("go", key, value)?),
-                "movetime" => params.movetime = Some(clock("go", key, value)?),
-                "wtime" | "stime" => params.time[0] = Some(clock("go", key, value)?),
-                "btime" | "ntime" => params.time[1] = Some(clock("go", key, value)?),
-                "winc" | "sinc" => params.increment[0] = Some(clock("go", key, value)?),
-                "binc" | "ninc" => params.increment[1] = Some(clock("go", key, value)?),
-                "movestogo" => params.moves_to_go = Some(number("go", key, value)?),
-                "mate" => params.mate = Some(number("go", key, value)?),
-                "perft" => params.perft = Some(number("go", key, value)?),
-                "infinite" => {
-                    params.infinite = true;
-                    return Ok(false);
-                }
-                "ponder" => {
-                    params.ponder = true;
-                    return Ok(false);
-                }
-                other => {
-                    return Err(invalid(format!(
-                        "go: unknown parameter '{}' ignored",
-                        shorten(other)
-                    )));
-                }
+        let mut takes_value = true;
+        match key {
+            "depth" => params.depth = Some(number("go", key, value)?),
+            "nodes" => params.nodes = Some(number("go", key, value)?),
+            "movetime" => params.movetime = Some(number("go", key, value)?),
+            "wtime" | "stime" => params.time[0] = Some(clock("go", key, value)?),
+            "btime" | "ntime" => params.time[1] = Some(clock("go", key, value)?),
+            "winc" | "sinc" => params.increment[0] = Some(clock("go", key, value)?),
+            "binc" | "ninc" => params.increment[1] = Some(clock("go", key, value)?),
+            "movestogo" => params.moves_to_go = Some(number("go", key, value)?),
+            "mate" => params.mate = Some(number("go", key, value)?),
+            "perft" => params.perft = Some(number("go", key, value)?),
+            "infinite" => {
+                params.infinite = true;
+                takes_value = false;
             }
-            Ok(true)
-        })();
-        if key == "searchmoves" {
-            // Moves run to the next keyword or the end.
-            let mut end = index + 1;
-            while end < rest.len() && !GO_KEYWORDS.contains(&rest[end]) {
-                params.search_moves.push(rest[end].to_string());
-                end += 1;
+            "ponder" => {
+                params.ponder = true;
+                takes_value = false;
             }
-            index = end;
-            continue;
-        }
-        match outcome {
-            Ok(takes_value) => index += if takes_value { 2 } else { 1 },
-            Err(error) => {
-                params.warnings.push(error.to_string());
-                // Skip the bad value too, unless it is the next keyword.
-                let value_is_keyword = value.is_none_or(|v| GO_KEYWORDS.contains(v));
-                let known = GO_KEYWORDS.contains(&key);
-                index += if known && !value_is_keyword { 2 } else { 1 };
+            "searchmoves" => {
+                // Moves run to the next keyword or the end.
+                let mut end = index + 1;
+                while end < rest.len() && !GO_KEYWORDS.contains(&rest[end]) {
+                    params.search_moves.push(rest[end].to_string());
+                    end += 1;
+                }
+                index = end;
+                continue;
+            }
+            other => {
+                params
+                    .warnings
+                    .push(format!("go: unknown word '{}' ignored", shorten(other)));
+                takes_value = false;
             }
         }
+        index += if takes_value { 2 } else { 1 };
     }
     Ok(params)
 }
@@ -313,6 +326,12 @@ mod tests {
         assert_eq!(parse(""), Ok(Command::Empty));
         assert!(matches!(parse("foo bar"), Err(CommandError::Unknown(_))));
         assert!(matches!(parse("uci now"), Err(CommandError::Invalid(_))));
+        assert_eq!(parse("quit now"), Ok(Command::Quit));
+        assert_eq!(parse("help"), Ok(Command::Help));
+        let Err(CommandError::Invalid(message)) = parse("position startpos c j") else {
+            panic!("moves word forgotten");
+        };
+        assert!(message.contains("'moves'"), "{message}");
     }
 
     #[test]
@@ -367,17 +386,34 @@ mod tests {
         assert_eq!(params.increment, [Some(10), Some(20)]);
         assert_eq!(params.search_moves, ["c", "d"]);
         assert_eq!(params.depth, Some(3));
-        // Bad parameters are skipped with a warning; the search still runs.
-        let Ok(Command::Go(params)) = parse("go depth x sideways movetime 50") else {
-            panic!("lenient go");
+        // Unknown words are skipped with a warning; the search still runs.
+        let Ok(Command::Go(params)) = parse("go sideways movetime 50 now") else {
+            panic!("unknown words");
         };
-        assert_eq!(params.depth, None);
         assert_eq!(params.movetime, Some(50));
         assert_eq!(params.warnings.len(), 2);
-        assert!(matches!(
-            parse("go depth"),
-            Ok(Command::Go(GoParams { depth: None, .. }))
-        ));
+        // A limit without a value that parses is an error: no search.
+        for (line, why) in [
+            ("go depth x", "'depth' value 'x' is not a number"),
+            ("go depth", "'depth' needs a value"),
+            ("go movetime", "'movetime' needs a value"),
+            ("go depth -3", "'depth' value '-3' is negative"),
+            ("go movetime -3", "'movetime' value '-3' is negative"),
+            ("go nodes 99999999999999999999999", "is too large"),
+            (
+                "go depth movetime 50",
+                "'depth' value 'movetime' is not a number",
+            ),
+        ] {
+            match parse(line) {
+                Err(CommandError::Invalid(message)) => {
+                    assert!(message.contains(why), "{line}: {message}")
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        // Clocks may run negative in a GUI: they count as zero.
+        assert!(parse("go wtime -20 btime 100").is_ok());
         assert_eq!(shorten("a\u{1b}b\0"), "a?b?");
         assert!(matches!(
             parse("go perft 3"),

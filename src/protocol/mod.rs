@@ -1,28 +1,37 @@
 //! The UCI-style protocol loop.
 //!
-//! The calling thread reads input; it answers `isready` during a search,
-//! and passes `stop`, `ponderhit` and `quit` on through [`Signals`] at
-//! once. Every other command goes, in order, to the engine thread, which
-//! runs searches. Commands that arrive during a search therefore take
-//! effect after its `bestmove`.
+//! The calling thread reads input. It acts on `stop`, `ponderhit` and
+//! `quit` itself, through [`Signals`], and answers `isready` itself while
+//! a long command (`go`, `perft`, `bench`) is queued or running. Every
+//! other command goes, in input order, through a bounded queue (see
+//! [`queue`]) to the engine thread, which carries them out; an error about
+//! a line comes out in its turn too.
+//!
+//! `stop` ends every long command sent before it: the running one prints
+//! what it has (a perft or bench marked `info string stopped: partial
+//! count`), and those still queued do no work and print only their
+//! closing lines. `quit` and end of input do the same, then the queued
+//! quick commands are carried out and the engine exits.
 
 mod command;
 mod output;
+mod queue;
 
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
 use std::time::Duration;
 
 pub use command::{Command, CommandError, GoParams, PositionBase, shorten};
 pub use output::Output;
+pub use queue::{MAX_COST as MAX_QUEUED_BYTES, MAX_JOBS as MAX_QUEUED_COMMANDS};
 
 use crate::bench;
 use crate::engine::{Engine, OptionEffect, option_lines};
 use crate::outcome::Status;
-use crate::perft::divide;
+use crate::perft::divide_until;
 use crate::search::{Info, Limits, Listener, Signals};
+use queue::{JobQueue, PushError};
 
 /// Longest input line read whole; longer lines are rejected (and skipped
 /// to their end) without holding them in memory.
@@ -31,26 +40,67 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// Name and version for `id name`.
 pub const ENGINE_NAME: &str = concat!("pasang ", env!("CARGO_PKG_VERSION"));
 
-/// A command for the engine thread, with the id of its search if a `go`.
+/// The line printed when the loop starts, as Stockfish prints one.
+pub const BANNER: &str = concat!(
+    "pasang ",
+    env!("CARGO_PKG_VERSION"),
+    " by the pasang developers (type 'help' for the commands)"
+);
+
+/// The line that marks a perft or bench cut short by `stop`.
+pub const STOPPED: &str = "info string stopped: partial count";
+
+/// The answer to `help`.
+pub const HELP: &str = "\
+Commands (PROTOCOL.md describes each; docs/rules.md the game):
+  uci                         identify, list the options, answer uciok
+  isready                     answer readyok once earlier commands are done
+  setoption name <N> [value <V>]  set an option (see the uci answer)
+  ucinewgame                  forget what earlier games taught the engine
+  position startpos [moves <m>...]  the start, then moves
+  position fen <position> [moves <m>...]  a position string, then moves
+  go [depth N] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS]
+     [movestogo N] [mate N] [infinite] [ponder] [searchmoves <m>...]
+                              search; ends with bestmove
+  go perft N | perft N        count move paths; ends with Nodes searched
+  bench [depth]               search the built-in positions
+  stop                        end the running search, perft or bench
+  ponderhit                   the pondered move was played
+  d                           show the board and the position string
+  moves                       list the legal moves
+  result                      the game's result so far
+  eval                        the static evaluation
+  help                        this list
+  quit                        exit";
+
+/// A long command: it may run for a long time and `stop` ends it.
+enum Long {
+    Go(GoParams),
+    Perft(u32),
+    Bench(Option<u32>),
+}
+
+/// A job for the engine thread.
 enum Job {
     Command(Command),
     /// A message to print in its turn (errors about the input line).
     Message(String),
-    Go(GoParams, u64),
+    /// A long command and its id for [`Signals`].
+    Long(Long, u64),
     IsReady,
     Quit,
 }
 
-/// Counters shared by the reader and the engine thread.
+/// Counters of long commands shared by the reader and the engine thread.
 #[derive(Default)]
-struct Searches {
-    /// Ids handed to `go` commands so far (the latest id).
+struct LongCommands {
+    /// Ids handed out so far (the latest id).
     sent: AtomicU64,
-    /// `go` commands answered with `bestmove`.
+    /// The latest id finished (counted before its closing line is sent).
     done: AtomicU64,
 }
 
-impl Searches {
+impl LongCommands {
     fn busy(&self) -> bool {
         self.sent.load(Ordering::SeqCst) > self.done.load(Ordering::SeqCst)
     }
@@ -63,21 +113,26 @@ pub fn run_stdio() -> i32 {
 
 /// Runs the protocol on any input, writing to `output`.
 pub fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
+    output.send(BANNER);
     let signals = Arc::new(Signals::default());
-    let searches = Arc::new(Searches::default());
-    let (sender, receiver) = mpsc::channel::<Job>();
+    let long = Arc::new(LongCommands::default());
+    let queue = Arc::new(JobQueue::<Job>::default());
     let engine_thread = {
         let output = Arc::clone(&output);
         let signals = Arc::clone(&signals);
-        let searches = Arc::clone(&searches);
+        let long = Arc::clone(&long);
+        let queue = Arc::clone(&queue);
         std::thread::Builder::new()
             .name("engine".into())
             .stack_size(16 << 20)
-            .spawn(move || engine_loop(receiver, &output, &signals, &searches))
+            .spawn(move || engine_loop(&queue, &output, &signals, &long))
             .expect("the engine thread starts")
     };
 
+    let stopped = |id| signals.stopped(id);
     let mut line = Vec::new();
+    // Lines dropped since the queue was last found full.
+    let mut dropped: u64 = 0;
     loop {
         let read = read_line_bounded(&mut input, &mut line);
         let text = match read {
@@ -92,40 +147,64 @@ pub fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
         };
         let text = text.trim_end_matches(['\r', '\n']);
         output.log_input(text);
+        let sent = long.sent.load(Ordering::SeqCst);
         let job = match text.parse::<Command>() {
             Ok(Command::Empty) => continue,
             Ok(Command::IsReady) => {
-                if searches.busy() {
+                if long.busy() {
                     output.send("readyok");
                     continue;
                 }
                 Job::IsReady
             }
             Ok(Command::Stop) => {
-                signals.stop(searches.sent.load(Ordering::SeqCst));
+                signals.stop(sent);
                 continue;
             }
             Ok(Command::PonderHit) => {
-                signals.ponderhit(searches.sent.load(Ordering::SeqCst));
+                signals.ponderhit(sent);
                 continue;
             }
             Ok(Command::Quit) => break,
-            Ok(Command::Go(params)) => {
-                let id = searches.sent.fetch_add(1, Ordering::SeqCst) + 1;
-                Job::Go(params, id)
-            }
+            Ok(Command::Go(params)) => Job::Long(Long::Go(params), sent + 1),
+            Ok(Command::Perft(depth)) => Job::Long(Long::Perft(depth), sent + 1),
+            Ok(Command::Bench(depth)) => Job::Long(Long::Bench(depth), sent + 1),
             Ok(command) => Job::Command(command),
             // Through the queue, so the error comes out in input order.
             Err(error) => Job::Message(format!("info string {error}")),
         };
-        if sender.send(job).is_err() {
-            break;
+        let is_long = matches!(job, Job::Long(..));
+        if dropped > 0 {
+            let message = format!(
+                "info string error: {dropped} input line(s) dropped while the queue was full"
+            );
+            if queue.push(Job::Message(message), 64, &stopped).is_ok() {
+                dropped = 0;
+            }
+        }
+        match queue.push(job, queue::cost(text), &stopped) {
+            Ok(()) => {
+                if is_long {
+                    long.sent.store(sent + 1, Ordering::SeqCst);
+                }
+            }
+            Err(PushError::Full) => {
+                if dropped == 0 {
+                    output.send(&format!(
+                        "info string error: {MAX_QUEUED_COMMANDS} commands wait behind a long \
+                         command; input other than stop, isready, ponderhit and quit is \
+                         dropped until they are done"
+                    ));
+                }
+                dropped += 1;
+            }
+            Err(PushError::Closed) => break,
         }
     }
-    // Quit or end of input: stop any search, let the engine finish its
-    // queue (each pending go answers at once), then exit.
+    // Quit or end of input: stop every long command, running or queued,
+    // let the engine thread carry out the quick ones still queued, exit.
     signals.stop(u64::MAX);
-    let _ = sender.send(Job::Quit);
+    queue.push_last(Job::Quit);
     let _ = engine_thread.join();
     0
 }
@@ -217,22 +296,25 @@ impl Listener for InfoPrinter<'_> {
     }
 }
 
-fn engine_loop(
-    receiver: mpsc::Receiver<Job>,
-    output: &Output,
-    signals: &Signals,
-    searches: &Searches,
-) {
+fn engine_loop(queue: &JobQueue<Job>, output: &Output, signals: &Signals, long: &LongCommands) {
     let mut engine = Engine::new();
-    while let Ok(job) = receiver.recv() {
+    while let Some(job) = queue.pop() {
         match job {
             Job::Quit => break,
             Job::IsReady => output.send("readyok"),
             Job::Message(text) => output.send(&text),
-            Job::Go(params, id) => {
-                let bestmove = go(&engine, &params, id, output, signals);
-                searches.done.fetch_max(id, Ordering::SeqCst);
-                if let Some(line) = bestmove {
+            Job::Long(command, id) => {
+                queue.set_long_running(Some(id));
+                let closing = match command {
+                    Long::Go(params) => go(&engine, &params, id, output, signals),
+                    Long::Perft(depth) => perft(&engine, depth, id, output, signals),
+                    Long::Bench(depth) => bench(depth, id, output, signals),
+                };
+                // Counted done before its closing lines, so an `isready`
+                // sent after them waits in the queue behind later commands.
+                long.done.fetch_max(id, Ordering::SeqCst);
+                queue.set_long_running(None);
+                for line in closing {
                     output.send(&line);
                 }
             }
@@ -295,15 +377,15 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
             }
         }
         Command::Eval => output.send(&format!("info string eval {}", engine.eval_report())),
-        Command::Perft(depth) => output.send(&perft(engine, depth, output)),
-        Command::Bench(depth) => {
-            let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &mut |line| {
-                output.send(line)
-            });
-            let _ = report;
+        Command::Help => {
+            for line in HELP.lines() {
+                output.send(line);
+            }
         }
-        // Handled by the reader; never queued.
-        Command::IsReady
+        // Handled by the reader or as long commands.
+        Command::Perft(_)
+        | Command::Bench(_)
+        | Command::IsReady
         | Command::Stop
         | Command::PonderHit
         | Command::Quit
@@ -312,39 +394,49 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
     }
 }
 
-/// Prints the divide lines and returns the closing `Nodes searched` line.
-fn perft(engine: &Engine, depth: u32, output: &Output) -> String {
+/// Runs a perft of the current position, printing each root move's
+/// count as it finishes; returns the closing lines.
+fn perft(engine: &Engine, depth: u32, id: u64, output: &Output, signals: &Signals) -> Vec<String> {
     let start = std::time::Instant::now();
-    let counts = divide(engine.position(), engine.game_rules(), depth, false);
-    for (mv, count) in &counts {
-        output.send(&format!("{mv}: {count}"));
+    let counted = divide_until(
+        engine.position(),
+        engine.game_rules(),
+        depth,
+        &|| signals.stopped(id),
+        &mut |mv, count| output.send(&format!("{mv}: {count}")),
+    );
+    if counted.stopped {
+        output.send(STOPPED);
     }
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        counts.iter().map(|(_, count)| count).sum()
-    };
     output.send("");
-    log::info!("perft {depth}: {total} in {:?}", start.elapsed());
-    format!("Nodes searched: {total}")
+    log::info!("perft {depth}: {} in {:?}", counted.total, start.elapsed());
+    vec![format!("Nodes searched: {}", counted.total)]
 }
 
-/// Runs one `go`: a search, or a perft. Returns its last line (`bestmove`,
-/// or perft's `Nodes searched`) for the caller to send once the `go`
-/// counts as done, so an `isready` sent after it is queued behind earlier
-/// commands.
+/// Runs the benchmark; returns its closing lines.
+fn bench(depth: Option<u32>, id: u64, output: &Output, signals: &Signals) -> Vec<String> {
+    let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+    let report = bench::run(depth, signals, id, &mut |line| output.send(line));
+    if report.stopped {
+        output.send(STOPPED);
+    }
+    report.closing_lines().to_vec()
+}
+
+/// Runs one `go`: a search, or a perft. Returns its closing line
+/// (`bestmove`, or perft's `Nodes searched`).
 fn go(
     engine: &Engine,
     params: &GoParams,
     id: u64,
     output: &Output,
     signals: &Signals,
-) -> Option<String> {
+) -> Vec<String> {
     for warning in &params.warnings {
         output.send(&format!("info string {warning}"));
     }
     if let Some(depth) = params.perft {
-        return Some(perft(engine, depth, output));
+        return perft(engine, depth, id, output, signals);
     }
     let search_moves = match engine.parse_moves(&params.search_moves) {
         Ok(moves) => moves,
@@ -380,10 +472,10 @@ fn go(
         };
         output.send(&format!("info depth 0 score {score}"));
         wait_for_release(&limits, signals, id);
-        return Some("bestmove (none)".to_string());
+        return vec!["bestmove (none)".to_string()];
     }
     let result = engine.search(&limits, signals, id, &InfoPrinter { output });
-    Some(match (result.best_move, result.final_info) {
+    vec![match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
             output.send(&info_line(&info));
             match result.ponder_move {
@@ -392,7 +484,7 @@ fn go(
             }
         }
         _ => "bestmove (none)".to_string(),
-    })
+    }]
 }
 
 /// Infinite and ponder searches answer only after `stop` or `ponderhit`.

@@ -307,15 +307,17 @@ fn play_from_a_pipe() {
 
 #[test]
 fn play_to_the_end() {
-    let output = pasang(&["play", "--fen", LAST_STONE], "a1a2e\n");
+    let output = pasang(&["play", "--fen", LAST_STONE], "a1a2e\nn\n");
     assert_eq!(code(&output), 0);
     let text = stdout(&output);
-    assert!(
-        text.contains(
-            "Game over: South wins on points: no stone is left (South 12 - North 4) You win."
-        ),
+    // The result is told once, under the board, then the verdict.
+    assert_eq!(
+        text.matches("Game over: South wins on points: no stone is left (South 12 - North 4)")
+            .count(),
+        1,
         "{text}"
     );
+    assert!(text.contains("You win.\nAnother game? (y/n)> "), "{text}");
 
     // The engine plays South and moves first; end of input quits.
     let output = pasang(
@@ -383,4 +385,30 @@ fn bench_signature_is_pinned() {
         nodes, BENCH_SIGNATURE,
         "the bench signature changed: if the search changed on purpose, update BENCH_SIGNATURE and say Bench: {nodes} in the commit"
     );
+}
+
+#[test]
+fn analyse_takes_positions_as_arguments() {
+    let output = pasang(
+        &["analyse", "--depth", "3", "startpos moves c j", "startpos"],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(text.matches("bestmove").count(), 2, "{text}");
+    // A bad argument is named by its number; the good ones still run.
+    let output = pasang(&["analyse", "--depth", "2", "startpos", "nonsense"], "");
+    assert_eq!(code(&output), 1);
+    assert!(
+        stderr(&output).contains("argument 2"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(stdout(&output).matches("bestmove").count(), 1);
+}
+
+#[test]
+fn perft_threads_have_the_range_of_the_threads_option() {
+    assert_eq!(code(&pasang(&["perft", "2", "--threads", "256"], "")), 0);
+    assert_eq!(code(&pasang(&["perft", "2", "--threads", "257"], "")), 2);
 }

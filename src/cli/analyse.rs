@@ -25,7 +25,8 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// Arguments of `pasang analyse`.
 #[derive(Args, Debug)]
 #[command(after_help = "\
-With neither --fen nor --moves, positions are read from stdin, one per line:
+Positions come from --fen/--moves, or as arguments, or (with none of these)
+from stdin, one per line. An argument or a line is one of:
   <position string>                   e.g. the 5-field string `show` prints
   startpos [moves <m1> <m2> ...]      the start of --pattern, then moves
   fen <position string> [moves ...]   a position string, then moves
@@ -35,6 +36,10 @@ lines starting with '#' are skipped.
 Exit status: 0 if every position was analysed, 1 if any was bad (each is
 reported on stderr with its line number), 2 for usage errors.")]
 pub struct AnalyseArgs {
+    /// Positions to analyse, each quoted as one argument in the form of a
+    /// stdin line (see below), e.g. 'startpos moves c j'.
+    #[arg(value_name = "POSITION", conflicts_with_all = ["fen", "moves"])]
+    positions: Vec<String>,
     #[command(flatten)]
     position: PositionArgs,
     #[command(flatten)]
@@ -121,6 +126,24 @@ pub fn run(args: &AnalyseArgs) -> i32 {
                 1
             }
         };
+    }
+
+    if !args.positions.is_empty() {
+        let mut failed = 0usize;
+        for (index, text) in args.positions.iter().enumerate() {
+            let result = parse_line(text.trim())
+                .map_err(Failure::Input)
+                .and_then(|(fen, moves)| analyse(text.trim(), fen.as_deref(), &moves));
+            match result {
+                Ok(()) => {}
+                Err(Failure::Output) => break,
+                Err(Failure::Input(message)) => {
+                    eprintln!("error: argument {}: {message}", index + 1);
+                    failed += 1;
+                }
+            }
+        }
+        return i32::from(failed > 0);
     }
 
     if std::io::stdin().is_terminal() {

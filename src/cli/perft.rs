@@ -28,8 +28,8 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long)]
     divide: bool,
-    /// Threads sharing the root moves.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    /// Threads sharing the root moves (1 to 256, as the `Threads` option).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::engine::MAX_THREADS as u64))]
     threads: u64,
 }
 

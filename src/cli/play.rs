@@ -5,8 +5,8 @@ use std::io::{BufRead, Write};
 
 use clap::Args;
 
-use super::show::{board_text, captured_points, details};
-use super::{PositionArgs, Replay, RuleArgs, describe_result, player_title};
+use super::show::{board_text_from, captured_points, details};
+use super::{PositionArgs, Replay, RuleArgs, player_title};
 use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_THREADS, OPTIONS};
 use crate::moves::Move;
 use crate::notation::{format_position, parse_move};
@@ -27,7 +27,11 @@ when only one move goes from that origin to that landing point) or one of:
   moves   list the legal moves        hint   ask the engine for a move
   undo    take back your last move    board  show the board again
   fen     print the position string   help   list the commands
-  quit    leave the game")]
+  quit    leave the game
+The board is drawn from your side: your half at the bottom. At the end of a
+game, answer 'y' to play another. With --record, every game (finished or
+left) is appended to that file as a game record, which 'pasang show
+--record' replays.")]
 pub struct PlayArgs {
     /// The side you play: south (moves first) or north.
     #[arg(long, default_value = "south", value_parser = parse_side)]
@@ -47,6 +51,10 @@ pub struct PlayArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MIB as u64))]
     hash: u64,
+    /// Append each game to this file as a game record (the format of
+    /// `pasang match --out`, docs/match.md).
+    #[arg(long, value_name = "PATH")]
+    record: Option<std::path::PathBuf>,
     #[command(flatten)]
     position: PositionArgs,
     #[command(flatten)]
@@ -90,11 +98,14 @@ pub fn run(args: &PlayArgs) -> Result<i32, String> {
         skill: args.skill,
         limits,
         hint_limits,
+        base: replay.clone(),
         replay,
+        record: args.record.clone(),
+        games: 0,
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    match game.play(&mut stdin.lock(), &mut stdout.lock()) {
+    match game.play_games(&mut stdin.lock(), &mut stdout.lock()) {
         Ok(()) => Ok(0),
         // The terminal or pipe went away: nothing more to say.
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
@@ -125,7 +136,24 @@ struct Game {
     limits: Limits,
     /// Limits of hints, at full strength.
     hint_limits: Limits,
+    /// Where each game starts (the start, or --fen and --moves).
+    base: Replay,
     replay: Replay,
+    /// The file games are appended to.
+    record: Option<std::path::PathBuf>,
+    /// Games played so far (finished or left).
+    games: u32,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Ending {
+    /// Played to its end.
+    Over,
+    /// Left with `quit`.
+    Left,
+    /// Input ended.
+    EndOfInput,
 }
 
 /// What the person typed.
@@ -154,7 +182,85 @@ and landing point. Commands:
   quit    leave the game";
 
 impl Game {
-    fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
+    /// Plays games until the person declines another, leaves or input
+    /// ends; records each if asked.
+    fn play_games(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
+        loop {
+            let ending = self.play(input, out)?;
+            self.games += 1;
+            if let Err(message) = self.save_record(ending) {
+                writeln!(out, "{message}")?;
+            }
+            if ending != Ending::Over {
+                return Ok(());
+            }
+            write!(out, "Another game? (y/n)> ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                return Ok(());
+            }
+            if !matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+                return Ok(());
+            }
+            self.replay = self.base.clone();
+            self.engine.new_game();
+            writeln!(out)?;
+        }
+    }
+
+    /// Appends the game just played to the record file, if any.
+    fn save_record(&self, ending: Ending) -> Result<(), String> {
+        let Some(path) = &self.record else {
+            return Ok(());
+        };
+        let mut record = crate::matches::records::Record::default();
+        let (south, north) = match self.human {
+            Player::South => ("you".to_string(), format!("pasang (skill {})", self.skill)),
+            Player::North => (format!("pasang (skill {})", self.skill), "you".to_string()),
+        };
+        let position = self.replay.current();
+        let result = match (ending, Status::of(&position, &self.rules)) {
+            (Ending::Over, Status::Over { winner, .. }) => match winner {
+                Some(Player::South) => "1-0",
+                Some(Player::North) => "0-1",
+                None => "1/2-1/2",
+            },
+            _ => "*",
+        };
+        record.push_tag("Event", "pasang play");
+        record.push_tag("Date", crate::matches::records::utc_date());
+        record.push_tag("Round", self.games.to_string());
+        record.push_tag("South", south);
+        record.push_tag("North", north);
+        record.push_tag("Pattern", self.rules.pattern.to_string());
+        record.push_tag("KaEntry", self.rules.ka_entry.to_string());
+        record.push_tag("SecondColumn", self.rules.second_column.to_string());
+        record.push_tag("Centre", self.rules.centre.to_string());
+        record.push_tag("FEN", format_position(&self.replay.positions[0]));
+        record.push_tag("Result", result);
+        record.push_tag("PlyCount", self.replay.moves.len().to_string());
+        record.moves = self
+            .replay
+            .moves
+            .iter()
+            .map(|mv| crate::matches::records::RecordMove {
+                text: mv.to_string(),
+                comment: None,
+            })
+            .collect();
+        record.result = result.to_string();
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|error| format!("cannot open the record file {}: {error}", path.display()))?;
+        write!(file, "{record}")
+            .map_err(|error| format!("cannot write the record file {}: {error}", path.display()))
+    }
+
+    fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<Ending> {
         writeln!(
             out,
             "You play {} against pasang (skill {}). Type 'help' for the commands.\n",
@@ -171,7 +277,8 @@ impl Game {
                     .last()
                     .is_some_and(|(before, _)| before.side_to_move() == self.human)
                 {
-                    // The person's move ended the game: show where.
+                    // The person's move ended the game: show where (the
+                    // details under the board say how it ended).
                     self.show_board(out)?;
                 }
                 let verdict = match winner {
@@ -179,12 +286,8 @@ impl Game {
                     Some(_) => "pasang wins.",
                     None => "A draw.",
                 };
-                writeln!(
-                    out,
-                    "Game over: {} {verdict}",
-                    describe_result(&status, position.side_to_move())
-                )?;
-                return Ok(());
+                writeln!(out, "{verdict}")?;
+                return Ok(Ending::Over);
             }
             if position.side_to_move() != self.human {
                 self.engine_move(out)?;
@@ -196,7 +299,8 @@ impl Game {
             let mut line = String::new();
             if input.read_line(&mut line)? == 0 {
                 writeln!(out)?;
-                return self.abandon(out);
+                self.abandon(out)?;
+                return Ok(Ending::EndOfInput);
             }
             let text = line.trim();
             if text.is_empty() {
@@ -214,7 +318,10 @@ impl Game {
                 Ok(Input::Board) => self.show_board(out)?,
                 Ok(Input::Fen) => writeln!(out, "{}", format_position(&position))?,
                 Ok(Input::Help) => writeln!(out, "{HELP}")?,
-                Ok(Input::Quit) => return self.abandon(out),
+                Ok(Input::Quit) => {
+                    self.abandon(out)?;
+                    return Ok(Ending::Left);
+                }
             }
         }
     }
@@ -238,7 +345,7 @@ impl Game {
     fn show_board(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let position = self.replay.current();
         let last = self.replay.last();
-        write!(out, "{}", board_text(&position, last))?;
+        write!(out, "{}", board_text_from(&position, last, self.human))?;
         write!(out, "{}", details(&position, &self.rules, last))?;
         writeln!(out)
     }
@@ -391,14 +498,73 @@ mod tests {
                 depth: Some(2),
                 ..Limits::default()
             },
+            base: Replay::new(&rules, None, &[]).unwrap(),
             replay: Replay::new(&rules, None, &[]).unwrap(),
+            record: None,
+            games: 0,
         }
     }
 
     fn session(game: &mut Game, script: &str) -> String {
         let mut output = Vec::new();
-        game.play(&mut script.as_bytes(), &mut output).unwrap();
+        game.play_games(&mut script.as_bytes(), &mut output)
+            .unwrap();
         String::from_utf8(output).unwrap()
+    }
+
+    /// A position one move from the end: South's ka on a1 takes the last
+    /// stone, the white on c2, either way it moves, and wins 12-10.
+    const LAST_MOVE: &str = ".........../.........../.........../.........../.........../.....+...../.........../.........../.........../..w......../S.........N s 10 10 ak";
+
+    fn endgame(human: Player) -> Game {
+        let mut game = game(human);
+        game.base = Replay::new(&game.rules, Some(LAST_MOVE), &[]).unwrap();
+        game.replay = game.base.clone();
+        game
+    }
+
+    #[test]
+    fn the_end_is_told_once_and_another_game_can_follow() {
+        let mut game = endgame(Player::South);
+        let moves = {
+            game.engine.set_position(Some(LAST_MOVE), &[]).unwrap();
+            game.engine.legal_moves()
+        };
+        let mv = moves[0].to_string();
+        let text = session(&mut game, &format!("{mv}\ny\n{mv}\nn\n"));
+        assert_eq!(text.matches("Game over:").count(), 2, "{text}");
+        assert_eq!(text.matches("Another game?").count(), 2, "{text}");
+        assert_eq!(game.games, 2);
+    }
+
+    #[test]
+    fn north_sees_the_board_from_its_side() {
+        let mut game = game(Player::North);
+        let text = session(&mut game, "quit\n");
+        assert!(text.contains("     k j i h g f e d c b a"), "{text}");
+        let first_rank = text.lines().nth(3).unwrap_or_default();
+        assert!(first_rank.trim_start().starts_with("1 "), "{text}");
+    }
+
+    #[test]
+    fn games_are_saved_as_records_that_replay() {
+        let path = std::env::temp_dir().join(format!("pasang-play-{}.pgn", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut game = game(Player::South);
+        game.record = Some(path.clone());
+        session(&mut game, "c\nquit\n");
+        let mut game = endgame(Player::North);
+        game.record = Some(path.clone());
+        session(&mut game, "n\n");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let records = crate::matches::records::read(&text).unwrap();
+        assert_eq!(records.len(), 2, "{text}");
+        assert_eq!(records[0].result, "*");
+        assert_eq!(records[0].moves.len(), 2, "{text}");
+        assert!(records[0].replay().is_ok());
+        assert_eq!(records[1].result, "1-0", "{text}");
+        assert!(records[1].replay().is_ok());
     }
 
     #[test]

@@ -121,13 +121,30 @@ pub fn captured_points(before: &Position, _after: &Position, mv: Move) -> Vec<Sq
 /// position-string characters (`w b . S N +`); the landing point of the
 /// last move is bracketed.
 pub fn board_text(position: &Position, last: Option<(Position, Move)>) -> String {
+    board_text_from(position, last, Player::South)
+}
+
+/// [`board_text`] as `viewer` sees it: their own half at the bottom
+/// (for North, rank 1 at the top and file k on the left).
+pub fn board_text_from(
+    position: &Position,
+    last: Option<(Position, Move)>,
+    viewer: Player,
+) -> String {
     let landing = last.and_then(|(_, mv)| (!mv.is_passage()).then(|| mv.to()));
-    let files = "     a b c d e f g h i j k\n";
+    let north = viewer == Player::North;
+    let files = if north {
+        "     k j i h g f e d c b a\n"
+    } else {
+        "     a b c d e f g h i j k\n"
+    };
     let mut text = String::from(files);
-    for rank in (0..11).rev() {
+    for row in (0..11).rev() {
+        let rank = if north { 10 - row } else { row };
         let _ = write!(text, " {:>2} ", rank + 1);
         let mut previous_marked = false;
-        for file in 0..11 {
+        for column in 0..11 {
+            let file = if north { 10 - column } else { column };
             let square = Square::new(rank, file).expect("rank and file are on the board");
             let marked = landing == Some(square);
             text.push(if marked {

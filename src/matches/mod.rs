@@ -54,7 +54,10 @@ pub struct MatchArgs {
     /// Clock per player: <seconds>+<increment>, e.g. 10+0.1.
     #[arg(long, value_name = "TC", value_parser = parse_tc)]
     pub tc: Option<TimeControl>,
-    /// Fixed time per move, in milliseconds.
+    /// Fixed time per move, in milliseconds. Each engine keeps its own
+    /// margin out of it: pasang's `Move Overhead` (10 ms by default), so
+    /// `--movetime 10` leaves pasang about 1 ms of search; for moves that
+    /// short give each pasang `option.Move Overhead=0`.
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
     /// Fixed search depth.

@@ -2283,7 +2283,7 @@ fn a_flood_of_input_during_a_search_is_bounded_and_stop_still_works() {
         lines
             .iter()
             .any(|line| line.starts_with("info string error: ")
-                && line.contains("dropped until they are done")),
+                && line.contains("dropped until there is room")),
         "no report of dropped input"
     );
     // The queued commands drain quickly; the dropped lines are counted.

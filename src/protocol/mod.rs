@@ -47,6 +47,9 @@ pub const BANNER: &str = concat!(
     " by the pasang developers (type 'help' for the commands)"
 );
 
+/// What the queue charges for the count of dropped lines.
+const SUMMARY_COST: usize = 128;
+
 /// The line that marks a perft or bench cut short by `stop`.
 pub const STOPPED: &str = "info string stopped: partial count";
 
@@ -174,27 +177,36 @@ pub fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
             Err(error) => Job::Message(format!("info string {error}")),
         };
         let is_long = matches!(job, Job::Long(..));
-        if dropped > 0 {
-            let message = format!(
+        let cost = queue::cost(text);
+        // The count of dropped lines goes in just before the first line
+        // that fits again (or right after it, if it had to wait for room).
+        let summary = |dropped: u64| {
+            Job::Message(format!(
                 "info string error: {dropped} input line(s) dropped while the queue was full"
-            );
-            if queue.push(Job::Message(message), 64, &stopped).is_ok() {
-                dropped = 0;
-            }
+            ))
+        };
+        if dropped > 0
+            && queue.has_room(SUMMARY_COST + cost)
+            && queue.push(summary(dropped), SUMMARY_COST, &stopped).is_ok()
+        {
+            dropped = 0;
         }
-        match queue.push(job, queue::cost(text), &stopped) {
+        match queue.push(job, cost, &stopped) {
             Ok(()) => {
                 if is_long {
                     long.sent.store(sent + 1, Ordering::SeqCst);
                 }
+                if dropped > 0 && queue.push(summary(dropped), SUMMARY_COST, &stopped).is_ok() {
+                    dropped = 0;
+                }
             }
             Err(PushError::Full) => {
                 if dropped == 0 {
-                    output.send(&format!(
-                        "info string error: {MAX_QUEUED_COMMANDS} commands wait behind a long \
-                         command; input other than stop, isready, ponderhit and quit is \
-                         dropped until they are done"
-                    ));
+                    output.send(
+                        "info string error: the input queue is full behind a long command; \
+                         input other than stop, isready, ponderhit and quit is dropped until \
+                         there is room",
+                    );
                 }
                 dropped += 1;
             }

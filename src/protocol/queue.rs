@@ -107,6 +107,12 @@ impl<T> JobQueue<T> {
         }
     }
 
+    /// Whether a job of `cost` bytes would go in now without waiting.
+    pub fn has_room(&self, cost: usize) -> bool {
+        let state = self.lock();
+        state.jobs.is_empty() || (state.jobs.len() + 1 < MAX_JOBS && state.cost + cost <= MAX_COST)
+    }
+
     /// Queues `job` whatever the bounds (the last job, `Quit`), then
     /// closes the queue to further pushes.
     pub fn push_last(&self, job: T) {

@@ -508,7 +508,9 @@ fn wait_for_release(limits: &Limits, signals: &Signals, id: u64) {
     }
 }
 
-/// Reads all of `input` as protocol lines (tests and tools).
+/// Reads all of `script` as protocol lines (tests and tools). Its end is
+/// the end of input: it stops any search, perft or bench still running,
+/// as `quit` does.
 pub fn run_script(script: &str) -> String {
     let buffer = Arc::new(std::sync::Mutex::new(Vec::new()));
     struct Shared(Arc<std::sync::Mutex<Vec<u8>>>);

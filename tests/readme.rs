@@ -76,6 +76,10 @@ fn adapt(command: &str, binary: &str) -> (String, bool) {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "runs perft 9, bench and matches: cargo test --release runs it"
+)]
 fn readme_examples_run_as_written() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");

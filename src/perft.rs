@@ -112,7 +112,9 @@ fn perft_until(
     }
     let mut total = 0;
     for &mv in legal_moves(position, rules).iter() {
-        let (count, stopped) = perft_until(&position.play_unkeyed(mv), rules, depth - 1, stop);
+        let mut child = *position;
+        child.make_unkeyed(mv);
+        let (count, stopped) = perft_until(&child, rules, depth - 1, stop);
         total += count;
         if stopped {
             return (total, true);

@@ -384,3 +384,251 @@ fn bad_arguments_exit_with_code_2() {
         assert!(stderr.contains("error"), "{args:?}: {stderr}");
     }
 }
+
+/// The deterministic match of the shard tests: depth 2, Threads 1, three
+/// pairs with seeded random plies.
+fn shard_match_args() -> Vec<String> {
+    [
+        "--engine",
+        &format!("cmd={PASANG},name=a"),
+        "--engine",
+        &format!("cmd={PASANG},name=b"),
+        "--depth",
+        "2",
+        "--games",
+        "6",
+        "--random-plies",
+        "2",
+        "--seed",
+        "5",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// Runs `pasang match` with the shard match's arguments and `extra`.
+fn run_shard_match(extra: &[&str]) -> Output {
+    let mut args = shard_match_args();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&refs)
+}
+
+fn read_records(path: &Path) -> Vec<records::Record> {
+    let text = std::fs::read_to_string(path).expect("records written");
+    records::read(&text).expect("records read back")
+}
+
+#[test]
+fn three_shards_merge_to_the_whole_match() {
+    let dir = temp_dir("shards");
+    let whole_path = dir.join("whole.pgn");
+    let whole = run_shard_match(&["--out", whole_path.to_str().expect("utf-8")]);
+    assert_eq!(whole.status.code(), Some(0), "{}", text(&whole.stderr));
+    let mut shard_paths = Vec::new();
+    for k in 1..=3 {
+        let path = dir.join(format!("shard-{k}.pgn"));
+        let shard = format!("{k}/3");
+        let output = run_shard_match(&["--shard", &shard, "--out", path.to_str().expect("utf-8")]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(
+            stderr.contains(&format!("shard {k}/3 of a 6-game match, 2 games")),
+            "{stderr}"
+        );
+        shard_paths.push(path);
+    }
+    let mut merge_args = vec!["--merge".to_string()];
+    merge_args.extend(shard_paths.iter().map(|p| p.display().to_string()));
+    let refs: Vec<&str> = merge_args.iter().map(String::as_str).collect();
+    let merged = run(&refs);
+    assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+    // The same summary, line for line: counts, Elo, pairs, seats, ends.
+    assert_eq!(text(&merged.stdout), text(&whole.stdout));
+    assert!(text(&merged.stdout).contains("Games: 6,"));
+
+    // Pair by pair, the same games.
+    let whole_games = read_records(&whole_path);
+    let shard_games: Vec<records::Record> =
+        shard_paths.iter().flat_map(|p| read_records(p)).collect();
+    assert_eq!(shard_games.len(), 6);
+    for game in &whole_games {
+        let round = game.tag("Round");
+        let twin = shard_games
+            .iter()
+            .find(|g| g.tag("Round") == round)
+            .unwrap_or_else(|| panic!("round {round:?} missing from the shards"));
+        // Moves and their scores and depths (not their times).
+        let plies = |g: &records::Record| -> Vec<(String, String)> {
+            g.moves
+                .iter()
+                .map(|m| {
+                    let comment = m.comment.as_deref().unwrap_or("");
+                    let score = comment.split_whitespace().next().unwrap_or("");
+                    (m.text.clone(), score.to_string())
+                })
+                .collect()
+        };
+        assert_eq!(plies(twin), plies(game), "round {round:?}");
+        assert_eq!(twin.result, game.result);
+        for tag in [
+            "Pair",
+            "South",
+            "North",
+            "FEN",
+            "Seed",
+            "RandomPlies",
+            "First",
+            "Games",
+        ] {
+            assert_eq!(twin.tag(tag), game.tag(tag), "{tag} of round {round:?}");
+        }
+    }
+    let pair_of = |g: &records::Record| g.tag("Pair").unwrap().parse::<u64>().unwrap();
+    for (k, path) in shard_paths.iter().enumerate() {
+        assert!(
+            read_records(path)
+                .iter()
+                .all(|g| pair_of(g) % 3 == k as u64)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merge_refuses_a_game_twice_and_names_missing_pairs() {
+    let dir = temp_dir("merge-faults");
+    let one = dir.join("one.pgn");
+    let three = dir.join("three.pgn");
+    for (shard, path) in [("1/3", &one), ("3/3", &three)] {
+        let output = run_shard_match(&["--shard", shard, "--out", path.to_str().expect("utf-8")]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    let (one, three) = (one.display().to_string(), three.display().to_string());
+    let twice = run(&["--merge", &one, &three, &one]);
+    let stderr = text(&twice.stderr);
+    assert_eq!(twice.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("pair 0 counted twice"), "{stderr}");
+    assert!(twice.stdout.is_empty());
+
+    let partial = run(&["--merge", &one, &three]);
+    let stdout = text(&partial.stdout);
+    assert_eq!(partial.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("Games: 4,"), "{stdout}");
+    assert!(stdout.contains("Missing pairs (1): 1\n"), "{stdout}");
+
+    // Records of another match are not mixed in.
+    let other = dir.join("other.pgn");
+    let output = run(&[
+        "--engine",
+        &format!("cmd={PASANG},name=a"),
+        "--engine",
+        &format!("cmd={PASANG},name=b"),
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        other.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let mixed = run(&["--merge", &three, other.to_str().expect("utf-8")]);
+    let stderr = text(&mixed.stderr);
+    assert_eq!(mixed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is of another match"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resume_keeps_finished_games_and_drops_a_half_written_record() {
+    let dir = temp_dir("resume");
+    let whole_path = dir.join("whole.pgn");
+    let whole = run_shard_match(&["--out", whole_path.to_str().expect("utf-8")]);
+    assert_eq!(whole.status.code(), Some(0));
+    let full = std::fs::read_to_string(&whole_path).expect("records");
+    // Two whole records and the start of the third, as a killed run
+    // leaves them.
+    let third = full
+        .match_indices("[Event")
+        .nth(2)
+        .expect("three records")
+        .0;
+    let cut = dir.join("cut.pgn");
+    std::fs::write(&cut, &full[..third + 200]).expect("cut written");
+    let resumed = run_shard_match(&["--out", cut.to_str().expect("utf-8"), "--resume"]);
+    let stderr = text(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("half-written record"), "{stderr}");
+    assert!(stderr.contains("Resuming: 2 games"), "{stderr}");
+    assert!(!stderr.contains("Finished game 1 "), "{stderr}");
+    assert!(!stderr.contains("Finished game 2 "), "{stderr}");
+    assert!(stderr.contains("Finished game 3 "), "{stderr}");
+    // The summary counts the kept games too, and the file holds every
+    // game once.
+    assert_eq!(text(&resumed.stdout), text(&whole.stdout));
+    let games = read_records(&cut);
+    let mut rounds: Vec<&str> = games.iter().map(|g| g.tag("Round").unwrap()).collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, ["1", "2", "3", "4", "5", "6"]);
+    // Resuming a finished file plays nothing.
+    let again = run_shard_match(&["--out", cut.to_str().expect("utf-8"), "--resume"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(!text(&again.stderr).contains("Finished game"));
+    assert_eq!(read_records(&cut).len(), 6);
+    // A records file of another match is not resumed.
+    let wrong = run(&[
+        "--engine",
+        &format!("cmd={PASANG},name=a"),
+        "--engine",
+        &format!("cmd={PASANG},name=b"),
+        "--depth",
+        "3",
+        "--games",
+        "6",
+        "--seed",
+        "5",
+        "--random-plies",
+        "2",
+        "--out",
+        cut.to_str().expect("utf-8"),
+        "--resume",
+    ]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(text(&wrong.stderr).contains("another match"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_need_a_seed_and_a_game_count() {
+    let engine = format!("cmd={PASANG}");
+    for (args, message) in [
+        (
+            vec![
+                "--engine", &engine, "--engine", &engine, "--depth", "1", "--shard", "1/2",
+                "--games", "4",
+            ],
+            "needs --seed and --games",
+        ),
+        (
+            vec![
+                "--engine", &engine, "--engine", &engine, "--depth", "1", "--shard", "3/2",
+            ],
+            "K must be from 1 to 2",
+        ),
+        (
+            vec![
+                "--engine", &engine, "--engine", &engine, "--depth", "1", "--resume",
+            ],
+            "--resume needs --out",
+        ),
+        (vec!["--merge", "/nonexistent/records.pgn"], "cannot read"),
+    ] {
+        let output = run(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,256 @@
+//! `pasang match --merge FILE...`: the summary of a match from the records
+//! of its shards, as the whole match would have printed it. A game counted
+//! twice is refused; pairs with a game missing are named.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::records::{RecordError, read};
+use super::shard::{MatchIdentity, Played, RecordFault, ranges};
+use super::statistics::Sprt;
+use super::tally::Tally;
+
+/// Why records cannot be merged.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum MergeError {
+    /// A file cannot be read.
+    Read { path: PathBuf, error: String },
+    /// A file is not records text.
+    Malformed { path: PathBuf, error: RecordError },
+    /// A record lacks what a merge needs.
+    Record {
+        path: PathBuf,
+        /// The record's number in its file, from 1.
+        number: usize,
+        fault: RecordFault,
+    },
+    /// Records of another match.
+    Mixed {
+        path: PathBuf,
+        number: usize,
+        expected: Box<MatchIdentity>,
+        found: Box<MatchIdentity>,
+    },
+    /// The same game twice.
+    Duplicate {
+        pair: u64,
+        /// Whether it is the game with the first engine as South.
+        first_is_south: bool,
+        first: PathBuf,
+        second: PathBuf,
+    },
+    /// A pair number past the end of the match.
+    PairOutOfRange {
+        path: PathBuf,
+        pair: u64,
+        pairs: u64,
+    },
+    /// Not one record in the files.
+    Empty,
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::Read { path, error } => {
+                write!(f, "cannot read '{}': {error}", path.display())
+            }
+            MergeError::Malformed { path, error } => write!(f, "'{}': {error}", path.display()),
+            MergeError::Record {
+                path,
+                number,
+                fault,
+            } => write!(f, "'{}', record {number}: {fault}", path.display()),
+            MergeError::Mixed {
+                path,
+                number,
+                expected,
+                found,
+            } => write!(
+                f,
+                "'{}', record {number} is of another match ({found}; expected {expected})",
+                path.display()
+            ),
+            MergeError::Duplicate {
+                pair,
+                first_is_south,
+                first,
+                second,
+            } => write!(
+                f,
+                "pair {pair} counted twice: its game with the first engine as {} is in '{}' and in '{}'",
+                if *first_is_south { "South" } else { "North" },
+                first.display(),
+                second.display()
+            ),
+            MergeError::PairOutOfRange { path, pair, pairs } => write!(
+                f,
+                "'{}': pair {pair} is past the match's {pairs} pairs",
+                path.display()
+            ),
+            MergeError::Empty => f.write_str("no game records in the files"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// The merged counts of a match.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// Which match.
+    pub identity: MatchIdentity,
+    /// Every game counted once.
+    pub tally: Tally,
+    /// Pairs of the match with no game in the files.
+    pub missing: Vec<u64>,
+    /// Pairs with one of their two games in the files.
+    pub half: Vec<u64>,
+}
+
+/// Merges the records texts of `files` (path and text).
+pub fn merge(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
+    let mut identity: Option<MatchIdentity> = None;
+    let mut tally = Tally::default();
+    // Game number -> the file it came from.
+    let mut seen: HashMap<u64, &Path> = HashMap::new();
+    for (path, text) in files {
+        let records = read(text).map_err(|error| MergeError::Malformed {
+            path: path.clone(),
+            error,
+        })?;
+        for (index, record) in records.iter().enumerate() {
+            let number = index + 1;
+            let played = Played::of(record).map_err(|fault| MergeError::Record {
+                path: path.clone(),
+                number,
+                fault,
+            })?;
+            match &identity {
+                Some(expected) if *expected != played.identity => {
+                    return Err(MergeError::Mixed {
+                        path: path.clone(),
+                        number,
+                        expected: Box::new(expected.clone()),
+                        found: Box::new(played.identity),
+                    });
+                }
+                Some(_) => {}
+                None => identity = Some(played.identity.clone()),
+            }
+            if let Some(games) = played.identity.games {
+                if played.pair >= games / 2 {
+                    return Err(MergeError::PairOutOfRange {
+                        path: path.clone(),
+                        pair: played.pair,
+                        pairs: games / 2,
+                    });
+                }
+            }
+            if let Some(first) = seen.insert(played.game(), path) {
+                return Err(MergeError::Duplicate {
+                    pair: played.pair,
+                    first_is_south: played.first_is_south,
+                    first: first.to_path_buf(),
+                    second: path.clone(),
+                });
+            }
+            tally.count(
+                played.winner,
+                played.termination,
+                played.first_is_south,
+                played.pair,
+            );
+        }
+    }
+    let identity = identity.ok_or(MergeError::Empty)?;
+    let pairs = match identity.games {
+        Some(games) => games / 2,
+        // A match run until its SPRT decided: every pair up to the last.
+        None => seen.keys().map(|game| game / 2 + 1).max().unwrap_or(0),
+    };
+    let mut missing = Vec::new();
+    let mut half = Vec::new();
+    for pair in 0..pairs {
+        let count = [2 * pair, 2 * pair + 1]
+            .iter()
+            .filter(|game| seen.contains_key(game))
+            .count();
+        match count {
+            0 => missing.push(pair),
+            1 => half.push(pair),
+            _ => {}
+        }
+    }
+    Ok(Merged {
+        identity,
+        tally,
+        missing,
+        half,
+    })
+}
+
+impl Merged {
+    /// The summary a whole match prints, then what is missing.
+    pub fn summary(&self, sprt: Option<&Sprt>) -> String {
+        let names = [
+            self.identity.names[0].as_str(),
+            self.identity.names[1].as_str(),
+        ];
+        let mut text = self.tally.summary(names, &self.identity.conditions, sprt);
+        if !self.missing.is_empty() {
+            text.push_str(&format!(
+                "Missing pairs ({}): {}\n",
+                self.missing.len(),
+                ranges(&self.missing)
+            ));
+        }
+        if !self.half.is_empty() {
+            text.push_str(&format!(
+                "Pairs with one game missing ({}): {}\n",
+                self.half.len(),
+                ranges(&self.half)
+            ));
+        }
+        text
+    }
+
+    /// Whether every pair of the match is in.
+    pub fn complete(&self) -> bool {
+        self.missing.is_empty() && self.half.is_empty()
+    }
+}
+
+/// Runs `--merge`: prints the summary; returns the exit code (0 all pairs
+/// in, 1 pairs missing, 2 records that cannot be merged).
+pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>) -> i32 {
+    let mut files = Vec::new();
+    for path in paths {
+        match std::fs::read_to_string(path) {
+            Ok(text) => files.push((path.clone(), text)),
+            Err(error) => {
+                let error = MergeError::Read {
+                    path: path.clone(),
+                    error: error.to_string(),
+                };
+                eprintln!("error: {error}");
+                return 2;
+            }
+        }
+    }
+    let merged = match merge(&files) {
+        Ok(merged) => merged,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return 2;
+        }
+    };
+    eprintln!(
+        "Merged {} games from {} files",
+        merged.tally.games(),
+        files.len()
+    );
+    print!("{}", merged.summary(sprt));
+    if merged.complete() { 0 } else { 1 }
+}

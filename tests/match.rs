@@ -632,3 +632,62 @@ fn shards_need_a_seed_and_a_game_count() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+/// The GNU parallel recipe of docs/match.md, run as written but with the
+/// real binary for both engines, depth 1 and 8 games.
+#[test]
+fn the_gnu_parallel_recipe_runs() {
+    let available = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !available {
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/match.md"))
+        .expect("docs/match.md");
+    let start = doc
+        .find("<!-- recipe: gnu-parallel")
+        .expect("the recipe's marker");
+    let block = &doc[start..];
+    let open = block.find("```sh\n").expect("the recipe's code block") + "```sh\n".len();
+    let recipe = &block[open..open + block[open..].find("```").expect("its end")];
+    let mut script = recipe.to_string();
+    for (from, to) in [
+        (
+            "NEW=./pasang-new OLD=./pasang-old",
+            format!("NEW={PASANG} OLD={PASANG}"),
+        ),
+        ("pasang match", format!("{PASANG} match")),
+        ("--tc 10+0.1", "--depth 1".to_string()),
+        ("--games 400", "--games 8".to_string()),
+    ] {
+        assert!(script.contains(from), "the recipe no longer has '{from}'");
+        script = script.replace(from, &to);
+    }
+    let dir = temp_dir("parallel");
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("set -e\n{script}"))
+        .current_dir(&dir)
+        .output()
+        .expect("sh runs");
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&output.stderr)
+    );
+    // Four shard summaries of 2 games, then the merge's of all 8.
+    assert_eq!(stdout.matches("Games: 2,").count(), 4, "{stdout}");
+    let merged = &stdout[stdout.rfind("Results of").expect("a summary")..];
+    assert!(
+        merged.starts_with("Results of new vs old (depth=1;"),
+        "{merged}"
+    );
+    assert!(merged.contains("Games: 8,"), "{merged}");
+    assert!(!merged.contains("Missing"), "{merged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

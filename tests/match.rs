@@ -691,3 +691,100 @@ fn the_gnu_parallel_recipe_runs() {
     assert!(!merged.contains("Missing"), "{merged}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn compliance_passes_on_pasang_over_ugi() {
+    let output = run(&[
+        "--compliance",
+        "--engine",
+        &format!("cmd={PASANG},proto=ugi"),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    for step in [
+        "ugi handshake (pasang",
+        "uginewgame",
+        "go p1time p2time p1inc p2inc",
+        "query gameover, p1turn, result (9 of 9 right)",
+        "bestmove of two words (5 of 5)",
+    ] {
+        assert!(stdout.contains(&format!("PASS {step}")), "{step}: {stdout}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn compliance_fails_ugi_manners_broken() {
+    use std::os::unix::fs::PermissionsExt;
+    // A UGI engine that names a ponder move and answers every query
+    // "false".
+    let dir = temp_dir("compliance-ugi");
+    let path = dir.join("chatty");
+    std::fs::write(
+        &path,
+        "#!/bin/sh\n\
+         while read line; do\n\
+         \x20 case \"$line\" in\n\
+         \x20   ugi) echo 'id name chatty'; echo ugiok ;;\n\
+         \x20   isready) echo readyok ;;\n\
+         \x20   query*) echo 'response false' ;;\n\
+         \x20   go*) echo 'info depth 1 score cp 0 pv c'; echo 'bestmove c ponder j' ;;\n\
+         \x20   quit) exit 0 ;;\n\
+         \x20 esac\n\
+         done\n",
+    )
+    .expect("script written");
+    let mut permissions = std::fs::metadata(&path).expect("metadata").permissions();
+    permissions.set_mode(0o755);
+    std::fs::set_permissions(&path, permissions).expect("chmod");
+    let output = run(&[
+        "--compliance",
+        "--engine",
+        &format!("cmd={},proto=ugi", path.display()),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    for line in [
+        "PASS ugi handshake (chatty",
+        "FAIL query gameover, p1turn, result: query p1turn after position startpos: 'response false', expected 'response true'",
+        "FAIL bestmove of two words: go depth 3: a bestmove line of 4 words",
+    ] {
+        assert!(stdout.contains(line), "{line}\n{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_ugi_engine_plays_a_uci_engine() {
+    let dir = temp_dir("ugi-vs-uci");
+    let out = dir.join("games.pgn");
+    let output = run(&[
+        "--engine",
+        &format!("cmd={PASANG},name=ugi,proto=ugi"),
+        "--engine",
+        &format!("cmd={PASANG},name=uci"),
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--random-plies",
+        "2",
+        "--seed",
+        "9",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("Games: 2,"), "{stdout}");
+    assert!(
+        stdout.contains("Forfeits by ugi: loses on time 0, makes an illegal move 0, disconnects 0, connection stalls 0"),
+        "{stdout}"
+    );
+    for game in read_records(&out) {
+        game.replay().expect("legal moves");
+        assert!(matches!(game.tag("Termination"), Some("score" | "suntuk")));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -447,6 +447,15 @@ fn three_shards_merge_to_the_whole_match() {
     // The same summary, line for line: counts, Elo, pairs, seats, ends.
     assert_eq!(text(&merged.stdout), text(&whole.stdout));
     assert!(text(&merged.stdout).contains("Games: 6,"));
+    // An SPRT is judged over the merged games.
+    let mut sprt_args = merge_args.clone();
+    sprt_args.extend(["--sprt", "elo0=0", "elo1=10"].map(String::from));
+    let refs: Vec<&str> = sprt_args.iter().map(String::as_str).collect();
+    let judged = text(&run(&refs).stdout);
+    assert!(
+        judged.contains("SPRT (elo0=0 elo1=10 alpha=0.05 beta=0.05): LLR "),
+        "{judged}"
+    );
 
     // Pair by pair, the same games.
     let whole_games = read_records(&whole_path);

@@ -254,3 +254,106 @@ pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>) -> i32 {
     print!("{}", merged.summary(sprt));
     if merged.complete() { 0 } else { 1 }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::records::Record;
+
+    /// The record text of game `game` (from 0) of a 6-game match between
+    /// `a` and `b`: the first engine South in even games; South wins.
+    fn record(game: u64, seed: &str) -> String {
+        let mut record = Record::default();
+        let (south, north) = if game % 2 == 0 {
+            ("a", "b")
+        } else {
+            ("b", "a")
+        };
+        for (name, value) in [
+            ("Round", (game + 1).to_string()),
+            ("Pair", (game / 2).to_string()),
+            ("South", south.to_string()),
+            ("North", north.to_string()),
+            ("Seed", seed.to_string()),
+            ("First", "a".to_string()),
+            ("Games", "6".to_string()),
+            ("Conditions", "depth=1".to_string()),
+            ("Termination", "score".to_string()),
+        ] {
+            record.push_tag(name, value);
+        }
+        record.result = "1-0".into();
+        record.to_string()
+    }
+
+    fn file(name: &str, games: &[u64]) -> (PathBuf, String) {
+        let text: String = games.iter().map(|&game| record(game, "1")).collect();
+        (PathBuf::from(name), text)
+    }
+
+    #[test]
+    fn shards_add_up_and_gaps_are_named() {
+        let merged = merge(&[file("a", &[0, 1, 4]), file("b", &[3, 5])]).unwrap();
+        assert_eq!(merged.tally.games(), 5);
+        // South won every game: the first engine won the even ones.
+        assert_eq!(
+            (merged.tally.wins, merged.tally.losses),
+            (2, 3),
+            "{merged:?}"
+        );
+        assert_eq!(merged.tally.pairs, [0, 0, 2, 0, 0]);
+        assert!(merged.half == vec![1] && merged.missing.is_empty());
+        assert!(!merged.complete());
+        let summary = merged.summary(None);
+        assert!(
+            summary.starts_with("Results of a vs b (depth=1):\n"),
+            "{summary}"
+        );
+        assert!(
+            summary.ends_with("Pairs with one game missing (1): 1\n"),
+            "{summary}"
+        );
+        let merged = merge(&[file("a", &[0, 1])]).unwrap();
+        assert_eq!(merged.missing, vec![1, 2]);
+        assert!(merged.summary(None).contains("Missing pairs (2): 1-2\n"));
+    }
+
+    #[test]
+    fn faults_are_refused_with_their_files() {
+        let twice = merge(&[file("a", &[0, 1]), file("b", &[1])]).unwrap_err();
+        assert_eq!(
+            twice.to_string(),
+            "pair 0 counted twice: its game with the first engine as North is in 'a' and in 'b'"
+        );
+        let other = (PathBuf::from("c"), record(2, "2"));
+        let mixed = merge(&[file("a", &[0]), other]).unwrap_err();
+        assert!(
+            matches!(mixed, MergeError::Mixed { number: 1, .. }),
+            "{mixed}"
+        );
+        let untagged = (PathBuf::from("d"), "[Round \"1\"]\n\n1-0\n".to_string());
+        assert_eq!(
+            merge(&[untagged]).unwrap_err(),
+            MergeError::Record {
+                path: PathBuf::from("d"),
+                number: 1,
+                fault: RecordFault::MissingTag("Pair")
+            }
+        );
+        let past = (PathBuf::from("e"), record(6, "1"));
+        assert!(matches!(
+            merge(&[past]).unwrap_err(),
+            MergeError::PairOutOfRange {
+                pair: 3,
+                pairs: 3,
+                ..
+            }
+        ));
+        assert_eq!(merge(&[file("f", &[])]).unwrap_err(), MergeError::Empty);
+        let bad = (PathBuf::from("g"), "1. c".to_string());
+        assert!(matches!(
+            merge(&[bad]).unwrap_err(),
+            MergeError::Malformed { .. }
+        ));
+    }
+}

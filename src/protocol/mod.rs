@@ -1,4 +1,4 @@
-//! The UCI-style protocol loop.
+//! The UCI-style protocol loop (UGI too, when a session starts with `ugi`).
 //!
 //! The calling thread reads input; it answers `isready` during a search,
 //! and passes `stop`, `ponderhit` and `quit` on through [`Signals`] at
@@ -232,7 +232,7 @@ fn engine_loop(
             Job::IsReady => output.send("readyok"),
             Job::Message(text) => output.send(&text),
             Job::Go(params, id) => {
-                let bestmove = go(&engine, &params, (id, ugi), output, signals);
+                let bestmove = go(&engine, &params, id, ugi, output, signals);
                 searches.done.fetch_max(id, Ordering::SeqCst);
                 if let Some(line) = bestmove {
                     output.send(&line);
@@ -372,7 +372,8 @@ fn perft(engine: &Engine, depth: u32, output: &Output) -> String {
 fn go(
     engine: &Engine,
     params: &GoParams,
-    (id, ugi): (u64, bool),
+    id: u64,
+    ugi: bool,
     output: &Output,
     signals: &Signals,
 ) -> Option<String> {

@@ -1,10 +1,13 @@
-//! The UCI-style protocol loop (UGI too, when a session starts with `ugi`).
+//! The UCI-style protocol loop (UGI too, when a session starts with `ugi`:
+//! see [`ugi`]).
 //!
 //! The calling thread reads input; it answers `isready` during a search,
 //! and passes `stop`, `ponderhit` and `quit` on through [`Signals`] at
 //! once. Every other command goes, in order, to the engine thread, which
 //! runs searches. Commands that arrive during a search therefore take
 //! effect after its `bestmove`.
+
+mod ugi;
 
 mod command;
 mod output;
@@ -15,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-pub use command::{Command, CommandError, GoParams, PositionBase, Query, shorten};
+pub use command::{Command, CommandError, GoParams, PositionBase, shorten};
 pub use output::Output;
 
 use crate::bench;
@@ -224,28 +227,19 @@ fn engine_loop(
     searches: &Searches,
 ) {
     let mut engine = Engine::new();
-    // Set by the `ugi` handshake, cleared by `uci`.
-    let mut ugi = false;
     while let Ok(job) = receiver.recv() {
         match job {
             Job::Quit => break,
             Job::IsReady => output.send("readyok"),
             Job::Message(text) => output.send(&text),
             Job::Go(params, id) => {
-                let bestmove = go(&engine, &params, id, ugi, output, signals);
+                let bestmove = go(&engine, &params, id, output, signals);
                 searches.done.fetch_max(id, Ordering::SeqCst);
                 if let Some(line) = bestmove {
                     output.send(&line);
                 }
             }
-            Job::Command(command) => {
-                match command {
-                    Command::Uci => ugi = false,
-                    Command::Ugi => ugi = true,
-                    _ => {}
-                }
-                execute(&mut engine, command, output);
-            }
+            Job::Command(command) => execute(&mut engine, command, output),
         }
     }
 }
@@ -257,6 +251,7 @@ fn error(output: &Output, message: &str) {
 fn execute(engine: &mut Engine, command: Command, output: &Output) {
     match command {
         Command::Uci | Command::Ugi => {
+            engine.set_ugi(command == Command::Ugi);
             output.send(&format!("id name {ENGINE_NAME}"));
             output.send("id author the pasang developers");
             for line in option_lines() {
@@ -269,7 +264,7 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
                 "uciok"
             });
         }
-        Command::Query(query) => output.send(&format!("response {}", answer(engine, query))),
+        Command::Query(query) => output.send(&format!("response {}", ugi::answer(engine, query))),
         Command::SetOption { name, value } => match engine.set_option(&name, value.as_deref()) {
             Ok(OptionEffect::None) => {}
             Ok(OptionEffect::LogFile(path)) => {
@@ -326,28 +321,6 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
     }
 }
 
-/// The answer to a UGI `query` (player 1 is South).
-fn answer(engine: &Engine, query: Query) -> &'static str {
-    let status = engine.status();
-    match (query, status) {
-        (Query::GameOver, Status::InPlay) => "false",
-        (Query::GameOver, Status::Over { .. }) => "true",
-        (Query::P1Turn, _) => {
-            if engine.position().side_to_move() == crate::position::Player::South {
-                "true"
-            } else {
-                "false"
-            }
-        }
-        (Query::Result, Status::InPlay) => "none",
-        (Query::Result, Status::Over { winner, .. }) => match winner {
-            Some(crate::position::Player::South) => "p1win",
-            Some(crate::position::Player::North) => "p2win",
-            None => "draw",
-        },
-    }
-}
-
 /// Prints the divide lines and returns the closing `Nodes searched` line.
 fn perft(engine: &Engine, depth: u32, output: &Output) -> String {
     let start = std::time::Instant::now();
@@ -368,12 +341,11 @@ fn perft(engine: &Engine, depth: u32, output: &Output) -> String {
 /// Runs one `go`: a search, or a perft. Returns its last line (`bestmove`,
 /// or perft's `Nodes searched`) for the caller to send once the `go`
 /// counts as done, so an `isready` sent after it is queued behind earlier
-/// commands. In UGI mode (`ugi`) the `bestmove` line has no `ponder` word.
+/// commands.
 fn go(
     engine: &Engine,
     params: &GoParams,
     id: u64,
-    ugi: bool,
     output: &Output,
     signals: &Signals,
 ) -> Option<String> {
@@ -423,7 +395,8 @@ fn go(
     Some(match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
             output.send(&info_line(&info));
-            match result.ponder_move.filter(|_| !ugi) {
+            // UGI harnesses read a bestmove line of two words only.
+            match result.ponder_move.filter(|_| !engine.ugi()) {
                 Some(ponder) => format!("bestmove {best} ponder {ponder}"),
                 None => format!("bestmove {best}"),
             }

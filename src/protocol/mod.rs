@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-pub use command::{Command, CommandError, GoParams, PositionBase, shorten};
+pub use command::{Command, CommandError, GoParams, PositionBase, Query, shorten};
 pub use output::Output;
 
 use crate::bench;

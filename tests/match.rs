@@ -607,6 +607,20 @@ fn resume_keeps_finished_games_and_drops_a_half_written_record() {
     ]);
     assert_eq!(wrong.status.code(), Some(2));
     assert!(text(&wrong.stderr).contains("another match"));
+    // Nor is the whole match's file resumed as one shard's.
+    let as_shard = run_shard_match(&[
+        "--out",
+        cut.to_str().expect("utf-8"),
+        "--resume",
+        "--shard",
+        "2/3",
+    ]);
+    let stderr = text(&as_shard.stderr);
+    assert_eq!(as_shard.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is of pair 0, not of shard 2/3"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

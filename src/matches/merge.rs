@@ -316,6 +316,12 @@ mod tests {
         let merged = merge(&[file("a", &[0, 1])]).unwrap();
         assert_eq!(merged.missing, vec![1, 2]);
         assert!(merged.summary(None).contains("Missing pairs (2): 1-2\n"));
+        // Comment lines, as a person or a script may add them, are ignored.
+        let (path, text) = file("c", &[0, 1, 2, 3, 4, 5]);
+        let commented = format!("; shard 1/1, copied from node 7\n{text}; end\n");
+        let merged = merge(&[(path, commented)]).unwrap();
+        assert!(merged.complete());
+        assert_eq!(merged.tally.games(), 6);
     }
 
     #[test]

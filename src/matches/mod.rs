@@ -546,9 +546,7 @@ impl Config {
                 let (config, shared, next, stop, done) = (&self, &shared, &next, &stop, &done);
                 let spawned = std::thread::Builder::new()
                     .name(format!("match worker {worker}"))
-                    .spawn_scoped(scope, move || {
-                        config.work(seats, shared, (next, done), stop)
-                    });
+                    .spawn_scoped(scope, move || config.work(seats, shared, next, done, stop));
                 if let Err(error) = spawned {
                     eprintln!("warning: cannot start worker {worker}: {error}");
                 }
@@ -585,7 +583,8 @@ impl Config {
         &self,
         mut seats: Vec<Seat>,
         shared: &Mutex<Progress>,
-        (next, done): (&AtomicU64, &HashSet<u64>),
+        next: &AtomicU64,
+        done: &HashSet<u64>,
         stop: &AtomicBool,
     ) {
         loop {

@@ -441,9 +441,20 @@ fn three_shards_merge_to_the_whole_match() {
     }
     let mut merge_args = vec!["--merge".to_string()];
     merge_args.extend(shard_paths.iter().map(|p| p.display().to_string()));
-    let refs: Vec<&str> = merge_args.iter().map(String::as_str).collect();
+    let merged_path = dir.join("merged.pgn");
+    let mut out_args = merge_args.clone();
+    out_args.extend(["--out".to_string(), merged_path.display().to_string()]);
+    let refs: Vec<&str> = out_args.iter().map(String::as_str).collect();
     let merged = run(&refs);
     assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+    // One records file in game order, itself a whole match to merge.
+    let rounds: Vec<String> = read_records(&merged_path)
+        .iter()
+        .map(|g| g.tag("Round").unwrap().to_string())
+        .collect();
+    assert_eq!(rounds, ["1", "2", "3", "4", "5", "6"]);
+    let again = run(&["--merge", merged_path.to_str().expect("utf-8")]);
+    assert_eq!(text(&again.stdout), text(&whole.stdout));
     // The same summary, line for line: counts, Elo, pairs, seats, ends.
     assert_eq!(text(&merged.stdout), text(&whole.stdout));
     assert!(text(&merged.stdout).contains("Games: 6,"));

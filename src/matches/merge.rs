@@ -1,12 +1,13 @@
 //! `pasang match --merge FILE...`: the summary of a match from the records
 //! of its shards, as the whole match would have printed it. A game counted
-//! twice is refused; pairs with a game missing are named.
+//! twice is refused; pairs with a game missing are named. With `--out`, the
+//! records of every shard go to one file in game order.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::records::{RecordError, read};
+use super::records::{Record, RecordError, read};
 use super::shard::{MatchIdentity, Played, RecordFault, ranges};
 use super::statistics::Sprt;
 use super::tally::Tally;
@@ -107,6 +108,8 @@ pub struct Merged {
     pub missing: Vec<u64>,
     /// Pairs with one of their two games in the files.
     pub half: Vec<u64>,
+    /// Every record, in game order.
+    pub records: Vec<Record>,
 }
 
 /// Merges the records texts of `files` (path and text).
@@ -115,14 +118,15 @@ pub fn merge(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
     let mut tally = Tally::default();
     // Game number -> the file it came from.
     let mut seen: HashMap<u64, &Path> = HashMap::new();
+    let mut ordered: Vec<(u64, Record)> = Vec::new();
     for (path, text) in files {
         let records = read(text).map_err(|error| MergeError::Malformed {
             path: path.clone(),
             error,
         })?;
-        for (index, record) in records.iter().enumerate() {
+        for (index, record) in records.into_iter().enumerate() {
             let number = index + 1;
-            let played = Played::of(record).map_err(|fault| MergeError::Record {
+            let played = Played::of(&record).map_err(|fault| MergeError::Record {
                 path: path.clone(),
                 number,
                 fault,
@@ -162,6 +166,7 @@ pub fn merge(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
                 played.first_is_south,
                 played.pair,
             );
+            ordered.push((played.game(), record));
         }
     }
     let identity = identity.ok_or(MergeError::Empty)?;
@@ -183,11 +188,13 @@ pub fn merge(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
             _ => {}
         }
     }
+    ordered.sort_by_key(|(game, _)| *game);
     Ok(Merged {
         identity,
         tally,
         missing,
         half,
+        records: ordered.into_iter().map(|(_, record)| record).collect(),
     })
 }
 
@@ -222,9 +229,10 @@ impl Merged {
     }
 }
 
-/// Runs `--merge`: prints the summary; returns the exit code (0 all pairs
-/// in, 1 pairs missing, 2 records that cannot be merged).
-pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>) -> i32 {
+/// Runs `--merge`: prints the summary and, given `out`, writes every record
+/// there in game order; returns the exit code (0 all pairs in, 1 pairs
+/// missing, 2 records that cannot be merged or written).
+pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>, out: Option<&Path>) -> i32 {
     let mut files = Vec::new();
     for path in paths {
         match std::fs::read_to_string(path) {
@@ -251,6 +259,13 @@ pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>) -> i32 {
         merged.tally.games(),
         files.len()
     );
+    if let Some(path) = out {
+        let text: String = merged.records.iter().map(Record::to_string).collect();
+        if let Err(error) = std::fs::write(path, text) {
+            eprintln!("error: cannot write '{}': {error}", path.display());
+            return 2;
+        }
+    }
     print!("{}", merged.summary(sprt));
     if merged.complete() { 0 } else { 1 }
 }
@@ -303,6 +318,12 @@ mod tests {
         );
         assert_eq!(merged.tally.pairs, [0, 0, 2, 0, 0]);
         assert!(merged.half == vec![1] && merged.missing.is_empty());
+        let rounds: Vec<&str> = merged
+            .records
+            .iter()
+            .map(|r| r.tag("Round").unwrap())
+            .collect();
+        assert_eq!(rounds, ["1", "2", "4", "5", "6"]);
         assert!(!merged.complete());
         let summary = merged.summary(None);
         assert!(

@@ -116,7 +116,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub resume: bool,
     /// Print the summary of the records in these files (the shards of one
-    /// match) instead of playing.
+    /// match) instead of playing; with --out, write all their records to
+    /// one file in game order.
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub merge: Vec<PathBuf>,
     /// Milliseconds an engine may exceed its time before losing on time.
@@ -185,7 +186,7 @@ pub fn run(args: &MatchArgs) -> i32 {
             },
             None => None,
         };
-        return merge::run(&args.merge, sprt.as_ref());
+        return merge::run(&args.merge, sprt.as_ref(), args.out.as_deref());
     }
     let config = match Config::from_args(args) {
         Ok(config) => config,

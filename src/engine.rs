@@ -176,6 +176,8 @@ pub struct Engine {
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
+    /// Whether the session speaks UGI (set by `ugi`, cleared by `uci`).
+    ugi: bool,
 }
 
 impl Default for Engine {
@@ -200,7 +202,19 @@ impl Engine {
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::elo_range().1,
+            ugi: false,
         }
+    }
+
+    /// Whether the session speaks UGI: its `bestmove` lines then name no
+    /// ponder move.
+    pub fn ugi(&self) -> bool {
+        self.ugi
+    }
+
+    /// Sets the session's protocol: UGI (`true`, after `ugi`) or UCI.
+    pub fn set_ugi(&mut self, ugi: bool) {
+        self.ugi = ugi;
     }
 
     /// The current position.

@@ -4,7 +4,8 @@
 //! may print more between them). In an expected line `…` stands for any
 //! text; a line `...` (lines left out) and `#` comments are skipped; `quit`
 //! is left to the end. A block right after `<!-- not run: <why> -->`
-//! depends on timing and is not run, but must not quote node counts.
+//! depends on timing and is not run, but must not quote node counts; the
+//! UGI transcript (`<!-- transcript: ugi`) is replayed by tests/ugi.rs.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -34,7 +35,10 @@ fn example_blocks(text: &str) -> Vec<Block> {
                     }
                 }
                 None => {
-                    marked = previous.starts_with("<!-- not run");
+                    // UGI's transcript uses `<` markers and has its own
+                    // replay in tests/ugi.rs.
+                    marked = previous.starts_with("<!-- not run")
+                        || previous.starts_with("<!-- transcript: ugi");
                     current = Some(Vec::new());
                 }
             }

@@ -384,3 +384,441 @@ fn bad_arguments_exit_with_code_2() {
         assert!(stderr.contains("error"), "{args:?}: {stderr}");
     }
 }
+
+/// The deterministic match of the shard tests: depth 2, Threads 1, three
+/// pairs with seeded random plies.
+fn shard_match_args() -> Vec<String> {
+    [
+        "--engine",
+        &format!("cmd={PASANG},name=a"),
+        "--engine",
+        &format!("cmd={PASANG},name=b"),
+        "--depth",
+        "2",
+        "--games",
+        "6",
+        "--random-plies",
+        "2",
+        "--seed",
+        "5",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// Runs `pasang match` with the shard match's arguments and `extra`.
+fn run_shard_match(extra: &[&str]) -> Output {
+    let mut args = shard_match_args();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&refs)
+}
+
+fn read_records(path: &Path) -> Vec<records::Record> {
+    let text = std::fs::read_to_string(path).expect("records written");
+    records::read(&text).expect("records read back")
+}
+
+#[test]
+fn three_shards_merge_to_the_whole_match() {
+    let dir = temp_dir("shards");
+    let whole_path = dir.join("whole.pgn");
+    let whole = run_shard_match(&["--out", whole_path.to_str().expect("utf-8")]);
+    assert_eq!(whole.status.code(), Some(0), "{}", text(&whole.stderr));
+    let mut shard_paths = Vec::new();
+    for k in 1..=3 {
+        let path = dir.join(format!("shard-{k}.pgn"));
+        let shard = format!("{k}/3");
+        let output = run_shard_match(&["--shard", &shard, "--out", path.to_str().expect("utf-8")]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(
+            stderr.contains(&format!("shard {k}/3 of a 6-game match, 2 games")),
+            "{stderr}"
+        );
+        shard_paths.push(path);
+    }
+    let mut merge_args = vec!["--merge".to_string()];
+    merge_args.extend(shard_paths.iter().map(|p| p.display().to_string()));
+    let merged_path = dir.join("merged.pgn");
+    let mut out_args = merge_args.clone();
+    out_args.extend(["--out".to_string(), merged_path.display().to_string()]);
+    let refs: Vec<&str> = out_args.iter().map(String::as_str).collect();
+    let merged = run(&refs);
+    assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+    // One records file in game order, itself a whole match to merge.
+    let rounds: Vec<String> = read_records(&merged_path)
+        .iter()
+        .map(|g| g.tag("Round").unwrap().to_string())
+        .collect();
+    assert_eq!(rounds, ["1", "2", "3", "4", "5", "6"]);
+    let again = run(&["--merge", merged_path.to_str().expect("utf-8")]);
+    assert_eq!(text(&again.stdout), text(&whole.stdout));
+    // The same summary, line for line: counts, Elo, pairs, seats, ends.
+    assert_eq!(text(&merged.stdout), text(&whole.stdout));
+    assert!(text(&merged.stdout).contains("Games: 6,"));
+    // An SPRT is judged over the merged games.
+    let mut sprt_args = merge_args.clone();
+    sprt_args.extend(["--sprt", "elo0=0", "elo1=10"].map(String::from));
+    let refs: Vec<&str> = sprt_args.iter().map(String::as_str).collect();
+    let judged = text(&run(&refs).stdout);
+    assert!(
+        judged.contains("SPRT (elo0=0 elo1=10 alpha=0.05 beta=0.05): LLR "),
+        "{judged}"
+    );
+
+    // Pair by pair, the same games.
+    let whole_games = read_records(&whole_path);
+    let shard_games: Vec<records::Record> =
+        shard_paths.iter().flat_map(|p| read_records(p)).collect();
+    assert_eq!(shard_games.len(), 6);
+    for game in &whole_games {
+        let round = game.tag("Round");
+        let twin = shard_games
+            .iter()
+            .find(|g| g.tag("Round") == round)
+            .unwrap_or_else(|| panic!("round {round:?} missing from the shards"));
+        // Moves and their scores and depths (not their times).
+        let plies = |g: &records::Record| -> Vec<(String, String)> {
+            g.moves
+                .iter()
+                .map(|m| {
+                    let comment = m.comment.as_deref().unwrap_or("");
+                    let score = comment.split_whitespace().next().unwrap_or("");
+                    (m.text.clone(), score.to_string())
+                })
+                .collect()
+        };
+        assert_eq!(plies(twin), plies(game), "round {round:?}");
+        assert_eq!(twin.result, game.result);
+        for tag in [
+            "Pair",
+            "South",
+            "North",
+            "FEN",
+            "Seed",
+            "RandomPlies",
+            "First",
+            "Games",
+        ] {
+            assert_eq!(twin.tag(tag), game.tag(tag), "{tag} of round {round:?}");
+        }
+    }
+    let pair_of = |g: &records::Record| g.tag("Pair").unwrap().parse::<u64>().unwrap();
+    for (k, path) in shard_paths.iter().enumerate() {
+        assert!(
+            read_records(path)
+                .iter()
+                .all(|g| pair_of(g) % 3 == k as u64)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merge_refuses_a_game_twice_and_names_missing_pairs() {
+    let dir = temp_dir("merge-faults");
+    let one = dir.join("one.pgn");
+    let three = dir.join("three.pgn");
+    for (shard, path) in [("1/3", &one), ("3/3", &three)] {
+        let output = run_shard_match(&["--shard", shard, "--out", path.to_str().expect("utf-8")]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    let (one, three) = (one.display().to_string(), three.display().to_string());
+    let twice = run(&["--merge", &one, &three, &one]);
+    let stderr = text(&twice.stderr);
+    assert_eq!(twice.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("pair 0 counted twice"), "{stderr}");
+    assert!(twice.stdout.is_empty());
+
+    let partial = run(&["--merge", &one, &three]);
+    let stdout = text(&partial.stdout);
+    assert_eq!(partial.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("Games: 4,"), "{stdout}");
+    assert!(stdout.contains("Missing pairs (1): 1\n"), "{stdout}");
+
+    // Records of another match are not mixed in.
+    let other = dir.join("other.pgn");
+    let output = run(&[
+        "--engine",
+        &format!("cmd={PASANG},name=a"),
+        "--engine",
+        &format!("cmd={PASANG},name=b"),
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        other.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let mixed = run(&["--merge", &three, other.to_str().expect("utf-8")]);
+    let stderr = text(&mixed.stderr);
+    assert_eq!(mixed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is of another match"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resume_keeps_finished_games_and_drops_a_half_written_record() {
+    let dir = temp_dir("resume");
+    let whole_path = dir.join("whole.pgn");
+    let whole = run_shard_match(&["--out", whole_path.to_str().expect("utf-8")]);
+    assert_eq!(whole.status.code(), Some(0));
+    let full = std::fs::read_to_string(&whole_path).expect("records");
+    // Two whole records and the start of the third, as a killed run
+    // leaves them.
+    let third = full
+        .match_indices("[Event")
+        .nth(2)
+        .expect("three records")
+        .0;
+    let cut = dir.join("cut.pgn");
+    std::fs::write(&cut, &full[..third + 200]).expect("cut written");
+    let resumed = run_shard_match(&["--out", cut.to_str().expect("utf-8"), "--resume"]);
+    let stderr = text(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("half-written record"), "{stderr}");
+    assert!(stderr.contains("Resuming: 2 games"), "{stderr}");
+    assert!(!stderr.contains("Finished game 1 "), "{stderr}");
+    assert!(!stderr.contains("Finished game 2 "), "{stderr}");
+    assert!(stderr.contains("Finished game 3 "), "{stderr}");
+    // The summary counts the kept games too, and the file holds every
+    // game once.
+    assert_eq!(text(&resumed.stdout), text(&whole.stdout));
+    let games = read_records(&cut);
+    let mut rounds: Vec<&str> = games.iter().map(|g| g.tag("Round").unwrap()).collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, ["1", "2", "3", "4", "5", "6"]);
+    // Resuming a finished file plays nothing.
+    let again = run_shard_match(&["--out", cut.to_str().expect("utf-8"), "--resume"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(!text(&again.stderr).contains("Finished game"));
+    assert_eq!(read_records(&cut).len(), 6);
+    // A records file of another match is not resumed.
+    let wrong = run(&[
+        "--engine",
+        &format!("cmd={PASANG},name=a"),
+        "--engine",
+        &format!("cmd={PASANG},name=b"),
+        "--depth",
+        "3",
+        "--games",
+        "6",
+        "--seed",
+        "5",
+        "--random-plies",
+        "2",
+        "--out",
+        cut.to_str().expect("utf-8"),
+        "--resume",
+    ]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(text(&wrong.stderr).contains("another match"));
+    // Nor is the whole match's file resumed as one shard's.
+    let as_shard = run_shard_match(&[
+        "--out",
+        cut.to_str().expect("utf-8"),
+        "--resume",
+        "--shard",
+        "2/3",
+    ]);
+    let stderr = text(&as_shard.stderr);
+    assert_eq!(as_shard.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is of pair 0, not of shard 2/3"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_need_a_seed_and_a_game_count() {
+    let engine = format!("cmd={PASANG}");
+    for (args, message) in [
+        (
+            vec![
+                "--engine", &engine, "--engine", &engine, "--depth", "1", "--shard", "1/2",
+                "--games", "4",
+            ],
+            "needs --seed and --games",
+        ),
+        (
+            vec![
+                "--engine", &engine, "--engine", &engine, "--depth", "1", "--shard", "3/2",
+            ],
+            "K must be from 1 to 2",
+        ),
+        (
+            vec![
+                "--engine", &engine, "--engine", &engine, "--depth", "1", "--resume",
+            ],
+            "--resume needs --out",
+        ),
+        (vec!["--merge", "/nonexistent/records.pgn"], "cannot read"),
+    ] {
+        let output = run(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+/// The GNU parallel recipe of docs/match.md, run as written but with the
+/// real binary for both engines, depth 1 and 8 games.
+#[test]
+fn the_gnu_parallel_recipe_runs() {
+    let available = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !available {
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/match.md"))
+        .expect("docs/match.md");
+    let start = doc
+        .find("<!-- recipe: gnu-parallel")
+        .expect("the recipe's marker");
+    let block = &doc[start..];
+    let open = block.find("```sh\n").expect("the recipe's code block") + "```sh\n".len();
+    let recipe = &block[open..open + block[open..].find("```").expect("its end")];
+    let mut script = recipe.to_string();
+    for (from, to) in [
+        (
+            "NEW=./pasang-new OLD=./pasang-old",
+            format!("NEW={PASANG} OLD={PASANG}"),
+        ),
+        ("pasang match", format!("{PASANG} match")),
+        ("--tc 10+0.1", "--depth 1".to_string()),
+        ("--games 400", "--games 8".to_string()),
+    ] {
+        assert!(script.contains(from), "the recipe no longer has '{from}'");
+        script = script.replace(from, &to);
+    }
+    let dir = temp_dir("parallel");
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("set -e\n{script}"))
+        .current_dir(&dir)
+        .output()
+        .expect("sh runs");
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&output.stderr)
+    );
+    // Four shard summaries of 2 games, then the merge's of all 8.
+    assert_eq!(stdout.matches("Games: 2,").count(), 4, "{stdout}");
+    let merged = &stdout[stdout.rfind("Results of").expect("a summary")..];
+    assert!(
+        merged.starts_with("Results of new vs old (depth=1;"),
+        "{merged}"
+    );
+    assert!(merged.contains("Games: 8,"), "{merged}");
+    assert!(!merged.contains("Missing"), "{merged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compliance_passes_on_pasang_over_ugi() {
+    let output = run(&[
+        "--compliance",
+        "--engine",
+        &format!("cmd={PASANG},proto=ugi"),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    for step in [
+        "ugi handshake (pasang",
+        "uginewgame",
+        "go p1time p2time p1inc p2inc",
+        "query gameover, p1turn, result (9 of 9 right)",
+        "bestmove of two words (5 of 5)",
+    ] {
+        assert!(stdout.contains(&format!("PASS {step}")), "{step}: {stdout}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn compliance_fails_ugi_manners_broken() {
+    use std::os::unix::fs::PermissionsExt;
+    // A UGI engine that names a ponder move and answers every query
+    // "false".
+    let dir = temp_dir("compliance-ugi");
+    let path = dir.join("chatty");
+    std::fs::write(
+        &path,
+        "#!/bin/sh\n\
+         while read line; do\n\
+         \x20 case \"$line\" in\n\
+         \x20   ugi) echo 'id name chatty'; echo ugiok ;;\n\
+         \x20   isready) echo readyok ;;\n\
+         \x20   query*) echo 'response false' ;;\n\
+         \x20   go*) echo 'info depth 1 score cp 0 pv c'; echo 'bestmove c ponder j' ;;\n\
+         \x20   quit) exit 0 ;;\n\
+         \x20 esac\n\
+         done\n",
+    )
+    .expect("script written");
+    let mut permissions = std::fs::metadata(&path).expect("metadata").permissions();
+    permissions.set_mode(0o755);
+    std::fs::set_permissions(&path, permissions).expect("chmod");
+    let output = run(&[
+        "--compliance",
+        "--engine",
+        &format!("cmd={},proto=ugi", path.display()),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    for line in [
+        "PASS ugi handshake (chatty",
+        "FAIL query gameover, p1turn, result: query p1turn after position startpos: 'response false', expected 'response true'",
+        "FAIL bestmove of two words: go depth 3: a bestmove line of 4 words",
+    ] {
+        assert!(stdout.contains(line), "{line}\n{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_ugi_engine_plays_a_uci_engine() {
+    let dir = temp_dir("ugi-vs-uci");
+    let out = dir.join("games.pgn");
+    let output = run(&[
+        "--engine",
+        &format!("cmd={PASANG},name=ugi,proto=ugi"),
+        "--engine",
+        &format!("cmd={PASANG},name=uci"),
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--random-plies",
+        "2",
+        "--seed",
+        "9",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("Games: 2,"), "{stdout}");
+    assert!(
+        stdout.contains("Forfeits by ugi: loses on time 0, makes an illegal move 0, disconnects 0, connection stalls 0"),
+        "{stdout}"
+    );
+    for game in read_records(&out) {
+        game.replay().expect("legal moves");
+        assert!(matches!(game.tag("Termination"), Some("score" | "suntuk")));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,12 +1,13 @@
 //! `pasang match --compliance`: checks one engine's protocol manners step
 //! by step and prints `PASS <step>` or `FAIL <step>: <why>` for each, for
-//! anyone writing a Pasang engine or GUI.
+//! anyone writing a Pasang engine or GUI. A UGI engine (`proto=ugi`) is
+//! checked in UGI's words, with its queries and its two-word `bestmove`.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
 use super::engine_process::{EngineError, EngineProcess, Identity};
-use super::engine_spec::EngineSpec;
+use super::engine_spec::{EngineSpec, Protocol};
 use crate::engine::start_position;
 use crate::notation::{parse_move, parse_position};
 use crate::position::Position;
@@ -37,6 +38,8 @@ struct Searched {
     step: String,
     position: Position,
     best: Option<String>,
+    /// Words on the `bestmove` line.
+    words: usize,
     final_info: Option<String>,
 }
 
@@ -47,6 +50,7 @@ struct Checker {
     unresponsive: bool,
     failures: usize,
     searches: Vec<Searched>,
+    protocol: Protocol,
 }
 
 impl Checker {
@@ -155,6 +159,7 @@ impl Checker {
             step: step.to_string(),
             position,
             best: words.get(1).map(|w| w.to_string()),
+            words: words.len(),
             final_info,
         });
         Ok(format!(
@@ -255,23 +260,28 @@ pub fn check(spec: &EngineSpec) -> bool {
         unresponsive: false,
         failures: 0,
         searches: Vec::new(),
+        protocol: spec.protocol,
     };
     if checker.start(spec) {
         checker.commands(spec);
         for step in &SEARCH_STEPS {
+            let name = in_words_of(spec.protocol, step.name);
             match step.position() {
                 Ok((command, position)) => checker.search(
-                    step.name,
+                    &name,
                     (&command, position),
-                    step.go,
+                    &in_words_of(spec.protocol, step.go),
                     step.wait,
                     step.stop_after,
                 ),
-                Err(why) => checker.report(step.name, Err(format!("internal position: {why}"))),
+                Err(why) => checker.report(&name, Err(format!("internal position: {why}"))),
             }
         }
         checker.answers();
         checker.finished_game();
+        if spec.protocol == Protocol::Ugi {
+            checker.ugi_manners();
+        }
         checker.quit();
     }
     let mut out = std::io::stdout().lock();
@@ -298,24 +308,26 @@ impl Checker {
             }
         }
         let started = Instant::now();
+        let step = format!("{} handshake", spec.protocol.hello());
+        let ok = spec.protocol.ok();
         let identity = self
             .engine()
             .and_then(|engine| engine.handshake(HANDSHAKE).map_err(|e| e.to_string()));
         let identity = match identity {
             Ok(identity) => identity,
             Err(why) => {
-                self.report("uci handshake", Err(why));
+                self.report(&step, Err(why));
                 return false;
             }
         };
         let outcome = match &identity.name {
             Some(name) => Ok(format!(
-                "{name}; uciok in {} ms",
+                "{name}; {ok} in {} ms",
                 started.elapsed().as_millis()
             )),
-            None => Err("uciok came without an 'id name' line".to_string()),
+            None => Err(format!("{ok} came without an 'id name' line")),
         };
-        self.report("uci handshake", outcome);
+        self.report(&step, outcome);
         self.report("options", options_outcome(&identity));
         true
     }
@@ -337,7 +349,10 @@ impl Checker {
         self.report("setoption", outcome);
         let start = Pattern::One.start_position_string();
         for (step, command) in [
-            ("ucinewgame", "ucinewgame".to_string()),
+            (
+                self.protocol.new_game(),
+                self.protocol.new_game().to_string(),
+            ),
             ("position startpos", "position startpos".to_string()),
             (
                 "position fen with moves",
@@ -424,6 +439,80 @@ impl Checker {
             None => Err("the engine is not running".to_string()),
         };
         self.report("quit", outcome);
+    }
+}
+
+/// A step's name or `go` line in the words of `protocol`: UGI's clocks
+/// are `p1time`, `p2time`, `p1inc`, `p2inc`.
+fn in_words_of(protocol: Protocol, text: &str) -> String {
+    let uci = Protocol::Uci.clock_words();
+    let words = protocol.clock_words();
+    text.split(' ')
+        .map(|word| match uci.iter().position(|w| *w == word) {
+            Some(at) => words[at],
+            None => word,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Positions the UGI queries are asked in: the `position` argument and the
+/// right answers to `gameover`, `p1turn` and `result`.
+const QUERIES: [(&str, [&str; 3]); 3] = [
+    ("startpos", ["false", "true", "none"]),
+    ("startpos moves c", ["false", "false", "none"]),
+    // FINISHED: no stone left, North to move, South won on points.
+    ("fen FINISHED", ["true", "false", "p1win"]),
+];
+
+impl Checker {
+    /// UGI's own manners: the queries, and `bestmove` lines of exactly two
+    /// words (cutegames reads no other).
+    fn ugi_manners(&mut self) {
+        let outcome = self.try_queries();
+        self.report("query gameover, p1turn, result", outcome);
+        let long = self
+            .searches
+            .iter()
+            .find(|s| s.words != 2)
+            .map(|s| format!("{}: a bestmove line of {} words", s.step, s.words));
+        let outcome = match (long, self.searches.len()) {
+            (_, 0) => Err("no bestmove to check".to_string()),
+            (Some(why), _) => Err(why),
+            (None, n) => Ok(format!("{n} of {n}")),
+        };
+        self.report("bestmove of two words", outcome);
+    }
+
+    fn try_queries(&mut self) -> Result<String, String> {
+        if self.unresponsive {
+            return Err("skipped: an earlier search was never answered".into());
+        }
+        let engine = self.engine()?;
+        let mut asked = 0;
+        for (position, answers) in QUERIES {
+            let position = position.replace("FINISHED", FINISHED);
+            engine
+                .send(&format!("position {position}"))
+                .map_err(|e| e.to_string())?;
+            for (query, right) in ["gameover", "p1turn", "result"].iter().zip(answers) {
+                engine
+                    .send(&format!("query {query}"))
+                    .map_err(|e| e.to_string())?;
+                let (line, _) = engine
+                    .wait_for("response", Instant::now() + PING, "response")
+                    .map_err(|e| format!("query {query} after position {position}: {e}"))?;
+                let expected = format!("response {right}");
+                if line.text.split_whitespace().collect::<Vec<_>>().join(" ") != expected {
+                    return Err(format!(
+                        "query {query} after position {position}: '{}', expected '{expected}'",
+                        line.text
+                    ));
+                }
+                asked += 1;
+            }
+        }
+        Ok(format!("{asked} of {asked} right"))
     }
 }
 

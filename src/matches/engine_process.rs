@@ -7,7 +7,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use super::engine_spec::EngineSpec;
+use super::engine_spec::{EngineSpec, Protocol};
 
 /// Longest output line kept whole; the rest of a longer line is dropped
 /// so that a runaway engine cannot exhaust memory.
@@ -49,14 +49,14 @@ pub struct Line {
     pub at: Instant,
 }
 
-/// What the engine said in answer to `uci`.
+/// What the engine said in answer to `uci` (or `ugi`).
 #[derive(Clone, Debug, Default)]
 pub struct Identity {
     /// `id name`, if given.
     pub name: Option<String>,
     /// The names of the options it announced, in order.
     pub options: Vec<String>,
-    /// Every line before `uciok`, for checks that want them.
+    /// Every line before `uciok` (`ugiok`), for checks that want them.
     pub lines: Vec<String>,
 }
 
@@ -67,6 +67,7 @@ pub struct EngineProcess {
     lines: Receiver<Line>,
     /// Set once the output pipe has closed.
     closed: bool,
+    protocol: Protocol,
 }
 
 impl EngineProcess {
@@ -116,6 +117,7 @@ impl EngineProcess {
             stdin,
             lines: receiver,
             closed: false,
+            protocol: spec.protocol,
         })
     }
 
@@ -166,10 +168,17 @@ impl EngineProcess {
         }
     }
 
-    /// `uci` answered by `uciok` within `timeout`: the handshake.
+    /// The protocol the engine speaks.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// `uci` answered by `uciok` (`ugi` by `ugiok`) within `timeout`: the
+    /// handshake.
     pub fn handshake(&mut self, timeout: Duration) -> Result<Identity, EngineError> {
-        self.send("uci")?;
-        let (_, lines) = self.wait_for("uciok", Instant::now() + timeout, "uciok")?;
+        let ok = self.protocol.ok();
+        self.send(self.protocol.hello())?;
+        let (_, lines) = self.wait_for(ok, Instant::now() + timeout, ok)?;
         let mut identity = Identity::default();
         for line in &lines {
             let words: Vec<&str> = line.split_whitespace().collect();

@@ -1,6 +1,7 @@
 //! What `--engine` says about one engine: the command that starts it, the
-//! name it goes by in the match, the options set before its first game,
-//! and limits of its own (to give two engines different times).
+//! name it goes by in the match, the protocol it speaks, the options set
+//! before its first game, and limits of its own (to give two engines
+//! different times).
 
 use std::fmt;
 use std::path::Path;
@@ -8,9 +9,61 @@ use std::str::FromStr;
 
 use super::limits::Limits;
 
+/// The protocol an engine speaks: UCI (the default) or UGI.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub enum Protocol {
+    /// `uci`/`uciok`, `ucinewgame`, `wtime`/`btime`.
+    #[default]
+    Uci,
+    /// `ugi`/`ugiok`, `uginewgame`, `p1time`/`p2time`, `query`, and a
+    /// `bestmove` line of exactly two words.
+    Ugi,
+}
+
+impl Protocol {
+    /// The handshake command.
+    pub fn hello(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Ugi => "ugi",
+        }
+    }
+
+    /// The handshake's last answer.
+    pub fn ok(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uciok",
+            Protocol::Ugi => "ugiok",
+        }
+    }
+
+    /// The command that starts a new game.
+    pub fn new_game(self) -> &'static str {
+        match self {
+            Protocol::Uci => "ucinewgame",
+            Protocol::Ugi => "uginewgame",
+        }
+    }
+
+    /// The words of South's and North's clocks and increments in `go`
+    /// (player 1 is South).
+    pub fn clock_words(self) -> [&'static str; 4] {
+        match self {
+            Protocol::Uci => ["wtime", "btime", "winc", "binc"],
+            Protocol::Ugi => ["p1time", "p2time", "p1inc", "p2inc"],
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.hello())
+    }
+}
+
 /// One engine of a match, as `--engine cmd=<command>[,name=<n>]
-/// [,option.<Name>=<value>...][,tc=..][,movetime=..][,depth=..][,nodes=..]`
-/// describes it.
+/// [,proto=uci|ugi][,option.<Name>=<value>...][,tc=..][,movetime=..]
+/// [,depth=..][,nodes=..]` describes it.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct EngineSpec {
     /// The name used in reports and records.
@@ -19,6 +72,8 @@ pub struct EngineSpec {
     pub program: String,
     /// Its arguments (the rest of `cmd`, split on whitespace).
     pub args: Vec<String>,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
     /// Options sent with `setoption` after each start, in the order given.
     pub options: Vec<(String, String)>,
     /// Limits for this engine alone; when any is given they replace the
@@ -68,6 +123,7 @@ impl FromStr for EngineSpec {
         let mut name: Option<String> = None;
         let mut options: Vec<(String, String)> = Vec::new();
         let mut limits = Limits::default();
+        let mut protocol: Option<Protocol> = None;
         for field in text.split(',') {
             let field = field.trim();
             if field.is_empty() {
@@ -99,6 +155,20 @@ impl FromStr for EngineSpec {
                     }
                     name = Some(value.to_string());
                 }
+                "proto" => {
+                    if protocol.is_some() {
+                        return error("proto given twice".into());
+                    }
+                    protocol = Some(match value {
+                        "uci" => Protocol::Uci,
+                        "ugi" => Protocol::Ugi,
+                        other => {
+                            return error(format!(
+                                "proto '{other}' is unknown (expected uci or ugi)"
+                            ));
+                        }
+                    });
+                }
                 "tc" => {
                     limits.clock = Some(value.parse().map_err(SpecError)?);
                 }
@@ -122,7 +192,7 @@ impl FromStr for EngineSpec {
                     Some(_) => return error("option. needs a name: option.<Name>=<value>".into()),
                     None => {
                         return error(format!(
-                            "unknown key '{key}' (expected cmd, name, option.<Name>, tc, movetime, depth or nodes)"
+                            "unknown key '{key}' (expected cmd, name, proto, option.<Name>, tc, movetime, depth or nodes)"
                         ));
                     }
                 },
@@ -141,6 +211,7 @@ impl FromStr for EngineSpec {
             name,
             program,
             args: words,
+            protocol: protocol.unwrap_or_default(),
             options,
             limits,
         })
@@ -200,6 +271,22 @@ mod tests {
     }
 
     #[test]
+    fn the_protocol_is_uci_unless_told() {
+        let spec: EngineSpec = "cmd=e".parse().unwrap();
+        assert_eq!(spec.protocol, Protocol::Uci);
+        let spec: EngineSpec = "cmd=e,proto=ugi".parse().unwrap();
+        assert_eq!(spec.protocol, Protocol::Ugi);
+        assert_eq!(spec.protocol.clock_words()[0], "p1time");
+        for bad in [
+            "cmd=e,proto=",
+            "cmd=e,proto=xboard",
+            "cmd=e,proto=ugi,proto=uci",
+        ] {
+            assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn name_defaults_to_program_file_name() {
         let spec: EngineSpec = "cmd=/usr/bin/engine".parse().unwrap();
         assert_eq!(spec.name, "engine");
@@ -219,6 +306,7 @@ mod tests {
             "cmd=a,depth=0",
             "cmd=a,nodes=x",
             "cmd=a,tc=fast",
+            "cmd=a,proto=UGI",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }

@@ -5,6 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use super::engine_spec::Protocol;
+
 /// A game clock: base time and increment per move, in milliseconds.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct TimeControl {
@@ -82,14 +84,20 @@ impl Limits {
 
     /// The `go` line for a move under these (the mover's) limits, given
     /// the clock times and increments of South and North in milliseconds
-    /// (sent only when the mover has a clock).
-    pub fn go_command(&self, remaining: [u64; 2], increments: [u64; 2]) -> String {
+    /// (sent only when the mover has a clock), in the words of `protocol`.
+    pub fn go_command(
+        &self,
+        remaining: [u64; 2],
+        increments: [u64; 2],
+        protocol: Protocol,
+    ) -> String {
         let mut line = String::from("go");
         if self.clock.is_some() {
-            // wtime is South's clock and btime North's, as chess GUIs
-            // send them; the engine also takes stime/ntime.
+            // wtime (p1time) is South's clock and btime (p2time) North's,
+            // as chess GUIs send them; pasang also takes stime/ntime.
+            let [time_1, time_2, inc_1, inc_2] = protocol.clock_words();
             line.push_str(&format!(
-                " wtime {} btime {} winc {} binc {}",
+                " {time_1} {} {time_2} {} {inc_1} {} {inc_2} {}",
                 remaining[0], remaining[1], increments[0], increments[1]
             ));
         }
@@ -177,15 +185,22 @@ mod tests {
             nodes: Some(1000),
         };
         assert_eq!(
-            limits.go_command([1500, 1800], [50, 50]),
+            limits.go_command([1500, 1800], [50, 50], Protocol::Uci),
             "go wtime 1500 btime 1800 winc 50 binc 50 movetime 300 depth 4 nodes 1000"
+        );
+        assert_eq!(
+            limits.go_command([1500, 1800], [50, 60], Protocol::Ugi),
+            "go p1time 1500 p2time 1800 p1inc 50 p2inc 60 movetime 300 depth 4 nodes 1000"
         );
         assert_eq!(limits.describe(), "2+0.05 movetime=300 depth=4 nodes=1000");
         let depth_only = Limits {
             depth: Some(2),
             ..Limits::default()
         };
-        assert_eq!(depth_only.go_command([0, 0], [0, 0]), "go depth 2");
+        assert_eq!(
+            depth_only.go_command([0, 0], [0, 0], Protocol::Ugi),
+            "go depth 2"
+        );
     }
 
     #[test]

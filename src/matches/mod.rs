@@ -7,20 +7,24 @@
 //! and opening plies per game pair), [`referee`] (one game, every move
 //! checked, verdicts), [`statistics`] (Elo, LOS, SPRT), [`tally`] (the
 //! running score and its reports), [`records`] (game records written with
-//! `--out` and read back) and [`compliance`]. This file holds the command
-//! line and runs the games on worker threads.
+//! `--out` and read back), [`shard`] (`--shard` and `--resume`), [`merge`]
+//! (`--merge`) and [`compliance`]. This file holds the command line and
+//! runs the games on worker threads.
 
 pub mod compliance;
 pub mod engine_process;
 pub mod engine_spec;
 pub mod limits;
+pub mod merge;
 pub mod openings;
 pub mod records;
 pub mod referee;
+pub mod shard;
 pub mod statistics;
 pub mod tally;
 
-use std::fs::File;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -34,6 +38,7 @@ use self::limits::{Limits, TimeControl};
 use self::openings::{OpeningPlan, describe, load_book, rule_sets};
 use self::records::{Record, utc_date};
 use self::referee::{GameResult, Seat, Settings, rule_options};
+use self::shard::{Played, Shard};
 use self::statistics::{Decision, Sprt};
 use self::tally::Tally;
 use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
@@ -104,6 +109,20 @@ pub struct MatchArgs {
     /// Write a record of every game to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Play only shard K of N: the game pairs whose index i (from 0) has
+    /// i mod N = K-1, with the openings the whole match gives them.
+    /// Needs --seed and --games.
+    #[arg(long, value_name = "K/N", value_parser = parse_value::<Shard>)]
+    pub shard: Option<Shard>,
+    /// Keep the games already in the --out file (dropping a half-written
+    /// last record), skip them, and append the rest.
+    #[arg(long)]
+    pub resume: bool,
+    /// Print the summary of the records in these files (the shards of one
+    /// match) instead of playing; with --out, write all their records to
+    /// one file in game order.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub merge: Vec<PathBuf>,
     /// Milliseconds an engine may exceed its time before losing on time.
     #[arg(long, default_value_t = 0, value_name = "MS")]
     pub time_margin: u64,
@@ -159,6 +178,19 @@ pub fn run(args: &MatchArgs) -> i32 {
         }
         return if all { 0 } else { 1 };
     }
+    if !args.merge.is_empty() {
+        if !args.engines.is_empty() || args.shard.is_some() || args.resume {
+            return usage_error("--merge takes records files, not --engine, --shard or --resume");
+        }
+        let sprt = match &args.sprt {
+            Some(words) => match Sprt::parse(&words.join(" ")) {
+                Ok(sprt) => Some(sprt),
+                Err(error) => return usage_error(&format!("--sprt: {error}")),
+            },
+            None => None,
+        };
+        return merge::run(&args.merge, sprt.as_ref(), args.out.as_deref());
+    }
     let config = match Config::from_args(args) {
         Ok(config) => config,
         Err(message) => return usage_error(&message),
@@ -173,10 +205,16 @@ struct Config {
     limits: [Limits; 2],
     settings: Settings,
     games: u64,
+    /// Games this run plays: `games`, or the shard's part of them.
+    planned: u64,
     concurrency: usize,
     plan: OpeningPlan,
     sprt: Option<Sprt>,
     out: Option<PathBuf>,
+    /// The part of the match this run plays (`None`: all of it).
+    shard: Option<Shard>,
+    /// Keep and skip the games already in `out`.
+    resume: bool,
     report_every: u64,
     /// Whether `games` was bounded by the user (for progress lines).
     bounded: bool,
@@ -228,6 +266,24 @@ impl Config {
         if args.concurrency == 0 {
             return Err("--concurrency must be at least 1".into());
         }
+        if let Some(shard) = args.shard {
+            // Every shard must make the same openings: never a seed from
+            // the clock, never a match of unknown length.
+            if args.seed.is_none() || args.games.is_none() {
+                return Err(format!(
+                    "--shard {shard} needs --seed and --games, so that every shard plays the openings of the same match"
+                ));
+            }
+            if sprt.is_some() {
+                return Err(
+                    "--shard with --sprt: an SPRT is judged over all the pairs; give --sprt to --merge"
+                        .into(),
+                );
+            }
+        }
+        if args.resume && args.out.is_none() {
+            return Err("--resume needs --out, the records file to resume".into());
+        }
         let book = match &args.openings {
             Some(path) => Some(load_book(path)?),
             None => None,
@@ -251,6 +307,7 @@ impl Config {
         // Build one full cycle of openings now, so that a bad book line
         // or rule combination stops the match before it starts.
         let pairs = games / 2;
+        let planned = args.shard.map_or(games, |shard| shard.games(games));
         for pair in 0..(plan.cycle() as u64).min(pairs) {
             plan.opening(pair as usize)?;
         }
@@ -265,10 +322,13 @@ impl Config {
             limits,
             settings,
             games,
-            concurrency: args.concurrency.min(games.min(1 << 16) as usize),
+            planned,
+            concurrency: args.concurrency.min(planned.clamp(1, 1 << 16) as usize),
             plan,
             sprt,
             out: args.out.clone(),
+            shard: args.shard,
+            resume: args.resume,
             report_every: args.report_every.max(1),
             bounded: args.games.is_some() || sprt.is_none(),
         })
@@ -312,6 +372,88 @@ impl Config {
         )
     }
 
+    /// What a records file of this match says about the match.
+    fn identity(&self, heading: &str) -> shard::MatchIdentity {
+        shard::MatchIdentity {
+            names: self.engines.each_ref().map(|spec| spec.name.clone()),
+            conditions: heading.to_string(),
+            seed: self.plan.seed.to_string(),
+            games: self.bounded.then_some(self.games),
+        }
+    }
+
+    /// Opens the records file: created afresh, or with `--resume` (when it
+    /// exists) cut after its last complete record and opened to append.
+    /// Returns the writer and the games already recorded.
+    fn open_records(
+        &self,
+        heading: &str,
+    ) -> Result<(Option<BufWriter<File>>, Vec<Played>), String> {
+        let Some(path) = &self.out else {
+            return Ok((None, Vec::new()));
+        };
+        let shown = path.display();
+        if !self.resume || !path.exists() {
+            let file = File::create(path).map_err(|e| format!("cannot create '{shown}': {e}"))?;
+            return Ok((Some(BufWriter::new(file)), Vec::new()));
+        }
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
+        let prefix = records::read_prefix(&text);
+        let mut keep = prefix.complete_bytes;
+        for ending in ["\r\n", "\n"] {
+            if text[keep..].starts_with(ending) {
+                keep += ending.len();
+                break;
+            }
+        }
+        if let Some(error) = &prefix.error {
+            eprintln!(
+                "warning: '{shown}': {error}; the last {} bytes (a half-written record) are discarded",
+                text.len() - keep
+            );
+        }
+        let expected = self.identity(heading);
+        let mut played: Vec<Played> = Vec::new();
+        for (index, record) in prefix.records.iter().enumerate() {
+            let number = index + 1;
+            let game = Played::of(record)
+                .map_err(|fault| format!("cannot resume '{shown}': record {number}: {fault}"))?;
+            if game.identity != expected {
+                return Err(format!(
+                    "cannot resume '{shown}': record {number} is of another match ({}; this one is {expected})",
+                    game.identity
+                ));
+            }
+            if let Some(shard) = self.shard.filter(|shard| !shard.has(game.pair)) {
+                return Err(format!(
+                    "cannot resume '{shown}': record {number} is of pair {}, not of shard {shard}",
+                    game.pair
+                ));
+            }
+            if played.iter().any(|other| other.game() == game.game()) {
+                return Err(format!(
+                    "cannot resume '{shown}': record {number} repeats a game of pair {}",
+                    game.pair
+                ));
+            }
+            played.push(game);
+        }
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .and_then(|file| file.set_len(keep as u64).map(|()| file))
+            .map_err(|e| format!("cannot append to '{shown}': {e}"))?;
+        let kept = &text[..keep];
+        if !kept.is_empty() && !kept.ends_with("\n\n") && !kept.ends_with("\r\n\r\n") {
+            // Records are separated by a blank line.
+            let separated = if kept.ends_with('\n') { "\n" } else { "\n\n" };
+            file.write_all(separated.as_bytes())
+                .map_err(|e| format!("cannot append to '{shown}': {e}"))?;
+        }
+        Ok((Some(BufWriter::new(file)), played))
+    }
+
     /// Plays the match and prints the summary; returns the exit code.
     fn play(self) -> i32 {
         // Start each engine once before anything else, so that a wrong
@@ -348,29 +490,45 @@ impl Config {
             }
             first_seats.push(seat);
         }
-        let writer = match &self.out {
-            Some(path) => match File::create(path) {
-                Ok(file) => Some(BufWriter::new(file)),
-                Err(error) => {
-                    return usage_error(&format!("cannot create '{}': {error}", path.display()));
-                }
-            },
-            None => None,
-        };
         let names = [self.engines[0].name.as_str(), self.engines[1].name.as_str()];
         let heading = self.heading();
-        let total = if self.bounded {
-            format!("{} games", self.games)
-        } else {
-            "until the SPRT decides".to_string()
+        let (writer, played) = match self.open_records(&heading) {
+            Ok(opened) => opened,
+            Err(message) => return usage_error(&message),
+        };
+        let total = match (self.bounded, self.shard) {
+            (true, Some(shard)) => format!(
+                "shard {shard} of a {}-game match, {} games",
+                self.games, self.planned
+            ),
+            (true, None) => format!("{} games", self.games),
+            (false, _) => "until the SPRT decides".to_string(),
         };
         eprintln!(
             "Match {} vs {}: {total}, concurrency {}; {heading}",
             names[0], names[1], self.concurrency
         );
+        let mut tally = Tally::default();
+        let mut done = HashSet::new();
+        for game in &played {
+            tally.count(
+                game.winner,
+                game.termination,
+                game.first_is_south,
+                game.pair,
+            );
+            done.insert(game.game());
+        }
+        if let Some(path) = self.out.as_ref().filter(|_| self.resume) {
+            eprintln!(
+                "Resuming: {} games already in '{}' are kept and not played again",
+                done.len(),
+                path.display()
+            );
+        }
 
         let shared = Mutex::new(Progress {
-            tally: Tally::default(),
+            tally,
             writer,
             failed: false,
             stopped_by_sprt: None,
@@ -389,10 +547,10 @@ impl Config {
                         .map(|(spec, limits)| Seat::new(spec.clone(), limits))
                         .collect(),
                 };
-                let (config, shared, next, stop) = (&self, &shared, &next, &stop);
+                let (config, shared, next, stop, done) = (&self, &shared, &next, &stop, &done);
                 let spawned = std::thread::Builder::new()
                     .name(format!("match worker {worker}"))
-                    .spawn_scoped(scope, move || config.work(seats, shared, next, stop));
+                    .spawn_scoped(scope, move || config.work(seats, shared, next, done, stop));
                 if let Err(error) = spawned {
                     eprintln!("warning: cannot start worker {worker}: {error}");
                 }
@@ -408,7 +566,7 @@ impl Config {
                 return 1;
             }
         }
-        let total = self.bounded.then_some(self.games);
+        let total = self.bounded.then_some(self.planned);
         eprintln!("{}", progress.tally.status_line(total, self.sprt.as_ref()));
         let mut summary = progress.tally.summary(names, &heading, self.sprt.as_ref());
         if let Some(decision) = progress.stopped_by_sprt {
@@ -423,20 +581,30 @@ impl Config {
     }
 
     /// A worker: plays games until none are left or the match stops.
+    /// `next` counts the games of this run handed out; games in `done`
+    /// were played before (`--resume`).
     fn work(
         &self,
         mut seats: Vec<Seat>,
         shared: &Mutex<Progress>,
         next: &AtomicU64,
+        done: &HashSet<u64>,
         stop: &AtomicBool,
     ) {
         loop {
             if stop.load(Ordering::SeqCst) {
                 break;
             }
-            let game = next.fetch_add(1, Ordering::SeqCst);
-            if game >= self.games {
+            let job = next.fetch_add(1, Ordering::SeqCst);
+            let game = match self.shard {
+                Some(shard) => shard.game(job, self.games),
+                None => Some(job).filter(|game| *game < self.games),
+            };
+            let Some(game) = game else {
                 break;
+            };
+            if done.contains(&game) {
+                continue;
             }
             let pair = (game / 2) as usize;
             let first_is_south = game % 2 == 0;
@@ -491,6 +659,7 @@ impl Config {
         record.push_tag("Event", "pasang match");
         record.push_tag("Date", utc_date());
         record.push_tag("Round", (game + 1).to_string());
+        record.push_tag("Pair", (game / 2).to_string());
         record.push_tag("South", names[0].clone());
         record.push_tag("North", names[1].clone());
         record.push_tag(
@@ -508,6 +677,13 @@ impl Config {
         record.push_tag("Centre", rules.centre.to_string());
         record.push_tag("FEN", opening.start.clone());
         record.push_tag("OpeningPlies", opening.plies.len().to_string());
+        record.push_tag("Seed", self.plan.seed.to_string());
+        record.push_tag("RandomPlies", self.plan.random_plies.to_string());
+        record.push_tag("First", self.engines[0].name.clone());
+        if self.bounded {
+            record.push_tag("Games", self.games.to_string());
+        }
+        record.push_tag("Conditions", self.heading());
         let limits_of = |name: &str| {
             let index = usize::from(self.engines[0].name != name);
             self.limits[index]
@@ -583,7 +759,7 @@ impl Progress {
             }
         }
         let games = self.tally.games();
-        let total = config.bounded.then_some(config.games);
+        let total = config.bounded.then_some(config.planned);
         if games % config.report_every == 0 && total != Some(games) {
             eprintln!("{}", self.tally.status_line(total, config.sprt.as_ref()));
         }

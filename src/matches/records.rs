@@ -208,12 +208,49 @@ fn parse_tag(text: &str) -> Result<(String, String), String> {
 
 /// Reads every record of `text`.
 pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
-    let mut records = Vec::new();
+    let prefix = read_prefix(text);
+    match prefix.error {
+        Some(error) => Err(error),
+        None => Ok(prefix.records),
+    }
+}
+
+/// The complete records at the start of a text, and where they end.
+#[derive(Clone, Debug, Default)]
+pub struct Prefix {
+    /// The records read whole, in order.
+    pub records: Vec<Record>,
+    /// Bytes of the text up to the end of the line that ended the last
+    /// of them (0 when there is none).
+    pub complete_bytes: usize,
+    /// What stopped the reading before the end of the text, if anything:
+    /// a malformed line, or a last record without its result (a record
+    /// cut short by a process that died while writing it).
+    pub error: Option<RecordError>,
+}
+
+/// Reads the records of `text` up to the first fault: what a resumed
+/// match keeps of a records file whose last record was half written.
+pub fn read_prefix(text: &str) -> Prefix {
+    let mut prefix = Prefix::default();
+    let read = read_into(text, &mut prefix.records, &mut prefix.complete_bytes);
+    prefix.error = read.err();
+    prefix
+}
+
+fn read_into(
+    text: &str,
+    records: &mut Vec<Record>,
+    complete_bytes: &mut usize,
+) -> Result<(), RecordError> {
     let mut current: Option<Record> = None;
     // An open comment: its text so far and the line it started on.
     let mut comment: Option<(String, usize)> = None;
     let mut last_line = 0;
-    for (index, raw) in text.lines().enumerate() {
+    let mut line_end = 0;
+    for (index, raw) in text.split_inclusive('\n').enumerate() {
+        line_end += raw.len();
+        let raw = raw.trim_end_matches(['\n', '\r']);
         let number = index + 1;
         last_line = number;
         let error = |message: String| RecordError {
@@ -272,6 +309,7 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
                 let mut record = current.take().unwrap_or_default();
                 record.result = token.to_string();
                 records.push(record);
+                *complete_bytes = line_end;
                 continue;
             }
             // Move numbers: `12.` or `12...`, possibly glued to the move.
@@ -309,7 +347,7 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
             message: "the last record has no result".into(),
         });
     }
-    Ok(records)
+    Ok(())
 }
 
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
@@ -431,6 +469,21 @@ mod tests {
             assert_eq!(error.line, line, "{text:?}: {error}");
         }
         assert_eq!(read("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_half_written_last_record_is_cut_off() {
+        let whole = format!("{}{}", sample(), sample());
+        let half = &sample().to_string()[..120];
+        let text = format!("{whole}{half}");
+        let prefix = read_prefix(&text);
+        assert_eq!(prefix.records.len(), 2);
+        assert_eq!(&text[..prefix.complete_bytes], &whole[..whole.len() - 1]);
+        assert!(prefix.error.is_some());
+        let prefix = read_prefix(&whole);
+        assert!(prefix.error.is_none());
+        assert_eq!(prefix.records.len(), 2);
+        assert_eq!(read_prefix("").complete_bytes, 0);
     }
 
     #[test]

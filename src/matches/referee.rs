@@ -2,9 +2,9 @@
 //! with the project's own rules, running the clocks, and naming the
 //! verdict. It never asks an engine who won.
 //!
-//! Manners, after fastchess: the handshake (`uci` → `uciok`) within 10 s
-//! of a (re)start; before each game the rule options, `ucinewgame` and an
-//! `isready` ping; before each move `position` and a ping; the clock runs
+//! Manners, after fastchess: the handshake (`uci` → `uciok`, or `ugi` →
+//! `ugiok` for a UGI engine) within 10 s of a (re)start; before each game
+//! the rule options, `ucinewgame` (`uginewgame`) and an `isready` ping; before each move `position` and a ping; the clock runs
 //! from writing `go` until `bestmove` arrives. When the time is up the
 //! referee sends `stop`, waits a grace period for the `bestmove` (to keep
 //! the engine in step), and the mover loses on time. An engine that
@@ -207,14 +207,14 @@ impl Seat {
         }
     }
 
-    /// Sends the rules and `ucinewgame`, then pings.
+    /// Sends the rules and `ucinewgame` (`uginewgame`), then pings.
     fn prepare(&mut self, rules: &Rules, settings: &Settings) -> Result<(), Fault> {
         let result = self.ensure_started(settings).and_then(|_| {
             let process = self.process.as_mut().ok_or(EngineError::Disconnected)?;
             for (option, value) in rule_options(rules) {
                 process.send(&format!("setoption name {option} value {value}"))?;
             }
-            process.send("ucinewgame")?;
+            process.send(process.protocol().new_game())?;
             process.ping(settings.ping_timeout).map(|_| ())
         });
         result.map_err(|error| {
@@ -321,7 +321,8 @@ pub fn play(
         }
         let side = position.side_to_move();
         let limits = game.seats[side.index()].limits;
-        let go = limits.go_command(clocks, increments);
+        let protocol = game.seats[side.index()].spec.protocol;
+        let go = limits.go_command(clocks, increments, protocol);
         let allowed = limits.allowed(
             clocks[side.index()],
             settings.time_margin,

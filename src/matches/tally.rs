@@ -45,12 +45,24 @@ impl Tally {
     /// Counts a game of pair `pair` in which the first engine sat South
     /// when `first_is_south`.
     pub fn add(&mut self, result: &GameResult, first_is_south: bool, pair: u64) {
+        self.count(result.winner, result.termination, first_is_south, pair);
+    }
+
+    /// Counts a game by its winner (`None`: a draw) and how it ended, as
+    /// [`Tally::add`] does; merged records are counted this way.
+    pub fn count(
+        &mut self,
+        winner: Option<Player>,
+        termination: Termination,
+        first_is_south: bool,
+        pair: u64,
+    ) {
         let first_seat = if first_is_south {
             Player::South
         } else {
             Player::North
         };
-        let half_points = match result.winner {
+        let half_points = match winner {
             None => {
                 self.draws += 1;
                 self.by_seat[1] += 1;
@@ -75,12 +87,12 @@ impl Tally {
                 self.unpaired.insert(pair, half_points);
             }
         }
-        match result.termination {
+        match termination {
             Termination::Score => self.rule_ends[0] += 1,
             Termination::Suntuk => self.rule_ends[1] += 1,
             forfeit => {
                 // The loser committed the forfeit.
-                let loser_is_first = result.winner != Some(first_seat);
+                let loser_is_first = winner != Some(first_seat);
                 let engine = usize::from(!loser_is_first);
                 if let Some(kind) = Termination::FORFEITS.iter().position(|t| *t == forfeit) {
                     self.forfeits[engine][kind] += 1;

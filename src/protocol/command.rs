@@ -18,7 +18,8 @@ pub struct GoParams {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<u64>,
-    /// South's clock (`wtime`/`stime`) and North's (`btime`/`ntime`), ms.
+    /// South's clock (`wtime`/`stime`/`p1time`) and North's
+    /// (`btime`/`ntime`/`p2time`), ms.
     pub time: [Option<u64>; 2],
     pub increment: [Option<u64>; 2],
     pub moves_to_go: Option<u32>,
@@ -32,10 +33,26 @@ pub struct GoParams {
     pub warnings: Vec<String>,
 }
 
+/// What `query` asks (UGI): player 1 is South, who moves first.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Query {
+    /// `query gameover`: `response true|false`.
+    GameOver,
+    /// `query p1turn`: `response true|false`, whether South is to move.
+    P1Turn,
+    /// `query result`: `response p1win|p2win|draw|none`.
+    Result,
+}
+
 /// One input line's command.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Command {
     Uci,
+    /// The UGI handshake: as `uci`, answered with `ugiok`, and `bestmove`
+    /// lines carry no `ponder` word from then on.
+    Ugi,
+    /// A UGI question about the current position.
+    Query(Query),
     IsReady,
     SetOption {
         name: String,
@@ -143,7 +160,14 @@ impl std::str::FromStr for Command {
         match head {
             "uci" => no_arguments(Command::Uci),
             "isready" => no_arguments(Command::IsReady),
-            "ucinewgame" => no_arguments(Command::UciNewGame),
+            "ucinewgame" | "uginewgame" => no_arguments(Command::UciNewGame),
+            "ugi" => no_arguments(Command::Ugi),
+            "query" => match rest {
+                ["gameover"] => Ok(Command::Query(Query::GameOver)),
+                ["p1turn"] => Ok(Command::Query(Query::P1Turn)),
+                ["result"] => Ok(Command::Query(Query::Result)),
+                _ => Err(invalid("query takes one of gameover, p1turn, result")),
+            },
             "stop" => no_arguments(Command::Stop),
             "ponderhit" => no_arguments(Command::PonderHit),
             // Whatever follows: a person typing `quit now` means it.
@@ -247,10 +271,10 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, CommandError> {
             "depth" => params.depth = Some(number("go", key, value)?),
             "nodes" => params.nodes = Some(number("go", key, value)?),
             "movetime" => params.movetime = Some(number("go", key, value)?),
-            "wtime" | "stime" => params.time[0] = Some(clock("go", key, value)?),
-            "btime" | "ntime" => params.time[1] = Some(clock("go", key, value)?),
-            "winc" | "sinc" => params.increment[0] = Some(clock("go", key, value)?),
-            "binc" | "ninc" => params.increment[1] = Some(clock("go", key, value)?),
+            "wtime" | "stime" | "p1time" => params.time[0] = Some(clock("go", key, value)?),
+            "btime" | "ntime" | "p2time" => params.time[1] = Some(clock("go", key, value)?),
+            "winc" | "sinc" | "p1inc" => params.increment[0] = Some(clock("go", key, value)?),
+            "binc" | "ninc" | "p2inc" => params.increment[1] = Some(clock("go", key, value)?),
             "movestogo" => params.moves_to_go = Some(number("go", key, value)?),
             "mate" => params.mate = Some(number("go", key, value)?),
             "perft" => params.perft = Some(number("go", key, value)?),
@@ -296,6 +320,10 @@ const GO_KEYWORDS: &[&str] = &[
     "ntime",
     "sinc",
     "ninc",
+    "p1time",
+    "p2time",
+    "p1inc",
+    "p2inc",
     "movestogo",
     "infinite",
     "ponder",
@@ -332,6 +360,29 @@ mod tests {
             panic!("moves word forgotten");
         };
         assert!(message.contains("'moves'"), "{message}");
+    }
+
+    #[test]
+    fn ugi_commands() {
+        assert_eq!(parse("ugi"), Ok(Command::Ugi));
+        assert_eq!(parse("uginewgame"), Ok(Command::UciNewGame));
+        assert_eq!(parse("query gameover"), Ok(Command::Query(Query::GameOver)));
+        assert_eq!(parse("query p1turn"), Ok(Command::Query(Query::P1Turn)));
+        assert_eq!(parse("query result"), Ok(Command::Query(Query::Result)));
+        for bad in ["query", "query p2turn", "query result now", "ugi x"] {
+            assert!(matches!(parse(bad), Err(CommandError::Invalid(_))), "{bad}");
+        }
+        // UGI's clock words are the same clocks as UCI's.
+        let Ok(Command::Go(params)) = parse("go p1time 1000 p2time 2000 p1inc 10 p2inc 20") else {
+            panic!("go");
+        };
+        assert_eq!(params.time, [Some(1000), Some(2000)]);
+        assert_eq!(params.increment, [Some(10), Some(20)]);
+        assert!(params.warnings.is_empty());
+        assert_eq!(
+            parse("go wtime 1000 btime 2000 winc 10 binc 20"),
+            Ok(Command::Go(params))
+        );
     }
 
     #[test]

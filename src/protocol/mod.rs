@@ -1,4 +1,5 @@
-//! The UCI-style protocol loop.
+//! The UCI-style protocol loop (UGI too, when a session starts with `ugi`:
+//! see [`ugi`]).
 //!
 //! The calling thread reads input. It acts on `stop`, `ponderhit` and
 //! `quit` itself, through [`Signals`], and answers `isready` itself while
@@ -13,6 +14,8 @@
 //! closing lines. `quit` and end of input do the same, then the queued
 //! quick commands are carried out and the engine exits.
 
+mod ugi;
+
 mod command;
 mod output;
 mod queue;
@@ -22,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-pub use command::{Command, CommandError, GoParams, PositionBase, shorten};
+pub use command::{Command, CommandError, GoParams, PositionBase, Query, shorten};
 pub use output::Output;
 pub use queue::{MAX_COST as MAX_QUEUED_BYTES, MAX_JOBS as MAX_QUEUED_COMMANDS};
 
@@ -73,6 +76,9 @@ Commands (PROTOCOL.md describes each; docs/rules.md the game):
   moves                       list the legal moves
   result                      the game's result so far
   eval                        the static evaluation
+  ugi                         the UGI handshake (answers ugiok; see PROTOCOL.md)
+  uginewgame                  as ucinewgame
+  query gameover|p1turn|result  UGI questions, answered by response <...>
   help                        this list
   quit                        exit";
 
@@ -341,15 +347,21 @@ fn error(output: &Output, message: &str) {
 
 fn execute(engine: &mut Engine, command: Command, output: &Output) {
     match command {
-        Command::Uci => {
+        Command::Uci | Command::Ugi => {
+            engine.set_ugi(command == Command::Ugi);
             output.send(&format!("id name {ENGINE_NAME}"));
             output.send("id author the pasang developers");
             for line in option_lines() {
                 output.send(&line);
             }
             output.send(&format!("info string built for {}", crate::build::target()));
-            output.send("uciok");
+            output.send(if command == Command::Ugi {
+                "ugiok"
+            } else {
+                "uciok"
+            });
         }
+        Command::Query(query) => output.send(&format!("response {}", ugi::answer(engine, query))),
         Command::SetOption { name, value } => match engine.set_option(&name, value.as_deref()) {
             Ok(OptionEffect::None) => {}
             Ok(OptionEffect::LogFile(path)) => {
@@ -490,7 +502,8 @@ fn go(
     vec![match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
             output.send(&info_line(&info));
-            match result.ponder_move {
+            // UGI harnesses read a bestmove line of two words only.
+            match result.ponder_move.filter(|_| !engine.ugi()) {
                 Some(ponder) => format!("bestmove {best} ponder {ponder}"),
                 None => format!("bestmove {best}"),
             }

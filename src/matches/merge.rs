@@ -1,0 +1,386 @@
+//! `pasang match --merge FILE...`: the summary of a match from the records
+//! of its shards, as the whole match would have printed it. A game counted
+//! twice is refused; pairs with a game missing are named. With `--out`, the
+//! records of every shard go to one file in game order.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::records::{Record, RecordError, read};
+use super::shard::{MatchIdentity, Played, RecordFault, ranges};
+use super::statistics::Sprt;
+use super::tally::Tally;
+
+/// Why records cannot be merged.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum MergeError {
+    /// A file cannot be read.
+    Read { path: PathBuf, error: String },
+    /// A file is not records text.
+    Malformed { path: PathBuf, error: RecordError },
+    /// A record lacks what a merge needs.
+    Record {
+        path: PathBuf,
+        /// The record's number in its file, from 1.
+        number: usize,
+        fault: RecordFault,
+    },
+    /// Records of another match.
+    Mixed {
+        path: PathBuf,
+        number: usize,
+        expected: Box<MatchIdentity>,
+        found: Box<MatchIdentity>,
+    },
+    /// The same game twice.
+    Duplicate {
+        pair: u64,
+        /// Whether it is the game with the first engine as South.
+        first_is_south: bool,
+        first: PathBuf,
+        second: PathBuf,
+    },
+    /// A pair number past the end of the match.
+    PairOutOfRange {
+        path: PathBuf,
+        pair: u64,
+        pairs: u64,
+    },
+    /// Not one record in the files.
+    Empty,
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::Read { path, error } => {
+                write!(f, "cannot read '{}': {error}", path.display())
+            }
+            MergeError::Malformed { path, error } => write!(f, "'{}': {error}", path.display()),
+            MergeError::Record {
+                path,
+                number,
+                fault,
+            } => write!(f, "'{}', record {number}: {fault}", path.display()),
+            MergeError::Mixed {
+                path,
+                number,
+                expected,
+                found,
+            } => write!(
+                f,
+                "'{}', record {number} is of another match ({found}; expected {expected})",
+                path.display()
+            ),
+            MergeError::Duplicate {
+                pair,
+                first_is_south,
+                first,
+                second,
+            } => write!(
+                f,
+                "pair {pair} counted twice: its game with the first engine as {} is in '{}' and in '{}'",
+                if *first_is_south { "South" } else { "North" },
+                first.display(),
+                second.display()
+            ),
+            MergeError::PairOutOfRange { path, pair, pairs } => write!(
+                f,
+                "'{}': pair {pair} is past the match's {pairs} pairs",
+                path.display()
+            ),
+            MergeError::Empty => f.write_str("no game records in the files"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// The merged counts of a match.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// Which match.
+    pub identity: MatchIdentity,
+    /// Every game counted once.
+    pub tally: Tally,
+    /// Pairs of the match with no game in the files.
+    pub missing: Vec<u64>,
+    /// Pairs with one of their two games in the files.
+    pub half: Vec<u64>,
+    /// Every record, in game order.
+    pub records: Vec<Record>,
+}
+
+/// Merges the records texts of `files` (path and text).
+pub fn merge(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
+    let mut identity: Option<MatchIdentity> = None;
+    let mut tally = Tally::default();
+    // Game number -> the file it came from.
+    let mut seen: HashMap<u64, &Path> = HashMap::new();
+    let mut ordered: Vec<(u64, Record)> = Vec::new();
+    for (path, text) in files {
+        let records = read(text).map_err(|error| MergeError::Malformed {
+            path: path.clone(),
+            error,
+        })?;
+        for (index, record) in records.into_iter().enumerate() {
+            let number = index + 1;
+            let played = Played::of(&record).map_err(|fault| MergeError::Record {
+                path: path.clone(),
+                number,
+                fault,
+            })?;
+            match &identity {
+                Some(expected) if *expected != played.identity => {
+                    return Err(MergeError::Mixed {
+                        path: path.clone(),
+                        number,
+                        expected: Box::new(expected.clone()),
+                        found: Box::new(played.identity),
+                    });
+                }
+                Some(_) => {}
+                None => identity = Some(played.identity.clone()),
+            }
+            if let Some(games) = played.identity.games {
+                if played.pair >= games / 2 {
+                    return Err(MergeError::PairOutOfRange {
+                        path: path.clone(),
+                        pair: played.pair,
+                        pairs: games / 2,
+                    });
+                }
+            }
+            if let Some(first) = seen.insert(played.game(), path) {
+                return Err(MergeError::Duplicate {
+                    pair: played.pair,
+                    first_is_south: played.first_is_south,
+                    first: first.to_path_buf(),
+                    second: path.clone(),
+                });
+            }
+            tally.count(
+                played.winner,
+                played.termination,
+                played.first_is_south,
+                played.pair,
+            );
+            ordered.push((played.game(), record));
+        }
+    }
+    let identity = identity.ok_or(MergeError::Empty)?;
+    let pairs = match identity.games {
+        Some(games) => games / 2,
+        // A match run until its SPRT decided: every pair up to the last.
+        None => seen.keys().map(|game| game / 2 + 1).max().unwrap_or(0),
+    };
+    let mut missing = Vec::new();
+    let mut half = Vec::new();
+    for pair in 0..pairs {
+        let count = [2 * pair, 2 * pair + 1]
+            .iter()
+            .filter(|game| seen.contains_key(game))
+            .count();
+        match count {
+            0 => missing.push(pair),
+            1 => half.push(pair),
+            _ => {}
+        }
+    }
+    ordered.sort_by_key(|(game, _)| *game);
+    Ok(Merged {
+        identity,
+        tally,
+        missing,
+        half,
+        records: ordered.into_iter().map(|(_, record)| record).collect(),
+    })
+}
+
+impl Merged {
+    /// The summary a whole match prints, then what is missing.
+    pub fn summary(&self, sprt: Option<&Sprt>) -> String {
+        let names = [
+            self.identity.names[0].as_str(),
+            self.identity.names[1].as_str(),
+        ];
+        let mut text = self.tally.summary(names, &self.identity.conditions, sprt);
+        if !self.missing.is_empty() {
+            text.push_str(&format!(
+                "Missing pairs ({}): {}\n",
+                self.missing.len(),
+                ranges(&self.missing)
+            ));
+        }
+        if !self.half.is_empty() {
+            text.push_str(&format!(
+                "Pairs with one game missing ({}): {}\n",
+                self.half.len(),
+                ranges(&self.half)
+            ));
+        }
+        text
+    }
+
+    /// Whether every pair of the match is in.
+    pub fn complete(&self) -> bool {
+        self.missing.is_empty() && self.half.is_empty()
+    }
+}
+
+/// Runs `--merge`: prints the summary and, given `out`, writes every record
+/// there in game order; returns the exit code (0 all pairs in, 1 pairs
+/// missing, 2 records that cannot be merged or written).
+pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>, out: Option<&Path>) -> i32 {
+    let mut files = Vec::new();
+    for path in paths {
+        match std::fs::read_to_string(path) {
+            Ok(text) => files.push((path.clone(), text)),
+            Err(error) => {
+                let error = MergeError::Read {
+                    path: path.clone(),
+                    error: error.to_string(),
+                };
+                eprintln!("error: {error}");
+                return 2;
+            }
+        }
+    }
+    let merged = match merge(&files) {
+        Ok(merged) => merged,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return 2;
+        }
+    };
+    eprintln!(
+        "Merged {} games from {} files",
+        merged.tally.games(),
+        files.len()
+    );
+    if let Some(path) = out {
+        let text: String = merged.records.iter().map(Record::to_string).collect();
+        if let Err(error) = std::fs::write(path, text) {
+            eprintln!("error: cannot write '{}': {error}", path.display());
+            return 2;
+        }
+    }
+    print!("{}", merged.summary(sprt));
+    if merged.complete() { 0 } else { 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::records::Record;
+
+    /// The record text of game `game` (from 0) of a 6-game match between
+    /// `a` and `b`: the first engine South in even games; South wins.
+    fn record(game: u64, seed: &str) -> String {
+        let mut record = Record::default();
+        let (south, north) = if game % 2 == 0 {
+            ("a", "b")
+        } else {
+            ("b", "a")
+        };
+        for (name, value) in [
+            ("Round", (game + 1).to_string()),
+            ("Pair", (game / 2).to_string()),
+            ("South", south.to_string()),
+            ("North", north.to_string()),
+            ("Seed", seed.to_string()),
+            ("First", "a".to_string()),
+            ("Games", "6".to_string()),
+            ("Conditions", "depth=1".to_string()),
+            ("Termination", "score".to_string()),
+        ] {
+            record.push_tag(name, value);
+        }
+        record.result = "1-0".into();
+        record.to_string()
+    }
+
+    fn file(name: &str, games: &[u64]) -> (PathBuf, String) {
+        let text: String = games.iter().map(|&game| record(game, "1")).collect();
+        (PathBuf::from(name), text)
+    }
+
+    #[test]
+    fn shards_add_up_and_gaps_are_named() {
+        let merged = merge(&[file("a", &[0, 1, 4]), file("b", &[3, 5])]).unwrap();
+        assert_eq!(merged.tally.games(), 5);
+        // South won every game: the first engine won the even ones.
+        assert_eq!(
+            (merged.tally.wins, merged.tally.losses),
+            (2, 3),
+            "{merged:?}"
+        );
+        assert_eq!(merged.tally.pairs, [0, 0, 2, 0, 0]);
+        assert!(merged.half == vec![1] && merged.missing.is_empty());
+        let rounds: Vec<&str> = merged
+            .records
+            .iter()
+            .map(|r| r.tag("Round").unwrap())
+            .collect();
+        assert_eq!(rounds, ["1", "2", "4", "5", "6"]);
+        assert!(!merged.complete());
+        let summary = merged.summary(None);
+        assert!(
+            summary.starts_with("Results of a vs b (depth=1):\n"),
+            "{summary}"
+        );
+        assert!(
+            summary.ends_with("Pairs with one game missing (1): 1\n"),
+            "{summary}"
+        );
+        let merged = merge(&[file("a", &[0, 1])]).unwrap();
+        assert_eq!(merged.missing, vec![1, 2]);
+        assert!(merged.summary(None).contains("Missing pairs (2): 1-2\n"));
+        // Comment lines, as a person or a script may add them, are ignored.
+        let (path, text) = file("c", &[0, 1, 2, 3, 4, 5]);
+        let commented = format!("; shard 1/1, copied from node 7\n{text}; end\n");
+        let merged = merge(&[(path, commented)]).unwrap();
+        assert!(merged.complete());
+        assert_eq!(merged.tally.games(), 6);
+    }
+
+    #[test]
+    fn faults_are_refused_with_their_files() {
+        let twice = merge(&[file("a", &[0, 1]), file("b", &[1])]).unwrap_err();
+        assert_eq!(
+            twice.to_string(),
+            "pair 0 counted twice: its game with the first engine as North is in 'a' and in 'b'"
+        );
+        let other = (PathBuf::from("c"), record(2, "2"));
+        let mixed = merge(&[file("a", &[0]), other]).unwrap_err();
+        assert!(
+            matches!(mixed, MergeError::Mixed { number: 1, .. }),
+            "{mixed}"
+        );
+        let untagged = (PathBuf::from("d"), "[Round \"1\"]\n\n1-0\n".to_string());
+        assert_eq!(
+            merge(&[untagged]).unwrap_err(),
+            MergeError::Record {
+                path: PathBuf::from("d"),
+                number: 1,
+                fault: RecordFault::MissingTag("Pair")
+            }
+        );
+        let past = (PathBuf::from("e"), record(6, "1"));
+        assert!(matches!(
+            merge(&[past]).unwrap_err(),
+            MergeError::PairOutOfRange {
+                pair: 3,
+                pairs: 3,
+                ..
+            }
+        ));
+        assert_eq!(merge(&[file("f", &[])]).unwrap_err(), MergeError::Empty);
+        let bad = (PathBuf::from("g"), "1. c".to_string());
+        assert!(matches!(
+            merge(&[bad]).unwrap_err(),
+            MergeError::Malformed { .. }
+        ));
+    }
+}

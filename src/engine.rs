@@ -251,7 +251,7 @@ impl Engine {
         else {
             return Err(format!(
                 "unknown option '{}'",
-                crate::protocol::shorten(name)
+                crate::notation::shorten(name)
             ));
         };
         let value = value.map(str::trim);
@@ -265,7 +265,7 @@ impl Engine {
             let number: i64 = text.parse().map_err(|_| {
                 format!(
                     "option '{canonical}' value '{}' is not an integer",
-                    crate::protocol::shorten(text)
+                    crate::notation::shorten(text)
                 )
             })?;
             if (min..=max).contains(&number) {
@@ -281,7 +281,7 @@ impl Engine {
             "false" => Ok(false),
             other => Err(format!(
                 "option '{canonical}' value '{}' is not true or false",
-                crate::protocol::shorten(other)
+                crate::notation::shorten(other)
             )),
         };
         let rule_change = |rules: Rules, engine: &mut Engine| {

@@ -95,7 +95,7 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
     let side = match fields[1] {
         "s" => Player::South,
         "n" => Player::North,
-        other => return Err(PositionError::Side(truncate(other))),
+        other => return Err(PositionError::Side(shorten(other))),
     };
     let mut scores = [0u16; 2];
     for (index, player) in [Player::South, Player::North].into_iter().enumerate() {
@@ -106,7 +106,7 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
             .filter(|score| *score <= 180 && text.bytes().all(|b| b.is_ascii_digit()))
             .ok_or_else(|| PositionError::Score {
                 player,
-                text: truncate(text),
+                text: shorten(text),
             })?;
     }
     let passage = parse_passages(fields[4])?;
@@ -131,12 +131,19 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
     }))
 }
 
-/// Keeps error messages short when the input is huge.
-fn truncate(text: &str) -> String {
-    const LIMIT: usize = 40;
+/// A piece of input as an error message quotes it: at most 60 characters
+/// (then `...`), control characters shown as `?`, so a huge or binary
+/// line cannot flood or garble the output.
+pub fn shorten(text: &str) -> String {
+    const LIMIT: usize = 60;
+    let printable = |part: &str| -> String {
+        part.chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect()
+    };
     match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_string(),
+        Some((cut, _)) => format!("{}...", printable(&text[..cut])),
+        None => printable(text),
     }
 }
 
@@ -198,14 +205,14 @@ fn parse_board(text: &str) -> Result<Board, PositionError> {
 fn parse_passages(text: &str) -> Result<[Option<usize>; 2], PositionError> {
     let bytes = text.as_bytes();
     if bytes.len() != 2 {
-        return Err(PositionError::Passages(truncate(text)));
+        return Err(PositionError::Passages(shorten(text)));
     }
     let mut passage = [None; 2];
     for (index, byte) in bytes.iter().enumerate() {
         passage[index] = match byte {
             b'-' => None,
             b'a'..=b'k' => Some((byte - b'a') as usize),
-            _ => return Err(PositionError::Passages(truncate(text))),
+            _ => return Err(PositionError::Passages(shorten(text))),
         };
     }
     Ok(passage)
@@ -418,7 +425,7 @@ fn parse_syntax(text: &str) -> Result<Syntax, &'static str> {
 /// Parses `text` as a legal move of `position`. Directions may be omitted
 /// when exactly one legal move has that origin and landing point.
 pub fn parse_move(position: &Position, rules: &Rules, text: &str) -> Result<Move, MoveError> {
-    let shown = truncate(text);
+    let shown = shorten(text);
     let syntax = parse_syntax(text).map_err(|reason| MoveError::Malformed {
         text: shown.clone(),
         reason,
@@ -468,6 +475,14 @@ pub fn parse_move(position: &Position, rules: &Rules, text: &str) -> Result<Move
                 ))),
             }
         }
+    }
+}
+
+/// A position shows as its position string (here rather than in
+/// `position`, which knows nothing of notation).
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_position(self))
     }
 }
 

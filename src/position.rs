@@ -596,9 +596,3 @@ fn line_words(sets: [Bitboard; 2]) -> LineWords {
     }
     words
 }
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::notation::format_position(self))
-    }
-}

@@ -223,7 +223,7 @@ fn parse_line(text: &str) -> Result<(Option<String>, Vec<String>), String> {
         Some(word) if !word.contains('/') => {
             return Err(format!(
                 "expected a position string, 'startpos' or 'fen <position string>', found '{}'",
-                crate::protocol::shorten(word)
+                crate::notation::shorten(word)
             ));
         }
         Some(_) => {
@@ -240,7 +240,7 @@ fn parse_line(text: &str) -> Result<(Option<String>, Vec<String>), String> {
         Some((word, _)) => {
             return Err(format!(
                 "expected 'moves' after the position, found '{}'",
-                crate::protocol::shorten(word)
+                crate::notation::shorten(word)
             ));
         }
     };

@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 
 use clap::Args;
 
-use super::show::{board_text_from, captured_points, details};
+use super::show::{board_text_from, details};
 use super::{PositionArgs, Replay, RuleArgs, player_title};
 use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_THREADS, OPTIONS};
 use crate::moves::Move;
@@ -361,9 +361,11 @@ impl Game {
         let before = self.replay.current();
         let after = before.play(mv);
         let mover = before.side_to_move();
-        let points: Vec<String> = captured_points(&before, &after, mv)
-            .iter()
-            .map(ToString::to_string)
+        let points: Vec<String> = before
+            .capture(mv)
+            .points_taken()
+            .into_iter()
+            .map(|point| point.to_string())
             .collect();
         writeln!(
             out,

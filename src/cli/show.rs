@@ -111,12 +111,6 @@ pub fn run(args: &ShowArgs) -> Result<i32, String> {
     Ok(0)
 }
 
-/// The points a move emptied of stones (its captures; the stone a ka
-/// entry picks up is not one).
-pub fn captured_points(before: &Position, _after: &Position, mv: Move) -> Vec<Square> {
-    before.capture(mv).points_taken().into_iter().collect()
-}
-
 /// The board with coordinates on all sides, rank 11 at the top, in the
 /// position-string characters (`w b . S N +`); the landing point of the
 /// last move is bracketed.
@@ -176,9 +170,11 @@ pub fn details(position: &Position, rules: &Rules, last: Option<(Position, Move)
     if let Some((before, mv)) = last {
         let mover = before.side_to_move();
         let gained = position.score(mover) - before.score(mover);
-        let points: Vec<String> = captured_points(&before, position, mv)
-            .iter()
-            .map(ToString::to_string)
+        let points: Vec<String> = before
+            .capture(mv)
+            .points_taken()
+            .into_iter()
+            .map(|point| point.to_string())
             .collect();
         let _ = writeln!(
             text,
@@ -238,8 +234,8 @@ mod tests {
         let rank4 = text.lines().find(|line| line.starts_with("  4 ")).unwrap();
         assert_eq!(rank4, "  4  w .[S]w b b w w b b b  4");
         let (before, mv) = replay.last().unwrap();
-        let taken = captured_points(&before, &replay.current(), mv);
-        let names: Vec<String> = taken.iter().map(ToString::to_string).collect();
+        let taken = before.capture(mv).points_taken();
+        let names: Vec<String> = taken.into_iter().map(|point| point.to_string()).collect();
         assert_eq!(names, ["c6", "c7", "c8"]);
     }
 }

@@ -5,7 +5,6 @@
 use std::fmt::Write as _;
 
 use super::player_title;
-use super::show::captured_points;
 use crate::bitboard::Square;
 use crate::moves::Move;
 use crate::position::{Colour, Player, Position};
@@ -59,7 +58,7 @@ pub fn render(position: &Position, last: Option<(Position, Move)>) -> String {
     );
     grid_and_coordinates(&mut svg, grid);
     if let Some((before, mv)) = last {
-        last_move(&mut svg, &before, position, mv);
+        last_move(&mut svg, &before, mv);
     }
     pieces(&mut svg, position);
     if let Some((_, mv)) = last
@@ -171,9 +170,9 @@ fn pieces(svg: &mut String, position: &Position) {
     }
 }
 
-fn last_move(svg: &mut String, before: &Position, after: &Position, mv: Move) {
+fn last_move(svg: &mut String, before: &Position, mv: Move) {
     let cross = CELL / 5;
-    for square in captured_points(before, after, mv) {
+    for square in before.capture(mv).points_taken() {
         let (x, y) = centre(square);
         let _ = writeln!(
             svg,

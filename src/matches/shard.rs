@@ -52,7 +52,7 @@ impl FromStr for Shard {
     type Err = ShardError;
 
     fn from_str(text: &str) -> Result<Shard, ShardError> {
-        let syntax = || ShardError::Syntax(crate::protocol::shorten(text));
+        let syntax = || ShardError::Syntax(crate::notation::shorten(text));
         let (k, n) = text.trim().split_once('/').ok_or_else(syntax)?;
         let k: u64 = k.trim().parse().map_err(|_| syntax())?;
         let n: u64 = n.trim().parse().map_err(|_| syntax())?;

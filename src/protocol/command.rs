@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::notation::shorten;
+
 /// The base of a `position` command.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum PositionBase {
@@ -101,21 +103,6 @@ impl fmt::Display for CommandError {
             CommandError::Unknown(text) => write!(f, "unknown command: {text}"),
             CommandError::Invalid(text) => write!(f, "error: {text}"),
         }
-    }
-}
-
-/// Keeps echoed input short and printable: control characters come back
-/// as `?`, so junk input cannot garble a GUI's log or terminal.
-pub fn shorten(text: &str) -> String {
-    const LIMIT: usize = 60;
-    let printable = |part: &str| -> String {
-        part.chars()
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect()
-    };
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}...", printable(&text[..cut])),
-        None => printable(text),
     }
 }
 

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-pub use command::{Command, CommandError, GoParams, PositionBase, Query, shorten};
+pub use command::{Command, CommandError, GoParams, PositionBase, Query};
 pub use output::Output;
 pub use queue::{MAX_COST as MAX_QUEUED_BYTES, MAX_JOBS as MAX_QUEUED_COMMANDS};
 

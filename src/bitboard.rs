@@ -118,9 +118,22 @@ impl fmt::Debug for Square {
 /// A set of points, one bit each; bits 121-127 stay clear.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Default)]
 #[repr(transparent)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard(u128);
 
 impl Bitboard {
+    /// The set whose bit `r * 11 + f` is bit `r * 11 + f` of `bits`; bits
+    /// past the board (121-127) are dropped, so every set stays on it.
+    #[inline(always)]
+    pub const fn from_bits(bits: u128) -> Bitboard {
+        Bitboard(bits & Self::ALL.0)
+    }
+
+    /// The set as bits, rank-major.
+    #[inline(always)]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
+
     /// No point.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 121 points, hole included.
@@ -268,6 +281,13 @@ impl fmt::Debug for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sets_stay_on_the_board() {
+        assert_eq!(Bitboard::from_bits(u128::MAX), Bitboard::ALL);
+        assert_eq!(Bitboard::from_bits(u128::MAX).count(), 121);
+        assert_eq!(Bitboard::from_bits(5).bits(), 5);
+    }
 
     #[test]
     fn square_coordinates() {

@@ -45,8 +45,8 @@ impl Player {
     #[inline(always)]
     pub const fn half(self) -> Bitboard {
         match self {
-            Player::South => Bitboard((1u128 << (5 * SIZE)) - 1),
-            Player::North => Bitboard(((1u128 << (5 * SIZE)) - 1) << (6 * SIZE)),
+            Player::South => Bitboard::from_bits((1u128 << (5 * SIZE)) - 1),
+            Player::North => Bitboard::from_bits(((1u128 << (5 * SIZE)) - 1) << (6 * SIZE)),
         }
     }
 
@@ -230,7 +230,7 @@ impl Position {
         for (rank, word) in words.iter().enumerate() {
             set |= (*word as u128) << (rank * SIZE);
         }
-        Bitboard(set)
+        Bitboard::from_bits(set)
     }
 
     /// Number of stones on the board.

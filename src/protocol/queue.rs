@@ -34,6 +34,17 @@ pub enum PushError {
     Closed,
 }
 
+impl std::fmt::Display for PushError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PushError::Full => "the input queue is full behind a long command",
+            PushError::Closed => "the input queue is closed",
+        })
+    }
+}
+
+impl std::error::Error for PushError {}
+
 struct State<T> {
     jobs: VecDeque<(T, usize)>,
     cost: usize,

@@ -10,6 +10,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod build;
 pub mod cli;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod matches;

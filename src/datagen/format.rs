@@ -1,0 +1,572 @@
+//! The training-data file: one text line per searched position, games in
+//! blocks between `# game` and `# end` lines, a header line first.
+//!
+//! ```text
+//! # pasang datagen 1 seed 42 nodes 5000 random-plies 4
+//! # game 0 2 jump any open plies c j b4c4n k7j7w
+//! <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin>
+//! ...
+//! # end 0 south score 95-85
+//! ```
+//!
+//! Scores, results and margins are from the view of the side to move of
+//! the line's position (its second field). docs/datagen.md describes the
+//! format for readers in other languages.
+
+use std::fmt;
+
+use crate::notation::{PositionError, format_position, parse_position};
+use crate::outcome::Status;
+use crate::position::{Player, Position};
+use crate::rules::{OptionValueError, Rules};
+
+/// The header's first words; the number is the format version.
+pub const MAGIC: &str = "# pasang datagen 1";
+
+/// How long each search runs.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum SearchLimit {
+    /// About this many nodes per move.
+    Nodes(u64),
+    /// Iterative deepening to this depth per move.
+    Depth(u32),
+}
+
+impl fmt::Display for SearchLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchLimit::Nodes(nodes) => write!(f, "nodes {nodes}"),
+            SearchLimit::Depth(depth) => write!(f, "depth {depth}"),
+        }
+    }
+}
+
+/// What makes a file's games: every game `i` depends only on these and
+/// `i`, so a resumed run must use the same.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Header {
+    /// Seed of the rule sets and random openings.
+    pub seed: u64,
+    /// Search limit per move.
+    pub limit: SearchLimit,
+    /// Random legal plies played before the engine takes over.
+    pub random_plies: u32,
+}
+
+impl fmt::Display for Header {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{MAGIC} seed {} {} random-plies {}",
+            self.seed, self.limit, self.random_plies
+        )
+    }
+}
+
+impl Header {
+    /// Parses a header line (without its newline).
+    pub fn parse(line: &str) -> Option<Header> {
+        let rest = line.strip_prefix(MAGIC)?;
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let [
+            "seed",
+            seed,
+            kind,
+            limit,
+            "random-plies",
+            random_plies,
+        ] = words.as_slice()
+        else {
+            return None;
+        };
+        let limit = match *kind {
+            "nodes" => SearchLimit::Nodes(limit.parse().ok()?),
+            "depth" => SearchLimit::Depth(limit.parse().ok()?),
+            _ => return None,
+        };
+        Some(Header {
+            seed: seed.parse().ok()?,
+            limit,
+            random_plies: random_plies.parse().ok()?,
+        })
+    }
+}
+
+/// A game's result from one side's view.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum GameResult {
+    /// The side won.
+    Win,
+    /// Level scores with no stone left.
+    Draw,
+    /// The side lost.
+    Loss,
+}
+
+impl GameResult {
+    /// The result of a finished game for `player` (`None` if in play).
+    pub fn of(status: &Status, player: Player) -> Option<GameResult> {
+        match status {
+            Status::InPlay => None,
+            Status::Over { winner: None, .. } => Some(GameResult::Draw),
+            Status::Over {
+                winner: Some(winner),
+                ..
+            } => Some(if *winner == player {
+                GameResult::Win
+            } else {
+                GameResult::Loss
+            }),
+        }
+    }
+
+    /// The same game from the other side.
+    pub fn flipped(self) -> GameResult {
+        match self {
+            GameResult::Win => GameResult::Loss,
+            GameResult::Draw => GameResult::Draw,
+            GameResult::Loss => GameResult::Win,
+        }
+    }
+
+    /// 1, 0.5 or 0: the target of a logistic fit.
+    pub fn points(self) -> f64 {
+        match self {
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
+        }
+    }
+
+    fn letter(self) -> char {
+        match self {
+            GameResult::Win => 'w',
+            GameResult::Draw => 'd',
+            GameResult::Loss => 'l',
+        }
+    }
+}
+
+/// One searched position with its labels.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Record {
+    /// The position searched; its side to move is the view of the rest.
+    pub position: Position,
+    /// The rules of the game.
+    pub rules: Rules,
+    /// The search's score in centipoints (100 x expected point margin).
+    pub score: i32,
+    /// The game's result.
+    pub result: GameResult,
+    /// The side to move's points minus the opponent's at the game's end.
+    pub margin: i32,
+}
+
+/// What is wrong with a record line.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum RecordError {
+    /// Not four fields separated by ` | `.
+    Fields(usize),
+    /// The position string.
+    Position(PositionError),
+    /// The rules field does not have four words.
+    RuleCount(usize),
+    /// A rule value.
+    Rule(OptionValueError),
+    /// The score is not an integer.
+    Score(String),
+    /// The result field is not `w|d|l <margin>`.
+    Result(String),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Fields(count) => write!(
+                f,
+                "{count} fields; expected 4 separated by ' | ': position, rules, score, result"
+            ),
+            RecordError::Position(error) => write!(f, "position: {error}"),
+            RecordError::RuleCount(count) => write!(
+                f,
+                "rules field has {count} words; expected pattern, ka entry, second column, centre"
+            ),
+            RecordError::Rule(error) => write!(f, "rules: {error}"),
+            RecordError::Score(text) => write!(f, "score '{text}' is not an integer"),
+            RecordError::Result(text) => write!(
+                f,
+                "result '{text}' is not 'w', 'd' or 'l' followed by the point margin"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Rules as four words: `1 slide opposite wall`.
+pub fn rules_words(rules: &Rules) -> String {
+    format!(
+        "{} {} {} {}",
+        rules.pattern, rules.ka_entry, rules.second_column, rules.centre
+    )
+}
+
+/// Parses the four words of [`rules_words`].
+pub fn parse_rules(text: &str) -> Result<Rules, RecordError> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let [pattern, ka_entry, second_column, centre] = words.as_slice() else {
+        return Err(RecordError::RuleCount(words.len()));
+    };
+    Ok(Rules {
+        pattern: pattern.parse().map_err(RecordError::Rule)?,
+        ka_entry: ka_entry.parse().map_err(RecordError::Rule)?,
+        second_column: second_column.parse().map_err(RecordError::Rule)?,
+        centre: centre.parse().map_err(RecordError::Rule)?,
+    })
+}
+
+impl fmt::Display for Record {
+    /// The record's line, without the newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} | {} | {} | {} {}",
+            format_position(&self.position),
+            rules_words(&self.rules),
+            self.score,
+            self.result.letter(),
+            self.margin
+        )
+    }
+}
+
+impl Record {
+    /// Parses a record line (without its newline).
+    pub fn parse(line: &str) -> Result<Record, RecordError> {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        let [position, rules, score, result] = fields.as_slice() else {
+            return Err(RecordError::Fields(fields.len()));
+        };
+        let position = parse_position(position).map_err(RecordError::Position)?;
+        let rules = parse_rules(rules)?;
+        let score = score
+            .trim()
+            .parse()
+            .map_err(|_| RecordError::Score(score.trim().to_string()))?;
+        let bad_result = || RecordError::Result(result.trim().to_string());
+        let mut words = result.split_whitespace();
+        let result = match words.next() {
+            Some("w") => GameResult::Win,
+            Some("d") => GameResult::Draw,
+            Some("l") => GameResult::Loss,
+            _ => return Err(bad_result()),
+        };
+        let margin = words
+            .next()
+            .and_then(|text| text.parse().ok())
+            .ok_or_else(bad_result)?;
+        if words.next().is_some() {
+            return Err(bad_result());
+        }
+        Ok(Record {
+            position,
+            rules,
+            score,
+            result,
+            margin,
+        })
+    }
+}
+
+/// The side to move's points minus the opponent's in a finished game.
+pub fn margin(status: &Status, player: Player) -> i32 {
+    match status {
+        Status::InPlay => 0,
+        Status::Over { scores, .. } => {
+            let (own, other) = match player {
+                Player::South => (scores[0], scores[1]),
+                Player::North => (scores[1], scores[0]),
+            };
+            own as i32 - other as i32
+        }
+    }
+}
+
+/// What a scan of an existing file found: the complete games and where the
+/// last one ends.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Scan {
+    /// The header, if the file has a complete one.
+    pub header: Option<Header>,
+    /// Complete games (numbered 0 to `games - 1`).
+    pub games: u64,
+    /// Records in the complete games.
+    pub positions: u64,
+    /// Bytes up to the end of the last complete game (or the header):
+    /// what a resumed run keeps.
+    pub keep: usize,
+}
+
+/// Why an existing file cannot be continued.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum ScanError {
+    /// The first line is not a datagen header.
+    NotDatagen,
+    /// A line of a complete game does not parse.
+    BadRecord { line: usize, error: RecordError },
+    /// Games out of order (a file written by something else).
+    GameOrder {
+        line: usize,
+        expected: u64,
+        found: String,
+    },
+}
+
+impl fmt::Display for ScanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScanError::NotDatagen => write!(
+                f,
+                "the first line is not a '{MAGIC} ...' header: not a datagen file"
+            ),
+            ScanError::BadRecord { line, error } => write!(f, "line {line}: {error}"),
+            ScanError::GameOrder {
+                line,
+                expected,
+                found,
+            } => write!(
+                f,
+                "line {line}: expected game {expected}, found '{}'",
+                found.chars().take(60).collect::<String>()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScanError {}
+
+/// Reads a file's text as a resumed run sees it: complete games count, a
+/// half-written last game (no `# end` line, or a line cut short) is left
+/// out of `keep`. Bad lines inside a complete game are errors.
+pub fn scan(text: &str) -> Result<Scan, ScanError> {
+    let mut scan = Scan {
+        header: None,
+        games: 0,
+        positions: 0,
+        keep: 0,
+    };
+    // The game being read: its index, its records so far and the first
+    // bad line in it.
+    let mut open: Option<(u64, u64, Option<(usize, RecordError)>)> = None;
+    let mut offset = 0;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let number = index + 1;
+        let end = offset + line.len();
+        offset = end;
+        let Some(line) = line.strip_suffix('\n') else {
+            // Cut short: never complete.
+            break;
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if index == 0 {
+            scan.header = Some(Header::parse(line).ok_or(ScanError::NotDatagen)?);
+            scan.keep = end;
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("# game ") {
+            let found = rest.split_whitespace().next().unwrap_or("");
+            if found.parse::<u64>() != Ok(scan.games) {
+                return Err(ScanError::GameOrder {
+                    line: number,
+                    expected: scan.games,
+                    found: line.to_string(),
+                });
+            }
+            // A game header after a half-written game: that one was
+            // abandoned, which a resumed run never does; keep reading.
+            open = Some((scan.games, 0, None));
+        } else if let Some(rest) = line.strip_prefix("# end ") {
+            let found = rest.split_whitespace().next().unwrap_or("");
+            match open.take() {
+                Some((game, records, bad)) if found.parse::<u64>() == Ok(game) => {
+                    if let Some((line, error)) = bad {
+                        return Err(ScanError::BadRecord { line, error });
+                    }
+                    scan.games += 1;
+                    scan.positions += records;
+                    scan.keep = end;
+                }
+                _ => {
+                    return Err(ScanError::GameOrder {
+                        line: number,
+                        expected: scan.games,
+                        found: line.to_string(),
+                    });
+                }
+            }
+        } else if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        } else if let Some((_, records, bad)) = open.as_mut() {
+            *records += 1;
+            if bad.is_none()
+                && let Err(error) = Record::parse(line)
+            {
+                *bad = Some((number, error));
+            }
+        } else {
+            return Err(ScanError::GameOrder {
+                line: number,
+                expected: scan.games,
+                found: line.to_string(),
+            });
+        }
+    }
+    Ok(scan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
+
+    const AFTER_SIX: &str = "wwwwwbbbb.w/bwwwwbbbb.w/bbwwwbbbw.w/bb.wwbbww.w/..S.wb....N/bb.bb+bbbb./ww.wwbwbbb./w..wbbwwbb./ww.bbbwwwb./ww.bbbwwww./wb.bbbwwwww s 14 20 cj";
+
+    fn record() -> Record {
+        Record {
+            position: parse_position(AFTER_SIX).unwrap(),
+            rules: Rules {
+                pattern: Pattern::Two,
+                ka_entry: KaEntry::Both,
+                second_column: SecondColumn::Any,
+                centre: Centre::Open,
+            },
+            score: -350,
+            result: GameResult::Loss,
+            margin: -12,
+        }
+    }
+
+    #[test]
+    fn records_round_trip() {
+        let record = record();
+        let line = record.to_string();
+        assert_eq!(
+            line,
+            format!("{AFTER_SIX} | 2 both any open | -350 | l -12")
+        );
+        assert_eq!(Record::parse(&line), Ok(record));
+        for result in [GameResult::Win, GameResult::Draw] {
+            let other = Record { result, ..record };
+            assert_eq!(Record::parse(&other.to_string()), Ok(other));
+        }
+    }
+
+    #[test]
+    fn bad_records_name_the_fault() {
+        let line = record().to_string();
+        assert_eq!(
+            Record::parse(&line.replace(" | -350", "")),
+            Err(RecordError::Fields(3))
+        );
+        assert!(matches!(
+            Record::parse(&line.replace("-350", "x")),
+            Err(RecordError::Score(_))
+        ));
+        assert!(matches!(
+            Record::parse(&line.replace("l -12", "win -12")),
+            Err(RecordError::Result(_))
+        ));
+        assert!(matches!(
+            Record::parse(&line.replace("both", "hop")),
+            Err(RecordError::Rule(_))
+        ));
+        let error = Record::parse(&line.replace("l -12", "l")).unwrap_err();
+        assert!(error.to_string().contains("point margin"), "{error}");
+    }
+
+    #[test]
+    fn headers_round_trip() {
+        for limit in [SearchLimit::Nodes(5000), SearchLimit::Depth(7)] {
+            let header = Header {
+                seed: 42,
+                limit,
+                random_plies: 4,
+            };
+            assert_eq!(Header::parse(&header.to_string()), Some(header));
+        }
+        assert_eq!(Header::parse("# pasang datagen 1 seed x"), None);
+    }
+
+    #[test]
+    fn results_are_from_each_side() {
+        let status = Status::Over {
+            winner: Some(Player::North),
+            reason: crate::outcome::Reason::Score,
+            scores: [80, 100],
+        };
+        assert_eq!(
+            GameResult::of(&status, Player::North),
+            Some(GameResult::Win)
+        );
+        assert_eq!(
+            GameResult::of(&status, Player::South),
+            Some(GameResult::Loss)
+        );
+        assert_eq!(margin(&status, Player::South), -20);
+        assert_eq!(margin(&status, Player::North), 20);
+        assert_eq!(GameResult::Win.flipped(), GameResult::Loss);
+    }
+
+    fn file(games: usize) -> String {
+        let header = Header {
+            seed: 1,
+            limit: SearchLimit::Nodes(100),
+            random_plies: 2,
+        };
+        let mut text = format!("{header}\n");
+        for game in 0..games {
+            text.push_str(&format!("# game {game} 1 slide opposite wall plies c j\n"));
+            text.push_str(&format!("{}\n{}\n", record(), record()));
+            text.push_str(&format!("# end {game} north score 80-100\n"));
+        }
+        text
+    }
+
+    #[test]
+    fn scans_cut_a_half_written_game() {
+        let whole = file(3);
+        let scan = scan(&whole).unwrap();
+        assert_eq!((scan.games, scan.positions, scan.keep), (3, 6, whole.len()));
+
+        // Cut inside the last game's records, inside a line, and inside
+        // its end line: two games are kept each time.
+        let two = file(2).len();
+        for cut in [two + 10, whole.len() - 200, whole.len() - 5] {
+            let scan = super::scan(&whole[..cut]).unwrap();
+            assert_eq!((scan.games, scan.positions, scan.keep), (2, 4, two), "cut {cut}");
+        }
+        // Only the header, or half of it.
+        let header_len = whole.find('\n').unwrap() + 1;
+        let scan = super::scan(&whole[..header_len + 3]).unwrap();
+        assert_eq!((scan.games, scan.keep), (0, header_len));
+        assert_eq!(super::scan(&whole[..10]).unwrap().header, None);
+    }
+
+    #[test]
+    fn scans_reject_other_files_and_bad_complete_games() {
+        assert_eq!(scan("hello\n"), Err(ScanError::NotDatagen));
+        let broken = file(2).replacen("-350", "x", 1);
+        assert!(matches!(
+            scan(&broken),
+            Err(ScanError::BadRecord { line: 3, .. })
+        ));
+        let skipped = file(2).replace("# game 1", "# game 5");
+        assert!(matches!(scan(&skipped), Err(ScanError::GameOrder { .. })));
+        // A bad line in the half-written last game is only dropped.
+        let whole = file(2);
+        let mut cut = whole[..whole.rfind("# end").unwrap()].to_string();
+        let at = cut.rfind("-350").unwrap();
+        cut.replace_range(at..at + 4, "x");
+        assert_eq!(scan(&cut).unwrap().games, 1);
+    }
+}

@@ -68,15 +68,7 @@ impl Header {
     pub fn parse(line: &str) -> Option<Header> {
         let rest = line.strip_prefix(MAGIC)?;
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let [
-            "seed",
-            seed,
-            kind,
-            limit,
-            "random-plies",
-            random_plies,
-        ] = words.as_slice()
-        else {
+        let ["seed", seed, kind, limit, "random-plies", random_plies] = words.as_slice() else {
             return None;
         };
         let limit = match *kind {
@@ -345,6 +337,10 @@ impl fmt::Display for ScanError {
 
 impl std::error::Error for ScanError {}
 
+/// The game being read by [`scan`]: its index, its records so far and its
+/// first bad line.
+type OpenGame = (u64, u64, Option<(usize, RecordError)>);
+
 /// Reads a file's text as a resumed run sees it: complete games count, a
 /// half-written last game (no `# end` line, or a line cut short) is left
 /// out of `keep`. Bad lines inside a complete game are errors.
@@ -355,9 +351,7 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
         positions: 0,
         keep: 0,
     };
-    // The game being read: its index, its records so far and the first
-    // bad line in it.
-    let mut open: Option<(u64, u64, Option<(usize, RecordError)>)> = None;
+    let mut open: Option<OpenGame> = None;
     let mut offset = 0;
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let number = index + 1;
@@ -543,7 +537,11 @@ mod tests {
         let two = file(2).len();
         for cut in [two + 10, whole.len() - 200, whole.len() - 5] {
             let scan = super::scan(&whole[..cut]).unwrap();
-            assert_eq!((scan.games, scan.positions, scan.keep), (2, 4, two), "cut {cut}");
+            assert_eq!(
+                (scan.games, scan.positions, scan.keep),
+                (2, 4, two),
+                "cut {cut}"
+            );
         }
         // Only the header, or half of it.
         let header_len = whole.find('\n').unwrap() + 1;

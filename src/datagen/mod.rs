@@ -66,7 +66,10 @@ pub enum DatagenError {
     /// The file exists and `--resume` was not given.
     Exists(PathBuf),
     /// Reading or writing the file failed.
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     /// An existing file cannot be continued.
     Scan {
         path: PathBuf,
@@ -385,10 +388,7 @@ fn open(config: &Config) -> Result<(File, Report), DatagenError> {
 /// Runs datagen: plays games on `config.threads` threads and writes them
 /// in order until the target is reached. `progress` is called after each
 /// game written (under the writer's lock: keep it short).
-pub fn run(
-    config: &Config,
-    progress: &(dyn Fn(&Report) + Sync),
-) -> Result<Report, DatagenError> {
+pub fn run(config: &Config, progress: &(dyn Fn(&Report) + Sync)) -> Result<Report, DatagenError> {
     let (file, report) = open(config)?;
     let start = Instant::now();
     let writer = Mutex::new(Writer {
@@ -492,10 +492,8 @@ mod tests {
     }
 
     fn temp(name: &str) -> PathBuf {
-        let path = std::env::temp_dir().join(format!(
-            "pasang-datagen-{}-{name}.txt",
-            std::process::id()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("pasang-datagen-{}-{name}.txt", std::process::id()));
         let _ = std::fs::remove_file(&path);
         path
     }

@@ -57,7 +57,9 @@ fn version_and_help() {
         "{}",
         stdout(&output)
     );
-    for sub in ["uci", "analyse", "play", "show", "perft", "bench", "match"] {
+    for sub in [
+        "uci", "analyse", "play", "show", "perft", "bench", "match", "datagen",
+    ] {
         let output = pasang(&[sub, "--help"], "");
         assert_eq!(code(&output), 0, "{sub} --help");
         assert!(

@@ -7,6 +7,7 @@
 
 mod analyse;
 mod bench;
+mod datagen;
 mod perft;
 mod play;
 mod progress;
@@ -56,6 +57,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Plays engine-vs-engine matches refereed by the rules.
     Match(Box<crate::matches::MatchArgs>),
+    /// Writes training data: self-play at fixed nodes or depth, every
+    /// searched position with its score and the game's result.
+    Datagen(datagen::DatagenArgs),
 }
 
 #[derive(Args, Debug)]
@@ -291,6 +295,7 @@ pub fn run() -> i32 {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Match(args)) => return crate::matches::run(&args),
+        Some(Command::Datagen(args)) => datagen::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,143 @@
+//! `pasang datagen`: self-play training data (see [`crate::datagen`] and
+//! docs/datagen.md).
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use super::Progress;
+use crate::datagen::{Config, Header, Report, SearchLimit, Target};
+
+/// The file format, after the flags in `--help`.
+const FORMAT: &str = "\
+File format (text, one line per searched position; docs/datagen.md has more):
+  # pasang datagen 1 seed <S> nodes <N>|depth <D> random-plies <K>
+  # game <i> <pattern> <ka entry> <second column> <centre> plies <ply>...
+  <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin>
+  ...
+  # end <i> <south|north|draw> <score|suntuk> <S>-<N>
+The side to move is the position string's second field. <score> is the
+search's score in centipoints (100 x expected point margin) and w/d/l and
+<margin> (own points minus the opponent's at the end) the game's result,
+all from the side to move's view. Positions of the random plies and those
+with a mate score are left out. Games are written whole and in order;
+game i depends only on the header and i, so the same flags give the same
+file at any --threads, and --resume continues it exactly.";
+
+/// Arguments of `pasang datagen`.
+#[derive(Args, Debug)]
+#[command(after_help = FORMAT)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["games", "positions"])))]
+pub struct DatagenArgs {
+    /// The data file (created; with --resume, continued).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Stop when the file holds this many games.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Stop when the file holds at least this many positions (the game
+    /// that reaches it is written whole).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    positions: Option<u64>,
+    /// Nodes per search (the default limit: 5000).
+    #[arg(long, value_name = "N", conflicts_with = "depth",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Depth per search, instead of a node count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Games played at once, one search thread each.
+    #[arg(long, value_name = "T", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Seed of each game's rule set and random opening.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Random legal plies from the pattern's start before the engine
+    /// plays (not written).
+    #[arg(long, value_name = "K", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(0..=60))]
+    random_plies: u32,
+    /// Continue FILE: keep its complete games, drop a half-written last
+    /// one, and play on from the next game (seed, limit and random plies
+    /// must be those of the file).
+    #[arg(long)]
+    resume: bool,
+}
+
+/// Default nodes per search.
+pub const DEFAULT_NODES: u64 = 5000;
+
+/// Seconds between progress lines when stderr is not a terminal.
+const QUIET_INTERVAL: Duration = Duration::from_secs(30);
+
+fn status_line(report: &Report, target: Target) -> String {
+    let (games, positions) = match target {
+        Target::Games(total) => (
+            format!("{}/{total}", report.games),
+            report.positions.to_string(),
+        ),
+        Target::Positions(total) => (
+            report.games.to_string(),
+            format!("{}/{total}", report.positions),
+        ),
+    };
+    format!(
+        "Games {games}, positions {positions}, {:.0} positions/s",
+        report.positions_per_second()
+    )
+}
+
+/// Runs `pasang datagen`.
+pub fn run(args: &DatagenArgs) -> Result<i32, String> {
+    let limit = match args.depth {
+        Some(depth) => SearchLimit::Depth(depth),
+        None => SearchLimit::Nodes(args.nodes.unwrap_or(DEFAULT_NODES)),
+    };
+    let target = match (args.games, args.positions) {
+        (Some(games), _) => Target::Games(games),
+        (None, Some(positions)) => Target::Positions(positions),
+        (None, None) => return Err("give --games or --positions".into()),
+    };
+    let config = Config {
+        out: args.out.clone(),
+        target,
+        header: Header {
+            seed: args.seed,
+            limit,
+            random_plies: args.random_plies,
+        },
+        threads: args.threads as usize,
+        resume: args.resume,
+    };
+    let progress = Progress::stderr();
+    let last_line = Mutex::new(Instant::now());
+    let report = crate::datagen::run(&config, &|report| {
+        let line = status_line(report, target);
+        if progress.enabled() {
+            progress.show(&line);
+        } else {
+            let mut last = last_line.lock().unwrap_or_else(|p| p.into_inner());
+            if last.elapsed() >= QUIET_INTERVAL {
+                *last = Instant::now();
+                eprintln!("{line}");
+            }
+        }
+    })
+    .map_err(|error| error.to_string())?;
+    progress.clear();
+    eprintln!("{}", status_line(&report, target));
+    println!(
+        "Wrote {} games and {} positions this run in {:.1} s ({:.0} positions/s); '{}' holds {} games and {} positions",
+        report.new_games,
+        report.new_positions,
+        report.seconds,
+        report.positions_per_second(),
+        config.out.display(),
+        report.games,
+        report.positions
+    );
+    Ok(0)
+}

@@ -1,0 +1,169 @@
+//! `pasang datagen` run as a user runs it: a few games at tiny node
+//! counts, the file read back line by line.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use pasang::datagen::format::{Header, SearchLimit, scan};
+use pasang::datagen::{GameResult, Record};
+use pasang::position::Player;
+
+fn pasang(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pasang"))
+        .arg("datagen")
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "pasang-datagen-it-{}-{name}.txt",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn two_games_at_200_nodes_make_a_consistent_file() {
+    let out = temp("two");
+    let path = out.to_str().unwrap();
+    let output = pasang(&[
+        "--out",
+        path,
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--threads",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("Games 2/2, positions "), "{stderr}");
+    assert!(stderr.contains("positions/s"), "{stderr}");
+
+    let text = std::fs::read_to_string(&out).unwrap();
+    let summary = scan(&text).unwrap();
+    assert_eq!(
+        summary.header,
+        Some(Header {
+            seed: 3,
+            limit: SearchLimit::Nodes(200),
+            random_plies: 4
+        })
+    );
+    assert_eq!((summary.games, summary.keep), (2, text.len()));
+
+    // Every record parses; within a game the rules agree, each side's
+    // result is the same on every line and the two sides' are opposite
+    // (or both draws), and the margins are opposite.
+    let mut game = None;
+    let mut results: HashMap<Player, (GameResult, i32)> = HashMap::new();
+    let mut records = 0;
+    for line in text.lines().skip(1) {
+        if let Some(rest) = line.strip_prefix("# game ") {
+            game = Some(
+                rest.split_whitespace()
+                    .skip(1)
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            results.clear();
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("# end ") {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let (south, north) = (results[&Player::South], results[&Player::North]);
+            assert_eq!(south.0, north.0.flipped(), "{line}");
+            assert_eq!(south.1, -north.1, "{line}");
+            let expected = match words[1] {
+                "south" => GameResult::Win,
+                "north" => GameResult::Loss,
+                _ => GameResult::Draw,
+            };
+            assert_eq!(south.0, expected, "{line}");
+            let points: Vec<i32> = words[3].split('-').map(|p| p.parse().unwrap()).collect();
+            assert_eq!(south.1, points[0] - points[1], "{line}");
+            continue;
+        }
+        let record = Record::parse(line).unwrap_or_else(|error| panic!("{line}: {error}"));
+        records += 1;
+        let rules = pasang::datagen::format::rules_words(&record.rules);
+        assert_eq!(Some(rules), game, "{line}");
+        let side = record.position.side_to_move();
+        let seen = results
+            .entry(side)
+            .or_insert((record.result, record.margin));
+        assert_eq!(*seen, (record.result, record.margin), "{line}");
+        assert!(record.score.abs() < 30_000, "{line}");
+    }
+    assert_eq!(records, summary.positions);
+    assert!(records > 20, "{records} positions");
+    let _ = std::fs::remove_file(out);
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    let out = temp("bad");
+    let path = out.to_str().unwrap();
+    for (args, expected) in [
+        (vec!["--out", path], "--games <N>|--positions <N>"),
+        (vec!["--out", path, "--games", "0"], "--games"),
+        (
+            vec![
+                "--out", path, "--games", "1", "--nodes", "10", "--depth", "2",
+            ],
+            "cannot be used with",
+        ),
+        (
+            vec!["--out", path, "--games", "1", "--threads", "0"],
+            "--threads",
+        ),
+        (vec!["--out", path, "--games", "1", "--seed", "x"], "--seed"),
+    ] {
+        let output = pasang(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    // Not a datagen file: refused with --resume, left alone without.
+    std::fs::write(&out, "some notes\n").unwrap();
+    let output = pasang(&["--out", path, "--games", "1", "--nodes", "100"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--resume"), "{stderr}");
+    let output = pasang(&["--out", path, "--games", "1", "--nodes", "100", "--resume"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("not a datagen file"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "some notes\n");
+    let _ = std::fs::remove_file(out);
+}
+
+#[test]
+fn help_describes_the_flags_and_the_format() {
+    let output = pasang(&["--help"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    for flag in [
+        "--out",
+        "--games",
+        "--positions",
+        "--nodes",
+        "--depth",
+        "--threads",
+        "--seed",
+        "--random-plies",
+        "--resume",
+        "File format",
+        "# end",
+    ] {
+        assert!(text.contains(flag), "{flag}: {text}");
+    }
+}

@@ -172,7 +172,6 @@ pub struct Engine {
     proven: ProvenResults,
     hash_mib: usize,
     settings: Settings,
-    ponder: bool,
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
@@ -198,7 +197,6 @@ impl Engine {
             proven: ProvenResults::new(),
             hash_mib: DEFAULT_HASH_MIB,
             settings: Settings::default(),
-            ponder: false,
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::elo_range().1,
@@ -319,7 +317,11 @@ impl Engine {
             ("Move Overhead", OptionKind::Spin { min, max, .. }) => {
                 self.settings.move_overhead = spin(*min, *max)? as u64;
             }
-            ("Ponder", _) => self.ponder = boolean(needed()?)?,
+            // The GUI says whether it may send `go ponder`; the engine
+            // ponders only when asked, so the value is checked and kept nowhere.
+            ("Ponder", _) => {
+                boolean(needed()?)?;
+            }
             ("Clear Hash", _) => self.forget(),
             ("Skill Level", OptionKind::Spin { min, max, .. }) => {
                 self.skill_level = spin(*min, *max)? as u8;

@@ -255,10 +255,6 @@ struct Collector<'a> {
 
 impl Listener for Collector<'_> {
     fn info(&self, info: &Info) {
-        if info.bound.is_some() {
-            // Aspiration-window failures are not lines yet.
-            return;
-        }
         if info.multipv == 1 {
             let pv: Vec<String> = info.pv.iter().take(8).map(ToString::to_string).collect();
             self.progress.show(&format!(

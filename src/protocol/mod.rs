@@ -282,14 +282,9 @@ struct InfoPrinter<'a> {
 
 /// The `info` line of a report.
 pub fn info_line(info: &Info) -> String {
-    let bound = match info.bound {
-        Some(true) => " lowerbound",
-        Some(false) => " upperbound",
-        None => "",
-    };
     let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,

@@ -42,12 +42,6 @@ pub struct TimeBudget {
 }
 
 impl Limits {
-    /// Whether the search waits for `stop` (or `ponderhit`) before its
-    /// bestmove.
-    pub fn waits_for_stop(&self) -> bool {
-        self.infinite || self.ponder
-    }
-
     /// The budget for `side` with `stones_left` on the board, keeping
     /// `overhead` milliseconds for communication. `None`: no clock.
     pub fn budget(&self, side: Player, stones_left: u32, overhead: u64) -> Option<TimeBudget> {

@@ -82,8 +82,6 @@ pub struct Info {
     pub multipv: usize,
     /// Score of the line.
     pub score: Score,
-    /// `Some(true)` lower bound, `Some(false)` upper bound, `None` exact.
-    pub bound: Option<bool>,
     /// Nodes searched so far, all threads.
     pub nodes: u64,
     /// Milliseconds since the search started.
@@ -319,7 +317,6 @@ fn reference_search(position: &Position, rules: &Rules, reference: Reference) ->
                 seldepth: 1,
                 multipv: 1,
                 score: Score::Centipoints(score),
-                bound: None,
                 nodes,
                 time_ms: elapsed_ms(start),
                 hashfull: 0,
@@ -406,7 +403,6 @@ impl MainOutcome {
             info.nodes = nodes;
             info.time_ms = elapsed_ms(shared.start);
             info.hashfull = shared.table.hashfull();
-            info.bound = None;
             info.multipv = 1;
             info
         });

@@ -83,7 +83,6 @@ mod tests {
             seldepth: 1,
             multipv: 1,
             score: Score::Centipoints(cp),
-            bound: None,
             nodes: 0,
             time_ms: 0,
             hashfull: 0,

@@ -364,7 +364,12 @@ impl Position {
     /// result is copied once more (see [`Position::make_unkeyed`]).
     #[inline(always)]
     pub fn make(&mut self, mv: Move) {
-        self.make_generic::<true>(mv);
+        // The key has one account, `key_after`; the stones and the rest
+        // follow from the unkeyed make.
+        let key = self.key_after(mv);
+        self.make_unkeyed(mv);
+        self.key = key;
+        debug_assert!(self.is_consistent(), "inconsistent after {mv}");
     }
 
     /// As [`Position::make`] but the key is left stale: for move-path
@@ -374,7 +379,28 @@ impl Position {
     /// the move, stalls store forwarding.
     #[inline(always)]
     pub(crate) fn make_unkeyed(&mut self, mv: Move) {
-        self.make_generic::<false>(mv);
+        let side = self.side as usize;
+        let capture = self.capture(mv);
+        if mv.is_passage() {
+            self.passage[side] = capture.line as u8;
+        } else {
+            let from = mv.from();
+            if self.ka[side] == NO_SQUARE
+                && let Some(colour) = self.stone_at(from)
+            {
+                // Ka entry: the picked stone leaves the board unscored.
+                self.remove_line(Axis::Rank, colour, from.rank(), 1 << from.file());
+            }
+            self.ka[side] = mv.to().index() as u8;
+        }
+        for colour in [Colour::White, Colour::Black] {
+            let word = capture.words[colour as usize];
+            if word != 0 {
+                self.remove_line(capture.axis, colour, capture.line, word);
+            }
+        }
+        self.scores[side] += capture.points() as u16;
+        self.side = self.side.opponent();
     }
 
     /// The stones `mv` (legal here) captures, without making it.
@@ -440,59 +466,10 @@ impl Position {
         key ^ score_difference_key(difference) ^ score_difference_key(after)
     }
 
-    #[inline(always)]
-    fn make_generic<const KEYED: bool>(&mut self, mv: Move) {
-        let side = self.side as usize;
-        let capture = self.capture(mv);
-        if KEYED {
-            self.key ^= score_difference_key(self.score_difference());
-        }
-        if mv.is_passage() {
-            self.passage[side] = capture.line as u8;
-            if KEYED {
-                self.key ^= KEYS.passage[side][capture.line];
-            }
-        } else {
-            let from = mv.from();
-            let to = mv.to();
-            if self.ka[side] == NO_SQUARE {
-                // Ka entry: the picked stone leaves the board unscored.
-                if let Some(colour) = self.stone_at(from) {
-                    self.remove_line::<KEYED>(Axis::Rank, colour, from.rank(), 1 << from.file());
-                }
-            } else if KEYED {
-                self.key ^= KEYS.ka[side][from.index()];
-            }
-            self.ka[side] = to.index() as u8;
-            if KEYED {
-                self.key ^= KEYS.ka[side][to.index()];
-            }
-        }
-        for colour in [Colour::White, Colour::Black] {
-            let word = capture.words[colour as usize];
-            if word != 0 {
-                self.remove_line::<KEYED>(capture.axis, colour, capture.line, word);
-            }
-        }
-        self.scores[side] += capture.points() as u16;
-        self.side = self.side.opponent();
-        if KEYED {
-            self.key ^= score_difference_key(self.score_difference());
-            self.key ^= KEYS.north_to_move;
-            debug_assert!(self.is_consistent(), "inconsistent after {mv}");
-        }
-    }
-
     /// Removes the stones of `word` (all of `colour`) from rank or file
-    /// `line`, keeping every representation and the key in step.
+    /// `line`, keeping both axes' words and the stone count in step.
     #[inline(always)]
-    fn remove_line<const KEYED: bool>(
-        &mut self,
-        axis: Axis,
-        colour: Colour,
-        line: usize,
-        word: u32,
-    ) {
+    fn remove_line(&mut self, axis: Axis, colour: Colour, line: usize, word: u32) {
         let c = colour as usize;
         debug_assert_eq!(self.lines[axis as usize][c][line] as u32 & word, word);
         self.lines[axis as usize][c][line] ^= word as u16;
@@ -503,9 +480,6 @@ impl Position {
             let offset = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             self.lines[across][c][offset] ^= 1 << line;
-            if KEYED {
-                self.key ^= KEYS.stone[c][point_index(axis, line, offset)];
-            }
         }
     }
 

@@ -14,12 +14,16 @@ mod busy;
 pub mod limits;
 mod proven;
 pub mod reference;
+mod report;
+mod score;
+mod signals;
 pub mod skill;
+mod threads;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::moves::Move;
 use crate::position::Position;
@@ -29,123 +33,12 @@ use crate::tt::TranspositionTable;
 pub use limits::{Limits, TimeBudget};
 pub use proven::{Proof, ProvenResults};
 pub use reference::Reference;
+use report::elapsed_ms;
+pub use report::{Info, Listener, Silent};
+pub use score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, Score};
+pub use signals::Signals;
+use threads::{PaddedCounter, Shared};
 use worker::Worker;
-
-/// Deepest ply the search reaches (a game has at most 120 moves).
-pub const MAX_PLY: usize = 128;
-/// Score of a win at the root; a win `p` plies away scores `MATE - p`.
-pub const MATE: i32 = 30_000;
-/// Scores beyond this are wins or losses.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Larger than any score.
-pub const INFINITY: i32 = MATE + 1;
-
-/// A score as the protocol reports it.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum Score {
-    /// 100 x the expected point margin for the side to move.
-    Centipoints(i32),
-    /// The side to move wins in n of its own moves (negative: loses).
-    Mate(i32),
-}
-
-impl Score {
-    /// The protocol form of an internal score.
-    pub fn from_internal(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score) / 2)
-        } else {
-            Score::Centipoints(score)
-        }
-    }
-}
-
-impl std::fmt::Display for Score {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Score::Centipoints(cp) => write!(f, "cp {cp}"),
-            Score::Mate(moves) => write!(f, "mate {moves}"),
-        }
-    }
-}
-
-/// One principal-variation report.
-#[derive(Clone, Debug)]
-pub struct Info {
-    /// Completed depth.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// 1-based line number (MultiPV).
-    pub multipv: usize,
-    /// Score of the line.
-    pub score: Score,
-    /// Nodes searched so far, all threads.
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub time_ms: u64,
-    /// Permille of the table in use.
-    pub hashfull: u32,
-    /// The line.
-    pub pv: Vec<Move>,
-}
-
-impl Info {
-    /// Nodes per second.
-    pub fn nps(&self) -> u64 {
-        self.nodes * 1000 / self.time_ms.max(1)
-    }
-}
-
-/// Receives the search's reports; called from the main search thread.
-pub trait Listener: Sync {
-    /// A principal variation, once per line per completed iteration.
-    fn info(&self, info: &Info);
-    /// The root move being searched (only after the first second).
-    fn current_move(&self, _depth: u32, _mv: Move, _number: usize) {}
-}
-
-/// A listener that ignores everything.
-pub struct Silent;
-
-impl Listener for Silent {
-    fn info(&self, _: &Info) {}
-}
-
-/// Cross-thread signals from the protocol: `stop` and `ponderhit` apply to
-/// every search whose id is at most the stored one, so a `stop` received
-/// while idle never cuts a later search short.
-#[derive(Default)]
-pub struct Signals {
-    stop_up_to: AtomicU64,
-    ponderhit_up_to: AtomicU64,
-}
-
-impl Signals {
-    /// Stops searches up to `id`.
-    pub fn stop(&self, id: u64) {
-        self.stop_up_to.fetch_max(id, Ordering::Relaxed);
-    }
-
-    /// Ends pondering of searches up to `id`.
-    pub fn ponderhit(&self, id: u64) {
-        self.ponderhit_up_to.fetch_max(id, Ordering::Relaxed);
-    }
-
-    /// Whether search `id` was told to stop.
-    #[inline(always)]
-    pub fn stopped(&self, id: u64) -> bool {
-        self.stop_up_to.load(Ordering::Relaxed) >= id
-    }
-
-    /// Whether search `id` had its ponderhit.
-    #[inline(always)]
-    pub fn ponderhit_received(&self, id: u64) -> bool {
-        self.ponderhit_up_to.load(Ordering::Relaxed) >= id
-    }
-}
 
 /// Engine settings that shape a search.
 #[derive(Clone, Debug)]
@@ -187,56 +80,6 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Whether the score is the game's exact result.
     pub proven: bool,
-}
-
-/// A node counter on its own cache line.
-#[repr(align(64))]
-#[derive(Default)]
-struct PaddedCounter(AtomicU64);
-
-/// State shared by the threads of one search.
-struct Shared<'a> {
-    rules: Rules,
-    table: &'a TranspositionTable,
-    proven: &'a ProvenResults,
-    signals: &'a Signals,
-    id: u64,
-    limits: &'a Limits,
-    settings: &'a Settings,
-    listener: &'a dyn Listener,
-    /// Set when the search must end (limit reached or stop).
-    abort: AtomicBool,
-    node_counters: Vec<PaddedCounter>,
-    start: Instant,
-    /// The deepest iteration a helper thread completed (single-line
-    /// searches): its best move is worth more than a shallower one of the
-    /// main thread. Locked once per helper iteration, never per node.
-    deepest_helper: Mutex<Option<Info>>,
-    /// Moves being searched, with more than one thread.
-    busy: Option<busy::BusyMoves>,
-    /// A helper thread's solution of the root (score and move), if one
-    /// solved it first.
-    solution: OnceLock<(i32, Move)>,
-}
-
-impl Shared<'_> {
-    fn total_nodes(&self) -> u64 {
-        self.node_counters
-            .iter()
-            .map(|counter| counter.0.load(Ordering::Relaxed))
-            .sum()
-    }
-
-    /// Whether the main thread searches without helpers.
-    #[inline(always)]
-    fn single_threaded(&self) -> bool {
-        self.node_counters.len() == 1
-    }
-
-    #[inline(always)]
-    fn should_abort(&self) -> bool {
-        self.abort.load(Ordering::Relaxed) || self.signals.stopped(self.id)
-    }
 }
 
 /// Searches `position` and returns the best move found; `id` identifies the
@@ -337,106 +180,5 @@ fn reference_search(position: &Position, rules: &Rules, reference: Reference) ->
             nodes: 0,
             proven: false,
         },
-    }
-}
-
-/// Milliseconds since `start`.
-fn elapsed_ms(start: Instant) -> u64 {
-    start.elapsed().as_millis() as u64
-}
-
-/// A time budget measured from some instant (the start, or the ponderhit).
-#[derive(Copy, Clone)]
-struct Clock {
-    budget: Option<TimeBudget>,
-    from: Instant,
-}
-
-impl Clock {
-    fn past_hard(&self) -> bool {
-        self.budget
-            .is_some_and(|budget| self.from.elapsed() >= budget.hard)
-    }
-
-    fn past_soft(&self, fraction: f64) -> bool {
-        self.budget.is_some_and(|budget| {
-            self.from.elapsed() >= Duration::from_secs_f64(budget.soft.as_secs_f64() * fraction)
-        })
-    }
-}
-
-/// What the main thread's iteration produced, before the final report.
-pub(crate) struct MainOutcome {
-    /// The lines of the last complete iteration, best first.
-    lines: Vec<Info>,
-    proven: bool,
-}
-
-impl MainOutcome {
-    fn finish(mut self, shared: &Shared<'_>, level: u8) -> SearchResult {
-        let nodes = shared.total_nodes();
-        let noise: Vec<f64> = (0..self.lines.len())
-            .map(|_| rand::random_range(0.0..1.0))
-            .collect();
-        // Lazy SMP's vote, in its simplest form: a helper that completed a
-        // deeper iteration than the main thread decides the move.
-        let helper = shared
-            .deepest_helper
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-            .take();
-        // A proven result stands whatever a helper saw.
-        if let Some(helper) = helper
-            && !self.proven
-            && level >= skill::MAX_LEVEL
-            && shared.settings.multipv == 1
-            && self
-                .lines
-                .first()
-                .is_some_and(|main| helper.depth > main.depth)
-        {
-            self.lines = vec![helper];
-        }
-        let chosen = skill::choose(&self.lines, level, &noise);
-        let best = (chosen < self.lines.len()).then(|| self.lines.swap_remove(chosen));
-        let final_info = best.map(|mut info| {
-            info.nodes = nodes;
-            info.time_ms = elapsed_ms(shared.start);
-            info.hashfull = shared.table.hashfull();
-            info.multipv = 1;
-            info
-        });
-        SearchResult {
-            best_move: final_info
-                .as_ref()
-                .and_then(|info| info.pv.first().copied()),
-            ponder_move: final_info.as_ref().and_then(|info| info.pv.get(1).copied()),
-            final_info,
-            nodes,
-            proven: self.proven,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mate_scores_count_own_moves() {
-        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
-        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
-        assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
-        assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
-        assert_eq!(Score::from_internal(250), Score::Centipoints(250));
-    }
-
-    #[test]
-    fn signals_apply_to_earlier_searches_only() {
-        let signals = Signals::default();
-        signals.stop(3);
-        assert!(signals.stopped(2));
-        assert!(signals.stopped(3));
-        assert!(!signals.stopped(4));
     }
 }

@@ -14,9 +14,10 @@
 //! the time of a move; the next iteration resumes it, since every finished
 //! subtree is stored as proven.
 
-use super::{INFINITY, Info, MATE_BOUND, MAX_PLY, PROVEN_DEPTH, Score, Worker};
+use super::{PROVEN_DEPTH, Worker};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
+use crate::search::{INFINITY, Info, MATE_BOUND, MAX_PLY, Score};
 
 /// The first iteration after which a thread tries to solve an endgame:
 /// the ordering it leaves behind is good enough.

@@ -1,0 +1,51 @@
+//! `stop` and `ponderhit` as they cross from the protocol's thread to the
+//! search threads.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Cross-thread signals from the protocol: `stop` and `ponderhit` apply to
+/// every search whose id is at most the stored one, so a `stop` received
+/// while idle never cuts a later search short.
+#[derive(Default)]
+pub struct Signals {
+    stop_up_to: AtomicU64,
+    ponderhit_up_to: AtomicU64,
+}
+
+impl Signals {
+    /// Stops searches up to `id`.
+    pub fn stop(&self, id: u64) {
+        self.stop_up_to.fetch_max(id, Ordering::Relaxed);
+    }
+
+    /// Ends pondering of searches up to `id`.
+    pub fn ponderhit(&self, id: u64) {
+        self.ponderhit_up_to.fetch_max(id, Ordering::Relaxed);
+    }
+
+    /// Whether search `id` was told to stop.
+    #[inline(always)]
+    pub fn stopped(&self, id: u64) -> bool {
+        self.stop_up_to.load(Ordering::Relaxed) >= id
+    }
+
+    /// Whether search `id` had its ponderhit.
+    #[inline(always)]
+    pub fn ponderhit_received(&self, id: u64) -> bool {
+        self.ponderhit_up_to.load(Ordering::Relaxed) >= id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signals_apply_to_earlier_searches_only() {
+        let signals = Signals::default();
+        signals.stop(3);
+        assert!(signals.stopped(2));
+        assert!(signals.stopped(3));
+        assert!(!signals.stopped(4));
+    }
+}

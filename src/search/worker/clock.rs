@@ -1,0 +1,128 @@
+//! When a search thread stops: node counts, the clock, pondering, and the
+//! limits checked while searching and between iterations.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::Worker;
+use crate::search::{MATE, MATE_BOUND, TimeBudget};
+
+/// Nodes between clock checks and counter flushes.
+const CHECK_INTERVAL: u64 = 512;
+
+/// A time budget measured from some instant (the start, or the ponderhit).
+#[derive(Copy, Clone)]
+pub(super) struct Clock {
+    pub(super) budget: Option<TimeBudget>,
+    pub(super) from: Instant,
+}
+
+impl Clock {
+    fn past_hard(&self) -> bool {
+        self.budget
+            .is_some_and(|budget| self.from.elapsed() >= budget.hard)
+    }
+
+    fn past_soft(&self, fraction: f64) -> bool {
+        self.budget.is_some_and(|budget| {
+            self.from.elapsed() >= Duration::from_secs_f64(budget.soft.as_secs_f64() * fraction)
+        })
+    }
+}
+
+impl Worker<'_> {
+    /// Infinite and ponder searches give their bestmove only after `stop`
+    /// (or `ponderhit`), even when they finished early.
+    pub(super) fn wait_for_release(&self) {
+        let limits = self.shared.limits;
+        let signals = self.shared.signals;
+        let id = self.shared.id;
+        while !signals.stopped(id)
+            && (limits.infinite || (limits.ponder && !signals.ponderhit_received(id)))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Limits checked between iterations (main thread).
+    pub(super) fn iteration_limits_reached(&mut self, score: i32) -> bool {
+        let limits = self.shared.limits;
+        if let Some(moves) = limits.mate
+            && score >= MATE_BOUND
+            && (MATE - score + 1) / 2 <= moves as i32
+        {
+            return true;
+        }
+        if let Some(nodes) = limits.nodes
+            && self.shared.total_nodes() >= nodes
+        {
+            return true;
+        }
+        self.update_ponder();
+        if self.pondering {
+            return false;
+        }
+        // A forced move needs no thought when a clock is running.
+        if self.root_moves.len() == 1 && limits.movetime.is_none() && self.clock.budget.is_some() {
+            return true;
+        }
+        // The next iteration would most likely not finish in time.
+        self.clock.past_soft(0.6)
+    }
+
+    pub(super) fn update_ponder(&mut self) {
+        if self.pondering && self.shared.signals.ponderhit_received(self.shared.id) {
+            self.pondering = false;
+            self.clock.from = Instant::now();
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn flush_nodes(&self) {
+        self.shared.node_counters[self.index]
+            .0
+            .store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Counts a node and, every so often, checks the limits.
+    #[inline(always)]
+    pub(super) fn count_node(&mut self) {
+        self.nodes += 1;
+        let limits = self.shared.limits;
+        if let Some(limit) = limits.nodes
+            && self.shared.single_threaded()
+            && self.nodes >= limit
+        {
+            self.stop();
+        }
+        if self.nodes % CHECK_INTERVAL == 0 {
+            self.flush_nodes();
+            if self.nodes >= self.solve_limit {
+                self.stopped = true;
+                self.solve_paused = true;
+            }
+            if self.is_main() {
+                self.update_ponder();
+                if (!self.pondering && self.clock.past_hard())
+                    || limits
+                        .nodes
+                        .is_some_and(|limit| self.shared.total_nodes() >= limit)
+                    || self.shared.solution.get().is_some()
+                {
+                    self.stop();
+                }
+            }
+            if self.shared.should_abort() {
+                self.stop();
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn stop(&mut self) {
+        if !self.must_complete {
+            self.stopped = true;
+            self.solve_paused = false;
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Iterative deepening: one iteration after another until a limit, a proof
+//! or a stop ends the search, and what each iteration reports.
+
+use std::sync::atomic::Ordering;
+
+use super::{RootMove, Worker};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::search::report::elapsed_ms;
+use crate::search::threads::MainOutcome;
+use crate::search::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Score};
+
+impl Worker<'_> {
+    /// Iterative deepening; the main thread's outcome is its last complete
+    /// iteration.
+    pub(in crate::search) fn iterate(&mut self) -> MainOutcome {
+        let rules = self.shared.rules;
+        let limits = self.shared.limits;
+        let legal = legal_moves(&self.root, &rules);
+        let mut chosen: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|mv| limits.search_moves.is_empty() || limits.search_moves.contains(mv))
+            .collect();
+        if chosen.is_empty() {
+            chosen = legal.to_vec();
+        }
+        let root = self.root;
+        chosen.sort_by_key(|mv| -(root.capture(*mv).points() as i32));
+        self.root_moves = chosen
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                pv: vec![mv],
+                proven: false,
+            })
+            .collect();
+        let mut outcome = MainOutcome {
+            lines: Vec::new(),
+            proven: false,
+        };
+        if self.root_moves.is_empty() {
+            return outcome;
+        }
+        let max_depth = limits.depth.map_or(MAX_PLY as u32 - 1, |depth| {
+            depth.clamp(1, MAX_PLY as u32 - 1)
+        });
+        let multipv = self.shared.settings.multipv.clamp(1, self.root_moves.len());
+        let mut previous_score = 0;
+        let first_depth = if self.is_main() {
+            1
+        } else {
+            1 + (self.index % 2) as u32
+        };
+        for depth in first_depth..=max_depth {
+            self.must_complete = self.is_main() && depth == 1;
+            let horizon_before = self.horizon_hits;
+            self.seldepth = 0;
+            let score = self.aspiration(depth as i32, previous_score, multipv);
+            if self.stopped {
+                // A helper may have stopped this iteration by solving the
+                // root: its solution stands for the last one completed.
+                if let Some(solution) = self.helper_solution()
+                    && let Some(line) = outcome.lines.first_mut()
+                {
+                    self.flush_nodes();
+                    self.mark_solved(line, solution);
+                    line.nodes = self.shared.total_nodes();
+                    line.time_ms = elapsed_ms(self.shared.start);
+                    self.shared.listener.info(line);
+                    outcome.proven = true;
+                }
+                break;
+            }
+            previous_score = score;
+            self.root_moves.sort_by_key(|root_move| -root_move.score);
+            // A tree that reached the end of the game everywhere is exact. So
+            // is a win or loss whose whole line lies within this depth: the
+            // mate bound came out of an exact window.
+            let mate_plies = MATE - score.abs();
+            // A win needs only its own line proven.
+            let proven = self.horizon_hits == horizon_before
+                || (score.abs() >= MATE_BOUND && mate_plies <= depth as i32)
+                || (score >= MATE_BOUND && self.root_moves[0].proven);
+            let solved = if !proven && self.may_solve(depth, multipv) {
+                self.solve()
+            } else {
+                None
+            };
+            if !self.is_main() {
+                self.offer_deepest(depth, multipv);
+                if let Some(solution) = solved {
+                    self.publish_solution(solution);
+                }
+                if proven || solved.is_some() {
+                    break;
+                }
+                continue;
+            }
+            let solved = solved.or_else(|| self.helper_solution());
+            self.flush_nodes();
+            let mut lines: Vec<Info> = self.root_moves[..multipv]
+                .iter()
+                .enumerate()
+                .map(|(line, root_move)| Info {
+                    depth,
+                    seldepth: self.seldepth.max(1) as u32,
+                    multipv: line + 1,
+                    score: Score::from_internal(root_move.score),
+                    nodes: self.shared.total_nodes(),
+                    time_ms: elapsed_ms(self.shared.start),
+                    hashfull: self.shared.table.hashfull(),
+                    pv: root_move.pv.clone(),
+                })
+                .collect();
+            let proven = proven || solved.is_some();
+            if let Some(solution) = solved {
+                self.mark_solved(&mut lines[0], solution);
+            }
+            for info in &lines {
+                self.shared.listener.info(info);
+            }
+            outcome.lines = lines;
+            outcome.proven = proven;
+            if proven || self.iteration_limits_reached(score) {
+                break;
+            }
+        }
+        if self.is_main() {
+            self.flush_nodes();
+            self.shared.abort.store(true, Ordering::Relaxed);
+            self.wait_for_release();
+        }
+        outcome
+    }
+
+    /// A helper's completed iteration, kept if it is the deepest so far.
+    pub(super) fn offer_deepest(&self, depth: u32, multipv: usize) {
+        if multipv != 1 {
+            return;
+        }
+        let mut deepest = self
+            .shared
+            .deepest_helper
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if deepest.as_ref().is_none_or(|info| depth > info.depth) {
+            let best = &self.root_moves[0];
+            *deepest = Some(Info {
+                depth,
+                seldepth: self.seldepth.max(1) as u32,
+                multipv: 1,
+                score: Score::from_internal(best.score),
+                nodes: 0,
+                time_ms: 0,
+                hashfull: 0,
+                pv: best.pv.clone(),
+            });
+        }
+    }
+}

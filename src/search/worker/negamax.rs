@@ -1,0 +1,244 @@
+//! The recursive principal variation search below the root, with the table
+//! and the store of proven results.
+
+use super::{PROVEN_DEPTH, Worker};
+use crate::eval::evaluate_above;
+use crate::movegen::{count_moves, generate_moves};
+use crate::moves::{MAX_MOVES, MoveList, StackList};
+use crate::position::Position;
+use crate::search::score::{score_from_table, score_to_table};
+use crate::search::{INFINITY, MATE, MAX_PLY, Proof, busy, proven};
+use crate::tt::Bound;
+
+/// Whether a stored score of this bound settles a node searched with the
+/// window (`alpha`, `beta`).
+#[inline(always)]
+fn cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+impl Worker<'_> {
+    pub(super) fn negamax(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let rules = self.shared.rules;
+        if !position.has_stones() {
+            // The game is over: a win or loss by points, or a draw.
+            let margin = position.score(position.side_to_move()) as i32
+                - position.score(position.side_to_move().opponent()) as i32;
+            return match margin.signum() {
+                1 => MATE - ply as i32,
+                -1 => -(MATE - ply as i32),
+                _ => 0,
+            };
+        }
+        // Every move captures a stone: no line is longer than the stones
+        // left, and searching deeper than that changes nothing.
+        let depth = depth.min(position.stone_count() as i32);
+        // Mate distance pruning: no result here can beat a win already
+        // found closer to the root, nor lose faster than losing now.
+        alpha = alpha.max(-(MATE - ply as i32));
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            let moves = count_moves(position, &rules);
+            if moves == 0 {
+                return -(MATE - ply as i32);
+            }
+            self.horizon_hits += 1;
+            return evaluate_above(position, &rules, moves as u32, alpha);
+        }
+
+        let key = position.key();
+        let mut table_move = None;
+        if let Some(entry) = self.shared.table.probe(key) {
+            table_move = entry.best_move;
+            let score = score_from_table(entry.score, ply);
+            let proven = entry.depth >= PROVEN_DEPTH;
+            if entry.depth >= depth
+                && cuts(entry.bound, score, alpha, beta)
+                && (!pv_node || (proven && entry.bound == Bound::Exact))
+            {
+                if !proven {
+                    self.horizon_hits += 1;
+                }
+                return score;
+            }
+        }
+
+        if depth >= proven::MIN_PROBE_DEPTH
+            && let Some(proof) = self.shared.proven.get(key)
+        {
+            let score = score_from_table(proof.score, ply);
+            // As with the table, principal-variation nodes take only exact
+            // results.
+            if cuts(proof.bound, score, alpha, beta) && (!pv_node || proof.bound == Bound::Exact) {
+                return score;
+            }
+            table_move = table_move.or(proof.best_move);
+        }
+
+        let nodes_before = self.nodes;
+        let mut moves = MoveList::new();
+        generate_moves(position, &rules, &mut moves);
+        if moves.is_empty() {
+            return -(MATE - ply as i32); // suntuk
+        }
+        // The children will probe the table first thing, and a probe is
+        // most of a node's time when it misses the cache: ask for all their
+        // clusters now, so the loads overlap (0.75-0.83x the time of an
+        // endgame solve, 0.88x of the bench).
+        if depth > 1 {
+            for &mv in moves.iter() {
+                self.shared.table.prefetch(position.key_after(mv));
+            }
+        }
+        let mut order = StackList::<i32, MAX_MOVES>::new();
+        for &mv in moves.iter() {
+            order.push(self.order_score(position, mv, table_move, ply));
+        }
+
+        let horizon_before = self.horizon_hits;
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let count = moves.len();
+        let child_depth = depth - 1;
+        // With several threads, later moves another thread is busy with are
+        // put off to the end (see `busy`).
+        let busy = self
+            .shared
+            .busy
+            .as_ref()
+            .filter(|_| child_depth >= busy::MIN_DEPTH);
+        let mut deferred = MoveList::new();
+        let mut step = 0;
+        while step < count + deferred.len() {
+            let index = step;
+            step += 1;
+            let mv = if index < count {
+                // Selection sort: most nodes cut off after the first moves.
+                let mut pick = index;
+                for candidate in index + 1..count {
+                    if order[candidate] > order[pick] {
+                        pick = candidate;
+                    }
+                }
+                order.swap(index, pick);
+                moves.as_mut_slice().swap(index, pick);
+                moves[index]
+            } else {
+                deferred[index - count]
+            };
+
+            // Leaves never read their key: skip updating it.
+            let mut child = *position;
+            if child_depth > 0 {
+                child.make(mv);
+            } else {
+                child.make_unkeyed(mv);
+            }
+            let busy = busy.filter(|_| index > 0);
+            if let Some(busy) = busy {
+                if index < count && busy.is_busy(child.key()) {
+                    deferred.push(mv);
+                    continue;
+                }
+                busy.enter(child.key());
+            }
+            let horizon_before_move = self.horizon_hits;
+            let mut score;
+            if index == 0 {
+                score = -self.negamax(&child, child_depth, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                // No late-move reductions: they saved a third of the nodes
+                // at fixed depth but measured -5 +- 34 Elo over 400 games
+                // (docs/strength.md), so they did not pay.
+                score = -self.negamax(&child, child_depth, -alpha - 1, -alpha, ply + 1, false);
+                if score > alpha && score < beta && pv_node && !self.stopped {
+                    score = -self.negamax(&child, child_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            if let Some(busy) = busy {
+                busy.leave(child.key());
+            }
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        // Put-off moves were not tried: no malus for them.
+                        let tried = if deferred.is_empty() {
+                            &moves[..index]
+                        } else {
+                            &[]
+                        };
+                        self.reward(ply, mv, depth, tried);
+                        // A lower bound needs only the refuting move: if its
+                        // subtree reached the end of the game everywhere,
+                        // the bound is proven whatever the earlier moves
+                        // left open.
+                        if self.horizon_hits == horizon_before_move {
+                            self.horizon_hits = horizon_before;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = if self.horizon_hits == horizon_before {
+            PROVEN_DEPTH
+        } else {
+            depth
+        };
+        self.shared.table.store(
+            key,
+            best_move.or(table_move),
+            score_to_table(best_score, ply),
+            stored_depth,
+            bound,
+        );
+        if stored_depth == PROVEN_DEPTH && self.nodes - nodes_before >= proven::MIN_SUBTREE_NODES {
+            self.shared.proven.insert(
+                key,
+                Proof {
+                    score: score_to_table(best_score, ply),
+                    bound,
+                    best_move: best_move.or(table_move),
+                },
+            );
+        }
+        best_score
+    }
+}

@@ -2,19 +2,23 @@
 //! game, the options, the transposition table. The protocol never reaches
 //! into the search; the search never prints.
 
+use std::fmt;
 use std::fmt::Write as _;
 
 use crate::eval::evaluate;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
-use crate::notation::{board_char, format_position, parse_move, parse_position};
+use crate::notation::{
+    MoveError, PositionError, board_char, format_position, parse_move, parse_position, shorten,
+};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
-use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use crate::rules::{Centre, KaEntry, OptionValueError, Pattern, Rules, SecondColumn};
 use crate::search::{
-    Limits, Listener, ProvenResults, Reference, SearchResult, Settings, Signals, search, skill,
+    Limits, Listener, ProvenResults, Reference, ReferenceError, SearchResult, Settings, Signals,
+    search, skill,
 };
-use crate::tt::{MAX_HASH_MIB, TranspositionTable};
+use crate::tt::{MAX_HASH_MIB, TableError, TranspositionTable};
 
 /// Most search threads `Threads` allows.
 pub const MAX_THREADS: usize = 256;
@@ -22,6 +26,112 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
 /// Default `Hash` in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// Why the engine refused a `setoption`, a `position` or `searchmoves`;
+/// on any of them the engine's state stays as it was. `Display` gives the
+/// text the protocol sends after `info string error: `.
+#[derive(Debug)]
+pub enum EngineError {
+    /// No option has this name (as given).
+    UnknownOption(String),
+    /// The option needs a value and got none.
+    MissingValue {
+        /// The option's name as announced.
+        option: &'static str,
+    },
+    /// A spin option's value is not an integer.
+    NotAnInteger {
+        /// The option's name as announced.
+        option: &'static str,
+        /// The value given.
+        given: String,
+    },
+    /// A spin option's value is outside its range.
+    OutOfRange {
+        /// The option's name as announced.
+        option: &'static str,
+        /// The value given.
+        given: i64,
+        /// The smallest value allowed.
+        min: i64,
+        /// The largest value allowed.
+        max: i64,
+    },
+    /// A check option's value is neither `true` nor `false`.
+    NotABoolean {
+        /// The option's name as announced.
+        option: &'static str,
+        /// The value given, in lower case.
+        given: String,
+    },
+    /// `Hash`: the table could not be had; the previous size stays.
+    Table(TableError),
+    /// `Reference Player`: not a reference player.
+    ReferencePlayer(ReferenceError),
+    /// A rule option's value is not one of its values.
+    Rule(OptionValueError),
+    /// The position string does not parse.
+    Position(PositionError),
+    /// A move of the `position` command's list (numbered from 1) does not
+    /// parse or is illegal where it is played.
+    ListMove {
+        /// Which move of the list, from 1.
+        number: usize,
+        /// What is wrong with it.
+        error: MoveError,
+    },
+    /// A move of `searchmoves` does not parse or is illegal.
+    SearchMove(MoveError),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::UnknownOption(name) => write!(f, "unknown option '{}'", shorten(name)),
+            EngineError::MissingValue { option } => write!(f, "option '{option}' needs a value"),
+            EngineError::NotAnInteger { option, given } => write!(
+                f,
+                "option '{option}' value '{}' is not an integer",
+                shorten(given)
+            ),
+            EngineError::OutOfRange {
+                option,
+                given,
+                min,
+                max,
+            } => write!(
+                f,
+                "option '{option}' value {given} is out of range {min}..{max}"
+            ),
+            EngineError::NotABoolean { option, given } => write!(
+                f,
+                "option '{option}' value '{}' is not true or false",
+                shorten(given)
+            ),
+            EngineError::Table(error) => error.fmt(f),
+            EngineError::ReferencePlayer(error) => error.fmt(f),
+            EngineError::Rule(error) => error.fmt(f),
+            EngineError::Position(error) => write!(f, "invalid position: {error}"),
+            EngineError::ListMove { number, error } => {
+                write!(f, "move {number} of the list: {error}")
+            }
+            EngineError::SearchMove(error) => write!(f, "searchmoves: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EngineError::Table(error) => Some(error),
+            EngineError::ReferencePlayer(error) => Some(error),
+            EngineError::Rule(error) => Some(error),
+            EngineError::Position(error) => Some(error),
+            EngineError::ListMove { error, .. } | EngineError::SearchMove(error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// The kind and range of an option, as `uci` announces it.
 pub enum OptionKind {
@@ -242,45 +352,48 @@ impl Engine {
     }
 
     /// Applies `setoption`. On error nothing changes.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<OptionEffect, EngineError> {
         let Some((canonical, kind)) = OPTIONS
             .iter()
             .find(|(option, _)| option.eq_ignore_ascii_case(name.trim()))
         else {
-            return Err(format!(
-                "unknown option '{}'",
-                crate::notation::shorten(name)
-            ));
+            return Err(EngineError::UnknownOption(name.to_string()));
         };
+        let option: &'static str = canonical;
         let value = value.map(str::trim);
         let needed = || {
             value
                 .filter(|v| !v.is_empty())
-                .ok_or_else(|| format!("option '{canonical}' needs a value"))
+                .ok_or(EngineError::MissingValue { option })
         };
-        let spin = |min: i64, max: i64| -> Result<i64, String> {
+        let spin = |min: i64, max: i64| -> Result<i64, EngineError> {
             let text = needed()?;
-            let number: i64 = text.parse().map_err(|_| {
-                format!(
-                    "option '{canonical}' value '{}' is not an integer",
-                    crate::notation::shorten(text)
-                )
+            let number: i64 = text.parse().map_err(|_| EngineError::NotAnInteger {
+                option,
+                given: text.to_string(),
             })?;
             if (min..=max).contains(&number) {
                 Ok(number)
             } else {
-                Err(format!(
-                    "option '{canonical}' value {number} is out of range {min}..{max}"
-                ))
+                Err(EngineError::OutOfRange {
+                    option,
+                    given: number,
+                    min,
+                    max,
+                })
             }
         };
         let boolean = |text: &str| match text.to_ascii_lowercase().as_str() {
             "true" => Ok(true),
             "false" => Ok(false),
-            other => Err(format!(
-                "option '{canonical}' value '{}' is not true or false",
-                crate::notation::shorten(other)
-            )),
+            other => Err(EngineError::NotABoolean {
+                option,
+                given: other.to_string(),
+            }),
         };
         let rule_change = |rules: Rules, engine: &mut Engine| {
             if rules != engine.rules {
@@ -303,7 +416,7 @@ impl Engine {
                         Err(error) => {
                             self.table = TranspositionTable::try_new(self.hash_mib)
                                 .unwrap_or_else(|_| TranspositionTable::new(1));
-                            return Err(error);
+                            return Err(EngineError::Table(error));
                         }
                     }
                 }
@@ -336,13 +449,14 @@ impl Engine {
                 self.update_strength();
             }
             ("Reference Player", _) => {
-                self.settings.reference = needed()?.parse()?;
+                self.settings.reference =
+                    needed()?.parse().map_err(EngineError::ReferencePlayer)?;
             }
             ("Pattern" | "Ka Entry" | "Second Column" | "Centre", _) => {
                 let rules = self
                     .rules
                     .with_option(canonical, needed()?)
-                    .map_err(|error| error.to_string())?;
+                    .map_err(EngineError::Rule)?;
                 rule_change(rules, self);
             }
             ("Debug Log File", _) => {
@@ -366,17 +480,18 @@ impl Engine {
 
     /// Sets the position from a base and moves. On error the previous
     /// position stays and the message names the fault.
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), EngineError> {
         let rules = self.rules;
         let mut position = match fen {
             None => start_position(rules.pattern),
-            Some(text) => {
-                parse_position(text).map_err(|error| format!("invalid position: {error}"))?
-            }
+            Some(text) => parse_position(text).map_err(EngineError::Position)?,
         };
         for (index, text) in moves.iter().enumerate() {
-            let mv = parse_move(&position, &rules, text)
-                .map_err(|error| format!("move {} of the list: {error}", index + 1))?;
+            let mv =
+                parse_move(&position, &rules, text).map_err(|error| EngineError::ListMove {
+                    number: index + 1,
+                    error,
+                })?;
             position = position.play(mv);
         }
         self.position = position;
@@ -385,12 +500,11 @@ impl Engine {
     }
 
     /// Parses moves for `searchmoves`; unknown or illegal ones are errors.
-    pub fn parse_moves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
+    pub fn parse_moves(&self, texts: &[String]) -> Result<Vec<Move>, EngineError> {
         texts
             .iter()
             .map(|text| {
-                parse_move(&self.position, &self.game_rules, text)
-                    .map_err(|error| format!("searchmoves: {error}"))
+                parse_move(&self.position, &self.game_rules, text).map_err(EngineError::SearchMove)
             })
             .collect()
     }
@@ -503,4 +617,51 @@ pub fn diagram(position: &Position) -> String {
     }
     text.push_str("    a b c d e f g h i j k\n");
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The protocol sends these texts after `info string error: `: the
+    /// error types must keep them word for word.
+    #[test]
+    fn errors_keep_the_protocol_text() {
+        let mut engine = Engine::new();
+        let option = |engine: &mut Engine, name: &str, value: Option<&str>| {
+            engine.set_option(name, value).err().unwrap().to_string()
+        };
+        assert_eq!(
+            option(&mut engine, "Bogus", Some("3")),
+            "unknown option 'Bogus'"
+        );
+        assert_eq!(
+            option(&mut engine, "hash", Some("abc")),
+            "option 'Hash' value 'abc' is not an integer"
+        );
+        assert_eq!(
+            option(&mut engine, "Hash", Some("0")),
+            format!("option 'Hash' value 0 is out of range 1..{MAX_HASH_MIB}")
+        );
+        assert_eq!(
+            option(&mut engine, "Hash", None),
+            "option 'Hash' needs a value"
+        );
+        assert_eq!(
+            option(&mut engine, "Ponder", Some("Maybe")),
+            "option 'Ponder' value 'maybe' is not true or false"
+        );
+        assert_eq!(
+            option(&mut engine, "Reference Player", Some("nope")),
+            "invalid Reference Player value 'nope' (expected off greedy margin3)"
+        );
+        let position = engine.set_position(Some("garbage"), &[]).unwrap_err();
+        assert!(matches!(position, EngineError::Position(_)));
+        assert!(position.to_string().starts_with("invalid position: "));
+        let list = engine.set_position(None, &["zz9".to_string()]).unwrap_err();
+        assert!(matches!(list, EngineError::ListMove { number: 1, .. }));
+        assert!(list.to_string().starts_with("move 1 of the list: "));
+        let search = engine.parse_moves(&["zz9".to_string()]).unwrap_err();
+        assert!(search.to_string().starts_with("searchmoves: "));
+    }
 }

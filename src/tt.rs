@@ -168,6 +168,30 @@ fn unpack(data: u64) -> Option<(Entry, u8)> {
     ))
 }
 
+/// Why a table of the size asked for cannot be had.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum TableError {
+    /// The size (MiB) is outside 1 to [`MAX_HASH_MIB`].
+    SizeOutOfRange(usize),
+    /// The system would not give this many MiB.
+    OutOfMemory(usize),
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableError::SizeOutOfRange(mib) => {
+                write!(f, "Hash must be from 1 to {MAX_HASH_MIB} MiB, got {mib}")
+            }
+            TableError::OutOfMemory(mib) => {
+                write!(f, "cannot allocate {mib} MiB for the hash table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
 impl TranspositionTable {
     /// A table of `mib` MiB (1 to [`MAX_HASH_MIB`]).
     ///
@@ -181,15 +205,12 @@ impl TranspositionTable {
     /// A table of `mib` MiB, or an error naming the problem. The memory is
     /// requested zeroed, so the system maps pages only as entries are
     /// written and resident memory grows with use.
-    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, TableError> {
         if !(1..=MAX_HASH_MIB).contains(&mib) {
-            return Err(format!(
-                "Hash must be from 1 to {MAX_HASH_MIB} MiB, got {mib}"
-            ));
+            return Err(TableError::SizeOutOfRange(mib));
         }
         let count = (mib << 20) / std::mem::size_of::<Cluster>();
-        let memory = ClusterMemory::zeroed(count)
-            .ok_or_else(|| format!("cannot allocate {mib} MiB for the hash table"))?;
+        let memory = ClusterMemory::zeroed(count).ok_or(TableError::OutOfMemory(mib))?;
         Ok(TranspositionTable {
             memory,
             generation: AtomicU8::new(0),

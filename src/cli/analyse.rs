@@ -101,7 +101,9 @@ pub fn run(args: &AnalyseArgs) -> i32 {
     let mut out = std::io::stdout().lock();
     let mut analyse = |text: &str, fen: Option<&str>, moves: &[String]| {
         engine.new_game();
-        engine.set_position(fen, moves).map_err(Failure::Input)?;
+        engine
+            .set_position(fen, moves)
+            .map_err(|error| Failure::Input(error.to_string()))?;
         let report = search(&engine, &limits, &progress);
         let line = if args.json {
             json_report(text, &engine, &report).to_string()

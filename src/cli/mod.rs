@@ -310,7 +310,9 @@ pub fn run() -> i32 {
 fn run_protocol(log_file: Option<&str>) -> Result<i32, String> {
     let output = Arc::new(crate::protocol::Output::stdout());
     if let Some(path) = log_file {
-        output.set_log_file(Some(path))?;
+        output
+            .set_log_file(Some(path))
+            .map_err(|error| error.to_string())?;
     }
     Ok(crate::protocol::run(std::io::stdin().lock(), output))
 }

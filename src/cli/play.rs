@@ -75,8 +75,12 @@ pub fn run(args: &PlayArgs) -> Result<i32, String> {
     let replay = args.position.replay(&rules)?;
     let mut engine = Engine::new();
     engine.set_rules(rules);
-    engine.set_option("Hash", Some(&args.hash.to_string()))?;
-    engine.set_option("Threads", Some(&args.threads.to_string()))?;
+    engine
+        .set_option("Hash", Some(&args.hash.to_string()))
+        .map_err(|error| error.to_string())?;
+    engine
+        .set_option("Threads", Some(&args.threads.to_string()))
+        .map_err(|error| error.to_string())?;
     let depth_cap = apply_skill(&mut engine, args.skill)?;
     let limits = Limits {
         movetime: Some(args.movetime),
@@ -117,7 +121,9 @@ pub fn run(args: &PlayArgs) -> Result<i32, String> {
 /// when the engine has no such option.
 fn apply_skill(engine: &mut Engine, skill: u8) -> Result<Option<u32>, String> {
     if OPTIONS.iter().any(|(name, _)| *name == "Skill Level") {
-        engine.set_option("Skill Level", Some(&skill.to_string()))?;
+        engine
+            .set_option("Skill Level", Some(&skill.to_string()))
+            .map_err(|error| error.to_string())?;
         Ok(None)
     } else if skill < MAX_SKILL {
         Ok(Some(1 + skill as u32 / 2))

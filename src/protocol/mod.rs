@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use command::{Command, CommandError, GoParams, PositionBase, Query};
-pub use output::Output;
+pub use output::{LogFileError, Output};
 pub use queue::{MAX_COST as MAX_QUEUED_BYTES, MAX_JOBS as MAX_QUEUED_COMMANDS};
 
 use crate::bench;
@@ -336,7 +336,7 @@ fn engine_loop(queue: &JobQueue<Job>, output: &Output, signals: &Signals, long: 
     }
 }
 
-fn error(output: &Output, message: &str) {
+fn error(output: &Output, message: impl std::fmt::Display) {
     output.send(&format!("info string error: {message}"));
 }
 
@@ -460,7 +460,7 @@ fn go(
     let search_moves = match engine.parse_moves(&params.search_moves) {
         Ok(moves) => moves,
         Err(message) => {
-            error(output, &format!("{message}; searching all moves"));
+            error(output, format!("{message}; searching all moves"));
             Vec::new()
         }
     };

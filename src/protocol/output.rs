@@ -6,6 +6,27 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// A debug log file that could not be opened; the previous log stays.
+#[derive(Debug)]
+pub struct LogFileError {
+    /// The path asked for.
+    pub path: String,
+    /// Why it could not be opened.
+    pub error: std::io::Error,
+}
+
+impl std::fmt::Display for LogFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot open log file '{}': {}", self.path, self.error)
+    }
+}
+
+impl std::error::Error for LogFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// Serialised, flushed output, with an optional log of both directions.
 pub struct Output {
     writer: Mutex<Box<dyn Write + Send>>,
@@ -46,14 +67,17 @@ impl Output {
     }
 
     /// Starts (or with `None`, stops) logging every line to `path`.
-    pub fn set_log_file(&self, path: Option<&str>) -> Result<(), String> {
+    pub fn set_log_file(&self, path: Option<&str>) -> Result<(), LogFileError> {
         let file = match path {
             Some(path) => Some(
                 std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
                     .open(path)
-                    .map_err(|error| format!("cannot open log file '{path}': {error}"))?,
+                    .map_err(|error| LogFileError {
+                        path: path.to_string(),
+                        error,
+                    })?,
             ),
             None => None,
         };

@@ -32,7 +32,7 @@ use crate::tt::TranspositionTable;
 
 pub use limits::{Limits, TimeBudget};
 pub use proven::{Proof, ProvenResults};
-pub use reference::Reference;
+pub use reference::{Reference, ReferenceError};
 use report::elapsed_ms;
 pub use report::{Info, Listener, Silent};
 pub use score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, Score};

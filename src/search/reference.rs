@@ -27,16 +27,35 @@ impl Reference {
     pub const NAMES: &'static [&'static str] = &["off", "greedy", "margin3"];
 }
 
+/// A `Reference Player` value that names no reference player.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct ReferenceError {
+    /// The value given, trimmed and in lower case.
+    pub given: String,
+}
+
+impl fmt::Display for ReferenceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid Reference Player value '{}' (expected off greedy margin3)",
+            self.given
+        )
+    }
+}
+
+impl std::error::Error for ReferenceError {}
+
 impl FromStr for Reference {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Reference, String> {
+    type Err = ReferenceError;
+    fn from_str(text: &str) -> Result<Reference, ReferenceError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "off" => Ok(Reference::Off),
             "greedy" => Ok(Reference::Greedy),
             "margin3" => Ok(Reference::Margin3),
-            other => Err(format!(
-                "invalid Reference Player value '{other}' (expected off greedy margin3)"
-            )),
+            other => Err(ReferenceError {
+                given: other.to_string(),
+            }),
         }
     }
 }

@@ -589,11 +589,13 @@ impl Engine {
     pub fn eval_report(&self) -> String {
         let evaluation = evaluate(&self.position, &self.game_rules);
         format!(
-            "margin {} mobility {} danger {} total {} (centipoints, side to move: {})",
+            "margin {} mobility {} danger {} threats {} tempo {} total {} (centipoints, side to move: {})",
             evaluation.margin,
             evaluation.mobility,
             evaluation.danger,
-            evaluation.total(),
+            evaluation.threats,
+            evaluation.tempo,
+            evaluation.total,
             self.position.side_to_move()
         )
     }

@@ -24,4 +24,5 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod tt;
+pub mod tune;
 pub mod zobrist;

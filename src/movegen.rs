@@ -126,6 +126,60 @@ impl Visitor for Counter {
     }
 }
 
+/// What the evaluation reads of one side's moves: how many there are and
+/// the most points a single one of them takes.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct MoveProfile {
+    /// Number of legal moves.
+    pub moves: u32,
+    /// Points of the richest capture among them (0 for passages, which
+    /// the evaluation does not weigh).
+    pub best: u32,
+    /// Points where the ka may stop, capturing or not (0 before phase 3):
+    /// how free it is.
+    pub reach: u32,
+}
+
+struct Profiler(MoveProfile);
+
+impl Visitor for Profiler {
+    #[inline(always)]
+    fn lines(&mut self, _: Square, _: Square, _: bool, _: u32, lines: (u32, u32)) {
+        let white = lines.0.count_ones();
+        let black = lines.1.count_ones();
+        let white_odd = white & 1;
+        let black_odd = black & 1;
+        self.0.moves += white_odd + black_odd;
+        self.0.reach += 1;
+        // A white stone is worth 2 points, a black one 1; even lines are
+        // no capture and count nothing.
+        let points = (2 * white * white_odd).max(black * black_odd);
+        self.0.best = self.0.best.max(points);
+    }
+
+    #[inline(always)]
+    fn passage(&mut self, _: usize) {
+        self.0.moves += 1;
+    }
+}
+
+/// The [`MoveProfile`] of the side to move, in any phase.
+#[inline]
+pub fn move_profile(position: &Position, rules: &Rules) -> MoveProfile {
+    let mut profiler = Profiler(MoveProfile::default());
+    visit(position, rules, &mut profiler);
+    profiler.0
+}
+
+/// The [`MoveProfile`] of `side`'s ka moves as if it were to move (empty
+/// before its ka is entered).
+#[inline]
+pub fn ka_move_profile(position: &Position, rules: &Rules, side: Player) -> MoveProfile {
+    let mut profiler = Profiler(MoveProfile::default());
+    ka_moves(position, rules, side, &mut profiler);
+    profiler.0
+}
+
 /// Number of ka moves `side` would have if it were to move (0 before its
 /// ka is entered): the evaluation's count of the opponent's moves, with
 /// no copy of the position to flip the side.
@@ -333,6 +387,54 @@ mod tests {
         let (white, black) = capture_lines(0b0011, 0b1000, 0, 2);
         assert_eq!(white.count_ones(), 2);
         assert_eq!(black.count_ones(), 1);
+    }
+
+    /// Along random games the profile agrees with the move list: as many
+    /// moves, the richest capture among them, and one reach per distinct
+    /// landing point of the ka.
+    #[test]
+    fn profiles_agree_with_the_move_list() {
+        use rand::rngs::SmallRng;
+        use rand::{RngExt, SeedableRng};
+        let mut random = SmallRng::seed_from_u64(5);
+        let mut checked = 0;
+        for game in 0..30 {
+            let rules = Rules {
+                centre: if game % 2 == 0 {
+                    Centre::Wall
+                } else {
+                    Centre::Open
+                },
+                ..Rules::default()
+            };
+            let mut position =
+                crate::notation::parse_position(&rules.pattern.start_position_string()).unwrap();
+            loop {
+                let moves = legal_moves(&position, &rules);
+                let profile = move_profile(&position, &rules);
+                assert_eq!(profile.moves as usize, moves.len());
+                if position.phase() == Phase::KaMove {
+                    let best = moves.iter().map(|&mv| position.capture(mv).points()).max();
+                    assert_eq!(profile.best, best.unwrap_or(0));
+                    let side = position.side_to_move();
+                    assert_eq!(ka_move_profile(&position, &rules, side), profile);
+                    assert!(
+                        profile.reach as usize
+                            >= moves
+                                .iter()
+                                .map(|mv| mv.to())
+                                .collect::<std::collections::HashSet<_>>()
+                                .len()
+                    );
+                    checked += 1;
+                }
+                if moves.is_empty() || !position.has_stones() {
+                    break;
+                }
+                position = position.play(moves[random.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 500);
     }
 
     #[test]

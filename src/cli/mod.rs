@@ -13,6 +13,7 @@ mod play;
 mod progress;
 mod show;
 mod svg;
+mod tune;
 
 use std::sync::Arc;
 
@@ -60,6 +61,9 @@ enum Command {
     /// Writes training data: self-play at fixed nodes or depth, every
     /// searched position with its score and the game's result.
     Datagen(datagen::DatagenArgs),
+    /// Fits the evaluation's weights to datagen files by logistic
+    /// regression on the games' results (Texel tuning).
+    Tune(tune::TuneArgs),
 }
 
 #[derive(Args, Debug)]
@@ -296,6 +300,7 @@ pub fn run() -> i32 {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Match(args)) => return crate::matches::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -3,7 +3,7 @@
 
 use super::{PROVEN_DEPTH, Worker};
 use crate::eval::evaluate_above;
-use crate::movegen::{count_moves, generate_moves};
+use crate::movegen::{generate_moves, move_profile};
 use crate::moves::{MAX_MOVES, MoveList, StackList};
 use crate::position::Position;
 use crate::search::score::{score_from_table, score_to_table};
@@ -59,12 +59,12 @@ impl Worker<'_> {
             return alpha;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            let moves = count_moves(position, &rules);
-            if moves == 0 {
+            let own = move_profile(position, &rules);
+            if own.moves == 0 {
                 return -(MATE - ply as i32);
             }
             self.horizon_hits += 1;
-            return evaluate_above(position, &rules, moves as u32, alpha);
+            return evaluate_above(position, &rules, own, alpha);
         }
 
         let key = position.key();

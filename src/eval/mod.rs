@@ -1,0 +1,217 @@
+//! Static evaluation, in centipoints (100 = one point of score) from the
+//! side to move's view.
+//!
+//! The point margin is the base. Because a player with no capturing move
+//! loses outright (suntuk) whatever the score, freedom to move matters too:
+//! mobility counts each side's legal moves, and a side down to one or two
+//! moves is in danger.
+
+pub mod features;
+mod weights;
+
+use crate::movegen::{MoveProfile, ka_move_profile, move_profile};
+use crate::position::{Phase, Position};
+use crate::rules::Rules;
+use features::{ALL_POINTS, COUNT, Terms, add_opponent_terms, index, own_terms};
+use weights::{SCALE, WEIGHTS};
+
+/// The evaluation's terms grouped for display, each in centipoints.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Evaluation {
+    /// The point margin, 100 a point, and its adjustment by how much is
+    /// left to take.
+    pub margin: i32,
+    /// Own and the opponent's number of moves, and how short of moves each is.
+    pub mobility: i32,
+    /// Stalemate danger: a side down to one, two or three moves.
+    pub danger: i32,
+    /// The richest capture each side has.
+    pub threats: i32,
+    /// The bonus of being the side to move.
+    pub tempo: i32,
+    /// The evaluation: the sum of the terms before rounding each (so it
+    /// may differ from the sum of the rounded parts by a centipoint or two).
+    pub total: i32,
+}
+
+/// Whether the move terms apply: in phase 3 of the side to move.
+#[inline(always)]
+fn moves_matter(position: &Position) -> bool {
+    position.phase() == Phase::KaMove
+}
+
+/// The weighted sum of `terms`, in 1/SCALE centipoints.
+#[inline(always)]
+fn weighted(terms: &Terms) -> i32 {
+    let mut sum = 0;
+    for term in 0..COUNT {
+        sum += WEIGHTS[term] * terms[term];
+    }
+    sum
+}
+
+/// All terms of `position`, whose side to move's moves are `own`.
+pub fn terms_of(position: &Position, rules: &Rules, own: MoveProfile) -> Terms {
+    let matter = moves_matter(position);
+    let mut terms = own_terms(position, own, matter);
+    if matter {
+        let opponent = ka_move_profile(position, rules, position.side_to_move().opponent());
+        add_opponent_terms(&mut terms, opponent, position.material_left() as i32);
+    }
+    terms
+}
+
+/// Evaluates `position`, whose side to move has the moves `own` (at least
+/// one: positions without moves are scored by the search).
+pub fn evaluate_with(position: &Position, rules: &Rules, own: MoveProfile) -> Evaluation {
+    let terms = terms_of(position, rules, own);
+    let part =
+        |members: &[usize]| members.iter().map(|&t| WEIGHTS[t] * terms[t]).sum::<i32>() / SCALE;
+    use index::*;
+    Evaluation {
+        margin: part(&[MARGIN, MARGIN_LEFT]),
+        mobility: part(&[OWN_MOVES, OPP_MOVES, OWN_FEW, OPP_FEW]),
+        danger: part(&[OWN_ONE, OWN_TWO, OWN_THREE, OPP_ONE, OPP_TWO, OPP_THREE]),
+        threats: part(&[OWN_BEST, OPP_BEST]),
+        tempo: part(&[TEMPO, TEMPO_LEFT]),
+        total: weighted(&terms) / SCALE,
+    }
+}
+
+/// The weighted sum of the opponent's terms alone.
+const fn opponent_sum(opponent: MoveProfile, left: i32) -> i32 {
+    let terms = features::opponent_terms(opponent, left);
+    let mut sum = 0;
+    let mut term = 0;
+    while term < COUNT {
+        sum += WEIGHTS[term] * terms[term];
+        term += 1;
+    }
+    sum
+}
+
+/// The most the opponent's terms can add with `left` points on the board,
+/// in 1/SCALE centipoints: the bound that lets a leaf below its window
+/// skip counting them. The terms of moves, of the richest capture and of
+/// reach add up separately, so each is maximised on its own.
+const OPPONENT_TERMS_MAX: [i32; ALL_POINTS as usize + 1] = {
+    /// The largest sum with one field of the profile at 0..=most and
+    /// the others 0 (field 0 moves, 1 best, 2 reach).
+    const fn best_over(field: usize, most: u32, left: i32) -> i32 {
+        let mut best = i32::MIN;
+        let mut value = 0;
+        while value <= most {
+            let profile = match field {
+                0 => MoveProfile {
+                    moves: value,
+                    best: 0,
+                    reach: 0,
+                },
+                1 => MoveProfile {
+                    moves: 0,
+                    best: value,
+                    reach: 0,
+                },
+                _ => MoveProfile {
+                    moves: 0,
+                    best: 0,
+                    reach: value,
+                },
+            };
+            let sum = opponent_sum(profile, left);
+            if sum > best {
+                best = sum;
+            }
+            value += 1;
+        }
+        best
+    }
+    let mut table = [0; ALL_POINTS as usize + 1];
+    let mut left = 0;
+    while left <= ALL_POINTS {
+        let none = opponent_sum(
+            MoveProfile {
+                moves: 0,
+                best: 0,
+                reach: 0,
+            },
+            left,
+        );
+        // No side has more than 40 moves (two lines at each of 20
+        // landings), no line more than 10 stones (20 points).
+        table[left as usize] = best_over(0, 40, left)
+            + (best_over(1, 20, left) - none)
+            + (best_over(2, 20, left) - none);
+        left += 1;
+    }
+    table
+};
+
+/// The evaluation's total, or an upper bound of it that is at most
+/// `alpha` when the opponent's moves could not lift it above `alpha`:
+/// counting them is the dearest part of a leaf, and a search leaf below
+/// its window needs no more than that bound.
+#[inline]
+pub fn evaluate_above(position: &Position, rules: &Rules, own: MoveProfile, alpha: i32) -> i32 {
+    let matter = moves_matter(position);
+    let mut terms = own_terms(position, own, matter);
+    let own_sum = weighted(&terms);
+    if !matter {
+        return own_sum / SCALE;
+    }
+    let left = position.material_left() as usize;
+    let bound = (own_sum + OPPONENT_TERMS_MAX[left]) / SCALE;
+    if bound <= alpha {
+        return bound;
+    }
+    let opponent = ka_move_profile(position, rules, position.side_to_move().opponent());
+    add_opponent_terms(&mut terms, opponent, left as i32);
+    weighted(&terms) / SCALE
+}
+
+/// Evaluates `position` from scratch.
+pub fn evaluate(position: &Position, rules: &Rules) -> Evaluation {
+    evaluate_with(position, rules, move_profile(position, rules))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// Along random games: the bounded evaluation is the total when the
+    /// total is above `alpha`, and otherwise a bound between the total and
+    /// `alpha`.
+    #[test]
+    fn bounded_evaluation_is_exact_above_alpha_and_a_bound_below() {
+        let rules = Rules::default();
+        let mut random = SmallRng::seed_from_u64(7);
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut position =
+                crate::notation::parse_position(&rules.pattern.start_position_string()).unwrap();
+            loop {
+                let moves = legal_moves(&position, &rules);
+                if moves.is_empty() || !position.has_stones() {
+                    break;
+                }
+                let total = evaluate(&position, &rules).total;
+                let own = move_profile(&position, &rules);
+                assert_eq!(own.moves as usize, moves.len());
+                for alpha in [total - 200, total - 1, total, total + 1, total + 150] {
+                    let bounded = evaluate_above(&position, &rules, own, alpha);
+                    if total > alpha {
+                        assert_eq!(bounded, total);
+                    } else {
+                        assert!(bounded >= total && bounded <= alpha);
+                    }
+                    checked += 1;
+                }
+                position = position.play(moves[random.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 1000);
+    }
+}

@@ -21,11 +21,11 @@ use crate::search::{
 use crate::tt::{MAX_HASH_MIB, TableError, TranspositionTable};
 
 /// Most search threads `Threads` allows.
-pub const MAX_THREADS: usize = 256;
+pub(crate) const MAX_THREADS: usize = 256;
 /// Most lines `MultiPV` allows (no position has more moves).
-pub const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
+pub(crate) const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
 /// Default `Hash` in MiB.
-pub const DEFAULT_HASH_MIB: usize = 16;
+pub(crate) const DEFAULT_HASH_MIB: usize = 16;
 
 /// Why the engine refused a `setoption`, a `position` or `searchmoves`;
 /// on any of them the engine's state stays as it was. `Display` gives the
@@ -134,7 +134,7 @@ impl std::error::Error for EngineError {
 }
 
 /// The kind and range of an option, as `uci` announces it.
-pub enum OptionKind {
+pub(crate) enum OptionKind {
     /// An integer in a range.
     Spin { default: i64, min: i64, max: i64 },
     /// On or off.
@@ -151,7 +151,7 @@ pub enum OptionKind {
 }
 
 /// Every option: name and kind.
-pub const OPTIONS: &[(&str, OptionKind)] = &[
+pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     (
         "Hash",
         OptionKind::Spin {
@@ -242,7 +242,7 @@ pub const OPTIONS: &[(&str, OptionKind)] = &[
 ];
 
 /// The `option` lines of the `uci` answer.
-pub fn option_lines() -> Vec<String> {
+pub(crate) fn option_lines() -> Vec<String> {
     OPTIONS
         .iter()
         .map(|(name, kind)| match kind {
@@ -607,7 +607,7 @@ pub fn start_position(pattern: Pattern) -> Position {
 }
 
 /// A board diagram with coordinates, rank 11 at the top.
-pub fn diagram(position: &Position) -> String {
+pub(crate) fn diagram(position: &Position) -> String {
     let mut text = String::new();
     for rank in (0..11).rev() {
         let _ = write!(text, "{:>2} ", rank + 1);

@@ -3,12 +3,39 @@
 //!
 //! The layout follows the engine's architecture: [`bitboard`] (points and
 //! sets), [`rules`] (options and layouts), [`position`] (state and moves
-//! made by copy), [`zobrist`], [`moves`], [`movegen`], [`notation`],
-//! [`outcome`], [`perft`].
+//! made by copy), `zobrist`, [`moves`], [`movegen`], [`notation`],
+//! [`outcome`], [`perft`], then [`eval`], [`search`], [`tt`], the
+//! [`engine`] facade, [`protocol`], the [`cli`] tools, [`matches`](mod@matches) and
+//! [`datagen`], and `tune` (fitting the evaluation's weights).
+//!
+//! # The public API
+//!
+//! What is `pub` is what the `pasang` binary, the integration tests, the
+//! benches and the fuzz targets use; everything else is `pub(crate)`, so
+//! the dead-code lint sees it:
+//!
+//! - the game: [`rules::Rules`] and its options, [`position::Position`]
+//!   with [`position::Player`], [`position::Colour`] and
+//!   [`position::Phase`], [`bitboard::Bitboard`] and [`bitboard::Square`],
+//!   [`moves::Move`], [`movegen::legal_moves`] and [`movegen::count_moves`],
+//!   [`outcome::Status`], [`perft::perft`] and [`perft::divide`];
+//! - text: [`notation::parse_position`], [`notation::format_position`] and
+//!   [`notation::parse_move`] with their typed errors;
+//! - the search: [`search::search`] with its [`search::Limits`],
+//!   [`search::Settings`], [`search::Signals`], a [`search::Listener`]
+//!   (or [`search::Silent`]), the [`tt::TranspositionTable`] and
+//!   [`search::ProvenResults`], giving a [`search::SearchResult`];
+//! - the [`engine::Engine`] facade (used by [`datagen`]) and its
+//!   [`engine::EngineError`];
+//! - [`eval`], whose terms the tuner's tests count;
+//! - [`protocol::Command`], the parsed protocol line (fuzzed);
+//! - [`cli::run`], the binary's entry point;
+//! - [`matches::records`], reading match records, and the training-data
+//!   format of [`datagen`].
 
-pub mod bench;
+pub(crate) mod bench;
 pub mod bitboard;
-pub mod build;
+pub(crate) mod build;
 pub mod cli;
 pub mod datagen;
 pub mod engine;
@@ -24,5 +51,5 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod tt;
-pub mod tune;
-pub mod zobrist;
+pub(crate) mod tune;
+pub(crate) mod zobrist;

@@ -191,7 +191,7 @@ pub fn count_ka_moves_of(position: &Position, rules: &Rules, side: Player) -> u6
 }
 
 /// Appends every legal move of `position` to `list`.
-pub fn generate_moves(position: &Position, rules: &Rules, list: &mut MoveList) {
+pub(crate) fn generate_moves(position: &Position, rules: &Rules, list: &mut MoveList) {
     visit(position, rules, &mut Generator(list));
 }
 
@@ -220,7 +220,7 @@ fn visit(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
 }
 
 /// Whether North may take `file` after South took `south_file`.
-pub fn north_may_take(rules: &Rules, south_file: usize, file: usize) -> bool {
+pub(crate) fn north_may_take(rules: &Rules, south_file: usize, file: usize) -> bool {
     match rules.second_column {
         SecondColumn::Opposite => match south_file {
             0..=4 => file >= 6,

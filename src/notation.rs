@@ -134,7 +134,7 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
 /// A piece of input as an error message quotes it: at most 60 characters
 /// (then `...`), control characters shown as `?`, so a huge or binary
 /// line cannot flood or garble the output.
-pub fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     const LIMIT: usize = 60;
     let printable = |part: &str| -> String {
         part.chars()
@@ -255,7 +255,7 @@ fn check_phase(
 
 /// Checks a start layout: all 120 points filled, 60 of each colour, and
 /// unchanged by a half-turn about the centre.
-pub fn check_start_layout(stones: [Bitboard; 2]) -> Result<(), PositionError> {
+pub(crate) fn check_start_layout(stones: [Bitboard; 2]) -> Result<(), PositionError> {
     let filled = stones[0] | stones[1];
     if filled != Bitboard::PLAYABLE {
         let empty = (Bitboard::PLAYABLE & !filled).count();
@@ -311,7 +311,7 @@ pub fn format_position(position: &Position) -> String {
 }
 
 /// The position-string character of one point.
-pub fn board_char(position: &Position, square: Square) -> char {
+pub(crate) fn board_char(position: &Position, square: Square) -> char {
     if square == Square::HOLE {
         '+'
     } else if position.ka(Player::South) == Some(square) {

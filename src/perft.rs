@@ -54,7 +54,7 @@ pub fn divide(position: &Position, rules: &Rules, depth: u32, parallel: bool) ->
 
 /// A count that may have been stopped before it finished.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
-pub struct PartialDivide {
+pub(crate) struct PartialDivide {
     /// The count below each root move finished, in generation order.
     pub moves: Vec<(Move, u64)>,
     /// Move paths counted, the unfinished root move's included.
@@ -67,7 +67,7 @@ pub struct PartialDivide {
 /// `finished` as it completes, asks `stop` now and then (at every node
 /// three or more plies from the leaves, never below) and, once it answers
 /// true, returns what it counted so far.
-pub fn divide_until(
+pub(crate) fn divide_until(
     position: &Position,
     rules: &Rules,
     depth: u32,

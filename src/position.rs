@@ -361,7 +361,7 @@ impl Position {
 
     /// Makes `mv` (legal here) in place. The search makes each child in
     /// its own slot this way rather than by [`Position::play`], whose
-    /// result is copied once more (see [`Position::make_unkeyed`]).
+    /// result is copied once more (see `Position::make_unkeyed`).
     #[inline(always)]
     pub fn make(&mut self, mv: Move) {
         // The key has one account, `key_after`; the stones and the rest

@@ -218,14 +218,14 @@ impl TranspositionTable {
     }
 
     /// Size in bytes.
-    pub fn size_bytes(&self) -> usize {
+    pub(crate) fn size_bytes(&self) -> usize {
         self.memory.len * std::mem::size_of::<Cluster>()
     }
 
     /// Empties every entry (not meant to run during a search). The memory
     /// is given back and requested anew, zeroed: faster than writing every
     /// entry, and resident memory drops to what is used.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         let mib = self.size_bytes() >> 20;
         // Free the old table before asking for the new one, so the peak
         // stays at one table.
@@ -239,7 +239,7 @@ impl TranspositionTable {
     }
 
     /// Starts a new search: older entries become cheaper to replace.
-    pub fn new_search(&self) {
+    pub(crate) fn new_search(&self) {
         let next = self.generation.load(Ordering::Relaxed).wrapping_add(1) & 0x3f;
         self.generation.store(next, Ordering::Relaxed);
     }
@@ -254,7 +254,7 @@ impl TranspositionTable {
     /// Starts loading `key`'s cluster into the cache, for a probe soon
     /// after (a hint; it does nothing on processors without one).
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch never faults and changes nothing the program
         // can see; the address is inside the table anyway.
@@ -317,7 +317,7 @@ impl TranspositionTable {
     }
 
     /// Permille of a sample of entries written in the current search.
-    pub fn hashfull(&self) -> u32 {
+    pub(crate) fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
         let clusters = self.memory.as_slice();
         let sample = clusters.len().min(250);

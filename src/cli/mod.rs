@@ -26,13 +26,13 @@ use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
-pub use progress::Progress;
+pub(crate) use progress::Progress;
 
 /// Pasang engine: speaks a UCI-style protocol on stdin/stdout when run
 /// without a subcommand.
 #[derive(Parser, Debug)]
 #[command(name = "pasang", version = crate::build::version(), about, long_about = None, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Record every protocol line, both ways, with timestamps in this file
     /// (appended). Applies to the protocol loop only.
     #[arg(long, value_name = "PATH")]
@@ -76,7 +76,7 @@ struct UciArgs {
 
 /// The rule options every subcommand that reads positions takes.
 #[derive(Args, Debug, Clone)]
-pub struct RuleArgs {
+pub(crate) struct RuleArgs {
     /// Start layout: 1 or 2.
     #[arg(long, default_value = "1", value_parser = parse_value::<Pattern>)]
     pub pattern: Pattern,
@@ -101,19 +101,11 @@ impl RuleArgs {
             centre: self.centre,
         }
     }
-
-    /// The position given by `--fen`, or the pattern's start.
-    pub fn position(&self, fen: Option<&str>) -> Result<Position, String> {
-        let text = fen
-            .map(str::to_string)
-            .unwrap_or_else(|| self.pattern.start_position_string());
-        parse_position(&text).map_err(|error| format!("invalid position: {error}"))
-    }
 }
 
 /// A position given on the command line: a base and moves played from it.
 #[derive(Args, Debug, Clone, Default)]
-pub struct PositionArgs {
+pub(crate) struct PositionArgs {
     /// Start from this position string instead of the pattern's start
     /// (quote it: it holds spaces).
     #[arg(long, value_name = "POSITION")]
@@ -164,7 +156,7 @@ impl PositionArgs {
 /// A game replayed from a base position: every position and the moves
 /// between them (`positions.len() == moves.len() + 1`).
 #[derive(Clone, Debug)]
-pub struct Replay {
+pub(crate) struct Replay {
     /// The base first, the current position last.
     pub positions: Vec<Position>,
     /// The moves played.
@@ -220,7 +212,7 @@ impl Replay {
 }
 
 /// "South" or "North".
-pub fn player_title(player: Player) -> &'static str {
+pub(crate) fn player_title(player: Player) -> &'static str {
     match player {
         Player::South => "South",
         Player::North => "North",
@@ -228,7 +220,7 @@ pub fn player_title(player: Player) -> &'static str {
 }
 
 /// A sentence for a finished game: winner, reason and scores.
-pub fn describe_result(status: &Status, side_to_move: Player) -> String {
+pub(crate) fn describe_result(status: &Status, side_to_move: Player) -> String {
     match status {
         Status::InPlay => "the game is not over".to_string(),
         Status::Over {

@@ -1,27 +1,27 @@
 //! `pasang match`: engine-vs-engine matches refereed by the project's own
 //! rules, and `--compliance`, a step-by-step check of one engine.
 //!
-//! The parts: [`engine_spec`] (what `--engine` says), [`limits`] (time
-//! control and `go` limits), [`engine_process`] (a child engine over
-//! pipes, every wait bounded), [`openings`] (rule sets, start positions
-//! and opening plies per game pair), [`referee`] (one game, every move
-//! checked, verdicts), [`statistics`] (Elo, LOS, SPRT), [`tally`] (the
+//! The parts: `engine_spec` (what `--engine` says), `limits` (time
+//! control and `go` limits), `engine_process` (a child engine over
+//! pipes, every wait bounded), `openings` (rule sets, start positions
+//! and opening plies per game pair), `referee` (one game, every move
+//! checked, verdicts), `statistics` (Elo, LOS, SPRT), `tally` (the
 //! running score and its reports), [`records`] (game records written with
-//! `--out` and read back), [`shard`] (`--shard` and `--resume`), [`merge`]
-//! (`--merge`) and [`compliance`]. This file holds the command line and
+//! `--out` and read back), `shard` (`--shard` and `--resume`), `merge`
+//! (`--merge`) and `compliance`. This file holds the command line and
 //! runs the games on worker threads.
 
-pub mod compliance;
-pub mod engine_process;
-pub mod engine_spec;
-pub mod limits;
-pub mod merge;
-pub mod openings;
+pub(crate) mod compliance;
+pub(crate) mod engine_process;
+pub(crate) mod engine_spec;
+pub(crate) mod limits;
+pub(crate) mod merge;
+pub(crate) mod openings;
 pub mod records;
-pub mod referee;
-pub mod shard;
-pub mod statistics;
-pub mod tally;
+pub(crate) mod referee;
+pub(crate) mod shard;
+pub(crate) mod statistics;
+pub(crate) mod tally;
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -45,7 +45,7 @@ use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
 
 /// Arguments of `pasang match`.
 #[derive(Args, Debug)]
-pub struct MatchArgs {
+pub(crate) struct MatchArgs {
     /// An engine: cmd=<command>[,name=<n>][,option.<Name>=<value>...]
     /// [,tc=..][,movetime=..][,depth=..][,nodes=..] (twice for a match,
     /// once or more with --compliance). Limits given here replace the
@@ -166,7 +166,7 @@ fn usage_error(message: &str) -> i32 {
 /// Runs a match (or the compliance check); returns the process exit code:
 /// 0 done, 1 a failure while running (or a failed compliance step), 2 bad
 /// arguments or an engine that cannot be started.
-pub fn run(args: &MatchArgs) -> i32 {
+pub(crate) fn run(args: &MatchArgs) -> i32 {
     if args.compliance {
         if args.engines.is_empty() {
             return usage_error("--compliance needs an --engine");

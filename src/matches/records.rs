@@ -217,7 +217,7 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
 
 /// The complete records at the start of a text, and where they end.
 #[derive(Clone, Debug, Default)]
-pub struct Prefix {
+pub(crate) struct Prefix {
     /// The records read whole, in order.
     pub records: Vec<Record>,
     /// Bytes of the text up to the end of the line that ended the last
@@ -231,7 +231,7 @@ pub struct Prefix {
 
 /// Reads the records of `text` up to the first fault: what a resumed
 /// match keeps of a records file whose last record was half written.
-pub fn read_prefix(text: &str) -> Prefix {
+pub(crate) fn read_prefix(text: &str) -> Prefix {
     let mut prefix = Prefix::default();
     let read = read_into(text, &mut prefix.records, &mut prefix.complete_bytes);
     prefix.error = read.err();
@@ -351,7 +351,7 @@ fn read_into(
 }
 
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
-pub fn utc_date() -> String {
+pub(crate) fn utc_date() -> String {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

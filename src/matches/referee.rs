@@ -61,11 +61,6 @@ impl Termination {
         Termination::Stall,
     ];
 
-    /// Whether the game was lost by a fault rather than by the rules.
-    pub fn is_forfeit(self) -> bool {
-        !matches!(self, Termination::Score | Termination::Suntuk)
-    }
-
     /// The verdict as fastchess words it, after the loser's name.
     pub fn verdict(self) -> &'static str {
         match self {
@@ -563,8 +558,6 @@ mod tests {
         for t in Termination::ALL {
             assert_eq!(t.to_string().parse::<Termination>(), Ok(t));
         }
-        assert!(Termination::Stall.is_forfeit());
-        assert!(!Termination::Suntuk.is_forfeit());
         assert_eq!(Termination::Disconnect.verdict(), "disconnects");
     }
 

@@ -1,11 +1,11 @@
 //! The UCI-style protocol loop (UGI too, when a session starts with `ugi`:
-//! see [`ugi`]).
+//! see `ugi`).
 //!
 //! The calling thread reads input. It acts on `stop`, `ponderhit` and
 //! `quit` itself, through [`Signals`], and answers `isready` itself while
 //! a long command (`go`, `perft`, `bench`) is queued or running. Every
 //! other command goes, in input order, through a bounded queue (see
-//! [`queue`]) to the engine thread, which carries them out; an error about
+//! `queue`) to the engine thread, which carries them out; an error about
 //! a line comes out in its turn too.
 //!
 //! `stop` ends every long command sent before it: the running one prints
@@ -26,8 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use command::{Command, CommandError, GoParams, PositionBase, Query};
-pub use output::{LogFileError, Output};
-pub use queue::{MAX_COST as MAX_QUEUED_BYTES, MAX_JOBS as MAX_QUEUED_COMMANDS};
+pub(crate) use output::Output;
 
 use crate::bench;
 use crate::engine::{Engine, OptionEffect, option_lines};
@@ -38,13 +37,13 @@ use queue::{JobQueue, PushError};
 
 /// Longest input line read whole; longer lines are rejected (and skipped
 /// to their end) without holding them in memory.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Name and version for `id name`.
-pub const ENGINE_NAME: &str = concat!("pasang ", env!("CARGO_PKG_VERSION"));
+pub(crate) const ENGINE_NAME: &str = concat!("pasang ", env!("CARGO_PKG_VERSION"));
 
 /// The line printed when the loop starts, as Stockfish prints one.
-pub const BANNER: &str = concat!(
+pub(crate) const BANNER: &str = concat!(
     "pasang ",
     env!("CARGO_PKG_VERSION"),
     " by the pasang developers (type 'help' for the commands)"
@@ -54,10 +53,10 @@ pub const BANNER: &str = concat!(
 const SUMMARY_COST: usize = 128;
 
 /// The line that marks a perft or bench cut short by `stop`.
-pub const STOPPED: &str = "info string stopped: partial count";
+pub(crate) const STOPPED: &str = "info string stopped: partial count";
 
 /// The answer to `help`.
-pub const HELP: &str = "\
+pub(crate) const HELP: &str = "\
 Commands (PROTOCOL.md describes each; docs/rules.md the game):
   uci                         identify, list the options, answer uciok
   isready                     answer readyok once earlier commands are done
@@ -115,13 +114,8 @@ impl LongCommands {
     }
 }
 
-/// Runs the protocol on standard input and output; returns the exit code.
-pub fn run_stdio() -> i32 {
-    run(std::io::stdin().lock(), Arc::new(Output::stdout()))
-}
-
 /// Runs the protocol on any input, writing to `output`.
-pub fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
+pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
     output.send(BANNER);
     let signals = Arc::new(Signals::default());
     let long = Arc::new(LongCommands::default());
@@ -281,7 +275,7 @@ struct InfoPrinter<'a> {
 }
 
 /// The `info` line of a report.
-pub fn info_line(info: &Info) -> String {
+pub(crate) fn info_line(info: &Info) -> String {
     let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
@@ -516,10 +510,11 @@ fn wait_for_release(limits: &Limits, signals: &Signals, id: u64) {
     }
 }
 
-/// Reads all of `script` as protocol lines (tests and tools). Its end is
-/// the end of input: it stops any search, perft or bench still running,
-/// as `quit` does.
-pub fn run_script(script: &str) -> String {
+/// Reads all of `script` as protocol lines (unit tests). Its end is the
+/// end of input: it stops any search, perft or bench still running, as
+/// `quit` does.
+#[cfg(test)]
+pub(crate) fn run_script(script: &str) -> String {
     let buffer = Arc::new(std::sync::Mutex::new(Vec::new()));
     struct Shared(Arc<std::sync::Mutex<Vec<u8>>>);
     impl std::io::Write for Shared {

@@ -34,7 +34,7 @@ pub struct Limits {
 /// The time a search may take: a soft bound checked between iterations and
 /// a hard bound checked while searching.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub struct TimeBudget {
+pub(crate) struct TimeBudget {
     /// Do not start another iteration after this.
     pub soft: Duration,
     /// Abort the search at this.
@@ -44,7 +44,12 @@ pub struct TimeBudget {
 impl Limits {
     /// The budget for `side` with `stones_left` on the board, keeping
     /// `overhead` milliseconds for communication. `None`: no clock.
-    pub fn budget(&self, side: Player, stones_left: u32, overhead: u64) -> Option<TimeBudget> {
+    pub(crate) fn budget(
+        &self,
+        side: Player,
+        stones_left: u32,
+        overhead: u64,
+    ) -> Option<TimeBudget> {
         if self.infinite {
             return None;
         }

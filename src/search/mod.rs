@@ -11,13 +11,13 @@
 //! it is alone, otherwise by the helpers while the main thread iterates.
 
 mod busy;
-pub mod limits;
+pub(crate) mod limits;
 mod proven;
-pub mod reference;
+pub(crate) mod reference;
 mod report;
 mod score;
 mod signals;
-pub mod skill;
+pub(crate) mod skill;
 mod threads;
 mod worker;
 
@@ -30,12 +30,15 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::tt::TranspositionTable;
 
-pub use limits::{Limits, TimeBudget};
-pub use proven::{Proof, ProvenResults};
+pub use limits::Limits;
+pub(crate) use limits::TimeBudget;
+pub(crate) use proven::Proof;
+pub use proven::ProvenResults;
 pub use reference::{Reference, ReferenceError};
 use report::elapsed_ms;
 pub use report::{Info, Listener, Silent};
-pub use score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, Score};
+pub(crate) use score::{INFINITY, MAX_PLY};
+pub use score::{MATE, MATE_BOUND, Score};
 pub use signals::Signals;
 use threads::{PaddedCounter, Shared};
 use worker::Worker;

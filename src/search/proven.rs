@@ -29,7 +29,7 @@ const CAPACITY: usize = 1 << 20;
 /// A proven result, its score relative to the stored position (mate
 /// scores count plies from it, as in the table).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub struct Proof {
+pub(crate) struct Proof {
     /// Score or bound.
     pub score: i32,
     /// Whether the score is exact or a proven bound.
@@ -80,12 +80,12 @@ impl ProvenResults {
 
     /// The proof stored for `key`, if any.
     #[inline]
-    pub fn get(&self, key: u64) -> Option<Proof> {
+    pub(crate) fn get(&self, key: u64) -> Option<Proof> {
         self.map.get(&key).map(|entry| *entry)
     }
 
     /// Stores a proof; an exact result is never replaced by a bound.
-    pub fn insert(&self, key: u64, proof: Proof) {
+    pub(crate) fn insert(&self, key: u64, proof: Proof) {
         if self.len.load(Ordering::Relaxed) >= CAPACITY {
             return;
         }

@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 use crate::eval::evaluate;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
+pub use crate::notation::start_position;
 use crate::notation::{
-    MoveError, PositionError, board_char, format_position, parse_move, parse_position, shorten,
+    ListMoveError, MoveError, PositionError, board_char, format_position, parse_move,
+    parse_position, play_moves, shorten,
 };
 use crate::outcome::Status;
 use crate::position::{Player, Position};
@@ -72,14 +74,9 @@ pub enum EngineError {
     Rule(OptionValueError),
     /// The position string does not parse.
     Position(PositionError),
-    /// A move of the `position` command's list (numbered from 1) does not
-    /// parse or is illegal where it is played.
-    ListMove {
-        /// Which move of the list, from 1.
-        number: usize,
-        /// What is wrong with it.
-        error: MoveError,
-    },
+    /// A move of the `position` command's list does not parse or is
+    /// illegal where it is played.
+    ListMove(ListMoveError),
     /// A move of `searchmoves` does not parse or is illegal.
     SearchMove(MoveError),
 }
@@ -112,9 +109,7 @@ impl fmt::Display for EngineError {
             EngineError::ReferencePlayer(error) => error.fmt(f),
             EngineError::Rule(error) => error.fmt(f),
             EngineError::Position(error) => write!(f, "invalid position: {error}"),
-            EngineError::ListMove { number, error } => {
-                write!(f, "move {number} of the list: {error}")
-            }
+            EngineError::ListMove(error) => error.fmt(f),
             EngineError::SearchMove(error) => write!(f, "searchmoves: {error}"),
         }
     }
@@ -127,7 +122,8 @@ impl std::error::Error for EngineError {
             EngineError::ReferencePlayer(error) => Some(error),
             EngineError::Rule(error) => Some(error),
             EngineError::Position(error) => Some(error),
-            EngineError::ListMove { error, .. } | EngineError::SearchMove(error) => Some(error),
+            EngineError::ListMove(error) => Some(error),
+            EngineError::SearchMove(error) => Some(error),
             _ => None,
         }
     }
@@ -482,19 +478,11 @@ impl Engine {
     /// position stays and the message names the fault.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), EngineError> {
         let rules = self.rules;
-        let mut position = match fen {
+        let base = match fen {
             None => start_position(rules.pattern),
             Some(text) => parse_position(text).map_err(EngineError::Position)?,
         };
-        for (index, text) in moves.iter().enumerate() {
-            let mv =
-                parse_move(&position, &rules, text).map_err(|error| EngineError::ListMove {
-                    number: index + 1,
-                    error,
-                })?;
-            position = position.play(mv);
-        }
-        self.position = position;
+        self.position = play_moves(base, &rules, moves, |_| {}).map_err(EngineError::ListMove)?;
         self.game_rules = rules;
         Ok(())
     }
@@ -601,11 +589,6 @@ impl Engine {
     }
 }
 
-/// The start position of a built-in pattern.
-pub fn start_position(pattern: Pattern) -> Position {
-    parse_position(&pattern.start_position_string()).expect("built-in layouts are valid")
-}
-
 /// A board diagram with coordinates, rank 11 at the top.
 pub(crate) fn diagram(position: &Position) -> String {
     let mut text = String::new();
@@ -661,7 +644,10 @@ mod tests {
         assert!(matches!(position, EngineError::Position(_)));
         assert!(position.to_string().starts_with("invalid position: "));
         let list = engine.set_position(None, &["zz9".to_string()]).unwrap_err();
-        assert!(matches!(list, EngineError::ListMove { number: 1, .. }));
+        assert!(matches!(
+            list,
+            EngineError::ListMove(ListMoveError { number: 1, .. })
+        ));
         assert!(list.to_string().starts_with("move 1 of the list: "));
         let search = engine.parse_moves(&["zz9".to_string()]).unwrap_err();
         assert!(search.to_string().starts_with("searchmoves: "));

@@ -7,7 +7,7 @@ use crate::bitboard::{Bitboard, SIZE, Square};
 use crate::movegen::legal_moves;
 use crate::moves::{Move, direction};
 use crate::position::{Parts, Player, Position};
-use crate::rules::Rules;
+use crate::rules::{Pattern, Rules};
 
 /// What is wrong with a position string or layout.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -350,6 +350,54 @@ impl fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+/// A move of a list that does not parse, or is illegal where the list
+/// reaches it.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct ListMoveError {
+    /// Which move of the list, from 1.
+    pub number: usize,
+    /// What is wrong with it.
+    pub error: MoveError,
+}
+
+impl fmt::Display for ListMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} of the list: {}", self.number, self.error)
+    }
+}
+
+impl std::error::Error for ListMoveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// The start position of a built-in pattern.
+pub fn start_position(pattern: Pattern) -> Position {
+    parse_position(&pattern.start_position_string()).expect("built-in layouts are valid")
+}
+
+/// Plays the move texts `moves` from `position` under `rules`, checking
+/// each, and gives `each` every move played: the position reached, or the
+/// first bad move. The one account of "a base and a move list" that the
+/// protocol, the command line, match records and opening books share.
+pub fn play_moves<S: AsRef<str>>(
+    mut position: Position,
+    rules: &Rules,
+    moves: &[S],
+    mut each: impl FnMut(Move),
+) -> Result<Position, ListMoveError> {
+    for (index, text) in moves.iter().enumerate() {
+        let mv = parse_move(&position, rules, text.as_ref()).map_err(|error| ListMoveError {
+            number: index + 1,
+            error,
+        })?;
+        each(mv);
+        position = position.play(mv);
+    }
+    Ok(position)
+}
 
 /// The syntax of a move, before it is matched against the legal moves.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]

@@ -21,7 +21,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::engine::start_position;
 use crate::moves::Move;
-use crate::notation::{parse_move, parse_position};
+use crate::notation::{parse_position, play_moves};
 use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
@@ -177,12 +177,7 @@ impl Replay {
             positions: vec![base],
             moves: Vec::new(),
         };
-        for (index, text) in moves.iter().enumerate() {
-            let current = replay.current();
-            let mv = parse_move(&current, rules, text)
-                .map_err(|error| format!("move {} of the list: {error}", index + 1))?;
-            replay.push(mv);
-        }
+        play_moves(base, rules, moves, |mv| replay.push(mv)).map_err(|error| error.to_string())?;
         Ok(replay)
     }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::engine_process::{EngineError, EngineProcess, Identity};
 use super::engine_spec::{EngineSpec, Protocol};
 use crate::engine::start_position;
-use crate::notation::{parse_move, parse_position};
+use crate::notation::{parse_move, parse_position, play_moves};
 use crate::position::Position;
 use crate::rules::{Pattern, Rules};
 
@@ -233,11 +233,8 @@ impl SearchStep {
     /// The `position` command and the position it sets.
     fn position(&self) -> Result<(String, Position), String> {
         let rules = Rules::default();
-        let mut position = start_position(Pattern::One);
-        for text in self.moves {
-            let mv = parse_move(&position, &rules, text).map_err(|e| e.to_string())?;
-            position = position.play(mv);
-        }
+        let position = play_moves(start_position(Pattern::One), &rules, self.moves, |_| {})
+            .map_err(|fault| fault.error.to_string())?;
         let base = if self.as_fen {
             format!("fen {}", Pattern::One.start_position_string())
         } else {

@@ -14,7 +14,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
 use crate::movegen::legal_moves;
-use crate::notation::{parse_move, parse_position};
+use crate::notation::{parse_position, play_moves};
 use crate::outcome::Status;
 use crate::position::Position;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
@@ -153,14 +153,12 @@ impl OpeningPlan {
                 format!("pattern {}", rules.pattern),
             ),
         };
-        let mut position = parse_position(&start).map_err(|error| format!("{origin}: {error}"))?;
+        let position = parse_position(&start).map_err(|error| format!("{origin}: {error}"))?;
         let mut plies = Vec::new();
-        for text in book_moves {
-            let mv = parse_move(&position, &rules, text)
-                .map_err(|error| format!("{origin} under rules {}: {error}", describe(&rules)))?;
-            plies.push(mv.to_string());
-            position = position.play(mv);
-        }
+        let mut position = play_moves(position, &rules, book_moves, |mv| {
+            plies.push(mv.to_string())
+        })
+        .map_err(|fault| format!("{origin} under rules {}: {}", describe(&rules), fault.error))?;
         if Status::of(&position, &rules) != Status::InPlay {
             return Err(format!(
                 "{origin}: the game is already over under rules {}",
@@ -263,10 +261,8 @@ mod tests {
         assert_ne!(a.plies, c.plies, "pairs get different openings");
         // Replaying the plies from the start reaches the same position.
         let rules = Rules::default();
-        let mut position = parse_position(&a.start).unwrap();
-        for ply in &a.plies {
-            position = position.play(parse_move(&position, &rules, ply).unwrap());
-        }
+        let start = parse_position(&a.start).unwrap();
+        let position = play_moves(start, &rules, &a.plies, |_| {}).unwrap();
         assert_eq!(position, a.position);
         assert_eq!(plan(0, 1).opening(0).unwrap().plies.len(), 0);
     }

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::notation::{parse_move, parse_position};
+use crate::notation::{parse_position, play_moves};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -74,13 +74,10 @@ impl Record {
         let start = self
             .tag("FEN")
             .map_or_else(|| rules.pattern.start_position_string(), str::to_string);
-        let mut position = parse_position(&start).map_err(|error| format!("FEN: {error}"))?;
-        for (index, mv) in self.moves.iter().enumerate() {
-            let parsed = parse_move(&position, &rules, &mv.text)
-                .map_err(|error| format!("ply {}: {error}", index + 1))?;
-            position = position.play(parsed);
-        }
-        Ok(position)
+        let position = parse_position(&start).map_err(|error| format!("FEN: {error}"))?;
+        let texts: Vec<&str> = self.moves.iter().map(|mv| mv.text.as_str()).collect();
+        play_moves(position, &rules, &texts, |_| {})
+            .map_err(|fault| format!("ply {}: {}", fault.number, fault.error))
     }
 
     /// Whether the start position has North to move (move numbers then

@@ -15,6 +15,7 @@ mod show;
 mod svg;
 mod tune;
 
+use std::str::FromStr;
 use std::sync::Arc;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -78,16 +79,16 @@ struct UciArgs {
 #[derive(Args, Debug, Clone)]
 pub(crate) struct RuleArgs {
     /// Start layout: 1 or 2.
-    #[arg(long, default_value = "1", value_parser = parse_value::<Pattern>)]
+    #[arg(long, default_value = "1", value_parser = Pattern::from_str)]
     pub pattern: Pattern,
     /// Ka entry: slide, jump or both.
-    #[arg(long, default_value = "slide", value_parser = parse_value::<KaEntry>)]
+    #[arg(long, default_value = "slide", value_parser = KaEntry::from_str)]
     pub ka_entry: KaEntry,
     /// North's passage: opposite or any.
-    #[arg(long, default_value = "opposite", value_parser = parse_value::<SecondColumn>)]
+    #[arg(long, default_value = "opposite", value_parser = SecondColumn::from_str)]
     pub second_column: SecondColumn,
     /// The hole: wall or open.
-    #[arg(long, default_value = "wall", value_parser = parse_value::<Centre>)]
+    #[arg(long, default_value = "wall", value_parser = Centre::from_str)]
     pub centre: Centre,
 }
 
@@ -238,13 +239,6 @@ pub(crate) fn describe_result(status: &Status, side_to_move: Player) -> String {
             }
         }
     }
-}
-
-fn parse_value<T: std::str::FromStr>(text: &str) -> Result<T, String>
-where
-    T::Err: std::fmt::Display,
-{
-    text.parse::<T>().map_err(|error| error.to_string())
 }
 
 /// Logging to stderr at the levels `RUST_LOG` names; silent without it.

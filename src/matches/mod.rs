@@ -27,6 +27,7 @@ use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -79,16 +80,16 @@ pub(crate) struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Start layouts, a comma list of 1 and 2.
-    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = parse_value::<Pattern>)]
+    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = Pattern::from_str)]
     pub pattern: Vec<Pattern>,
     /// Ka entry rules, a comma list of slide, jump, both.
-    #[arg(long, value_delimiter = ',', default_value = "slide", value_parser = parse_value::<KaEntry>)]
+    #[arg(long, value_delimiter = ',', default_value = "slide", value_parser = KaEntry::from_str)]
     pub ka_entry: Vec<KaEntry>,
     /// North's passage rules, a comma list of opposite, any.
-    #[arg(long, value_delimiter = ',', default_value = "opposite", value_parser = parse_value::<SecondColumn>)]
+    #[arg(long, value_delimiter = ',', default_value = "opposite", value_parser = SecondColumn::from_str)]
     pub second_column: Vec<SecondColumn>,
     /// Hole rules, a comma list of wall, open.
-    #[arg(long, value_delimiter = ',', default_value = "wall", value_parser = parse_value::<Centre>)]
+    #[arg(long, value_delimiter = ',', default_value = "wall", value_parser = Centre::from_str)]
     pub centre: Vec<Centre>,
     /// A file of start positions: one position string per line,
     /// optionally followed by `moves <ply>...`.
@@ -112,7 +113,7 @@ pub(crate) struct MatchArgs {
     /// Play only shard K of N: the game pairs whose index i (from 0) has
     /// i mod N = K-1, with the openings the whole match gives them.
     /// Needs --seed and --games.
-    #[arg(long, value_name = "K/N", value_parser = parse_value::<Shard>)]
+    #[arg(long, value_name = "K/N", value_parser = Shard::from_str)]
     pub shard: Option<Shard>,
     /// Keep the games already in the --out file (dropping a half-written
     /// last record), skip them, and append the rest.
@@ -146,13 +147,6 @@ fn parse_spec(text: &str) -> Result<EngineSpec, String> {
 
 fn parse_tc(text: &str) -> Result<TimeControl, String> {
     text.parse()
-}
-
-fn parse_value<T: std::str::FromStr>(text: &str) -> Result<T, String>
-where
-    T::Err: std::fmt::Display,
-{
-    text.parse::<T>().map_err(|error| error.to_string())
 }
 
 /// Exit code for bad arguments, as clap uses.

@@ -23,7 +23,6 @@ mod queue;
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 pub use command::{Command, CommandError, GoParams, PositionBase, Query};
 pub(crate) use output::Output;
@@ -484,7 +483,7 @@ fn go(
             Some(_) => "mate 0".to_string(),
         };
         output.send(&format!("info depth 0 score {score}"));
-        wait_for_release(&limits, signals, id);
+        signals.wait_for_release(&limits, id);
         return vec!["bestmove (none)".to_string()];
     }
     let result = engine.search(&limits, signals, id, &InfoPrinter { output });
@@ -499,15 +498,6 @@ fn go(
         }
         _ => "bestmove (none)".to_string(),
     }]
-}
-
-/// Infinite and ponder searches answer only after `stop` or `ponderhit`.
-fn wait_for_release(limits: &Limits, signals: &Signals, id: u64) {
-    while !signals.stopped(id)
-        && (limits.infinite || (limits.ponder && !signals.ponderhit_received(id)))
-    {
-        std::thread::sleep(Duration::from_millis(1));
-    }
 }
 
 /// Reads all of `script` as protocol lines (unit tests). Its end is the

@@ -2,6 +2,9 @@
 //! search threads.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use super::Limits;
 
 /// Cross-thread signals from the protocol: `stop` and `ponderhit` apply to
 /// every search whose id is at most the stored one, so a `stop` received
@@ -33,6 +36,17 @@ impl Signals {
     #[inline(always)]
     pub fn ponderhit_received(&self, id: u64) -> bool {
         self.ponderhit_up_to.load(Ordering::Relaxed) >= id
+    }
+
+    /// Returns once search `id` may give its bestmove: infinite and ponder
+    /// searches answer only after `stop` (or `ponderhit`), even when they
+    /// finished early. Polls every millisecond; not for hot paths.
+    pub(crate) fn wait_for_release(&self, limits: &Limits, id: u64) {
+        while !self.stopped(id)
+            && (limits.infinite || (limits.ponder && !self.ponderhit_received(id)))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 }
 

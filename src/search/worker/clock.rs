@@ -34,14 +34,8 @@ impl Worker<'_> {
     /// Infinite and ponder searches give their bestmove only after `stop`
     /// (or `ponderhit`), even when they finished early.
     pub(super) fn wait_for_release(&self) {
-        let limits = self.shared.limits;
-        let signals = self.shared.signals;
-        let id = self.shared.id;
-        while !signals.stopped(id)
-            && (limits.infinite || (limits.ponder && !signals.ponderhit_received(id)))
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        let shared = self.shared;
+        shared.signals.wait_for_release(shared.limits, shared.id);
     }
 
     /// Limits checked between iterations (main thread).

@@ -2,12 +2,13 @@
 //! into timestamped lines on a channel, so every wait for an answer has a
 //! deadline and a silent or dead engine can never hang the runner.
 
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{BufReader, ErrorKind, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::engine_spec::{EngineSpec, Protocol};
+use crate::protocol::{LineRead, read_line_bounded};
 
 /// Longest output line kept whole; the rest of a longer line is dropped
 /// so that a runaway engine cannot exhaust memory.
@@ -238,8 +239,10 @@ fn read_lines(stdout: impl Read, sender: &SyncSender<Line>) {
     let mut reader = BufReader::new(stdout);
     let mut buffer = Vec::new();
     loop {
-        match read_bounded_line(&mut reader, &mut buffer) {
-            Ok(true) => {
+        // A longer line keeps its first MAX_LINE_BYTES: a verdict can
+        // still be read from it.
+        match read_line_bounded(&mut reader, &mut buffer, MAX_LINE_BYTES) {
+            Ok(LineRead::Line | LineRead::TooLong) => {
                 let text = String::from_utf8_lossy(&buffer)
                     .trim_end_matches(['\r', '\n'])
                     .to_string();
@@ -251,36 +254,7 @@ fn read_lines(stdout: impl Read, sender: &SyncSender<Line>) {
                     return;
                 }
             }
-            Ok(false) | Err(_) => return,
-        }
-    }
-}
-
-/// Reads one line into `buffer`, keeping at most [`MAX_LINE_BYTES`] of it.
-/// `Ok(false)` at end of output.
-fn read_bounded_line(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<bool> {
-    buffer.clear();
-    let mut any = false;
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if available.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let (chunk, newline) = match available.iter().position(|&b| b == b'\n') {
-            Some(at) => (&available[..at], true),
-            None => (available, false),
-        };
-        let room = MAX_LINE_BYTES.saturating_sub(buffer.len());
-        buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = chunk.len() + usize::from(newline);
-        reader.consume(used);
-        if newline {
-            return Ok(true);
+            Ok(LineRead::End) | Err(_) => return,
         }
     }
 }
@@ -295,11 +269,13 @@ mod tests {
         data.extend_from_slice(b"\nreadyok\r\n");
         let mut reader = BufReader::new(&data[..]);
         let mut buffer = Vec::new();
-        assert!(read_bounded_line(&mut reader, &mut buffer).unwrap());
+        let mut read =
+            |buffer: &mut Vec<u8>| read_line_bounded(&mut reader, buffer, MAX_LINE_BYTES).unwrap();
+        assert_eq!(read(&mut buffer), LineRead::TooLong);
         assert_eq!(buffer.len(), MAX_LINE_BYTES);
-        assert!(read_bounded_line(&mut reader, &mut buffer).unwrap());
+        assert_eq!(read(&mut buffer), LineRead::Line);
         assert_eq!(buffer, b"readyok\r");
-        assert!(!read_bounded_line(&mut reader, &mut buffer).unwrap());
+        assert_eq!(read(&mut buffer), LineRead::End);
     }
 
     #[test]

@@ -17,6 +17,7 @@
 mod ugi;
 
 mod command;
+mod lines;
 mod output;
 mod queue;
 
@@ -25,6 +26,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use command::{Command, CommandError, GoParams, PositionBase, Query};
+pub(crate) use lines::{LineRead, read_line_bounded};
 pub(crate) use output::Output;
 
 use crate::bench;
@@ -136,7 +138,7 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
     // Lines dropped since the queue was last found full.
     let mut dropped: u64 = 0;
     loop {
-        let read = read_line_bounded(&mut input, &mut line);
+        let read = read_line_bounded(&mut input, &mut line, MAX_LINE_BYTES);
         let text = match read {
             Ok(LineRead::End) | Err(_) => break,
             Ok(LineRead::TooLong) => {
@@ -218,54 +220,6 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
     queue.push_last(Job::Quit);
     let _ = engine_thread.join();
     0
-}
-
-enum LineRead {
-    Line,
-    TooLong,
-    End,
-}
-
-/// Reads one line into `line` (without its newline), never holding more
-/// than [`MAX_LINE_BYTES`].
-fn read_line_bounded(input: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<LineRead> {
-    line.clear();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let buffer = input.fill_buf()?;
-        if buffer.is_empty() {
-            return Ok(if !any {
-                LineRead::End
-            } else if too_long {
-                LineRead::TooLong
-            } else {
-                LineRead::Line
-            });
-        }
-        any = true;
-        let (chunk, found_newline) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(at) => (&buffer[..at], true),
-            None => (buffer, false),
-        };
-        if !too_long {
-            if line.len() + chunk.len() > MAX_LINE_BYTES {
-                too_long = true;
-                line.clear();
-            } else {
-                line.extend_from_slice(chunk);
-            }
-        }
-        let used = chunk.len() + usize::from(found_newline);
-        input.consume(used);
-        if found_newline {
-            return Ok(if too_long {
-                LineRead::TooLong
-            } else {
-                LineRead::Line
-            });
-        }
-    }
 }
 
 /// Prints search reports as `info` lines.
@@ -537,16 +491,16 @@ mod tests {
         let mut input = &data[..];
         let mut line = Vec::new();
         assert!(matches!(
-            read_line_bounded(&mut input, &mut line),
+            read_line_bounded(&mut input, &mut line, MAX_LINE_BYTES),
             Ok(LineRead::TooLong)
         ));
         assert!(matches!(
-            read_line_bounded(&mut input, &mut line),
+            read_line_bounded(&mut input, &mut line, MAX_LINE_BYTES),
             Ok(LineRead::Line)
         ));
         assert_eq!(line, b"uci");
         assert!(matches!(
-            read_line_bounded(&mut input, &mut line),
+            read_line_bounded(&mut input, &mut line, MAX_LINE_BYTES),
             Ok(LineRead::End)
         ));
     }

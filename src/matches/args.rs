@@ -1,0 +1,116 @@
+//! The command line of `pasang match`, as clap reads it.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use clap::Args;
+
+use super::engine_spec::EngineSpec;
+use super::limits::TimeControl;
+use super::shard::Shard;
+use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
+
+/// Arguments of `pasang match`.
+#[derive(Args, Debug)]
+pub(crate) struct MatchArgs {
+    /// An engine: cmd=<command>[,name=<n>][,option.<Name>=<value>...]
+    /// [,tc=..][,movetime=..][,depth=..][,nodes=..] (twice for a match,
+    /// once or more with --compliance). Limits given here replace the
+    /// match's limits for this engine.
+    #[arg(long = "engine", value_name = "SPEC", value_parser = parse_spec)]
+    pub engines: Vec<EngineSpec>,
+    /// Check each engine's protocol manners step by step instead of
+    /// playing a match.
+    #[arg(long)]
+    pub compliance: bool,
+    /// Clock per player: <seconds>+<increment>, e.g. 10+0.1.
+    #[arg(long, value_name = "TC", value_parser = parse_tc)]
+    pub tc: Option<TimeControl>,
+    /// Fixed time per move, in milliseconds. Each engine keeps its own
+    /// margin out of it: pasang's `Move Overhead` (10 ms by default), so
+    /// `--movetime 10` leaves pasang about 1 ms of search; for moves that
+    /// short give each pasang `option.Move Overhead=0`.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Fixed search depth.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Fixed node count per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Games to play, rounded up to whole pairs (default 2, or unbounded
+    /// with --sprt).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Games played at once, each by its own pair of engine processes.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Start layouts, a comma list of 1 and 2.
+    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = Pattern::from_str)]
+    pub pattern: Vec<Pattern>,
+    /// Ka entry rules, a comma list of slide, jump, both.
+    #[arg(long, value_delimiter = ',', default_value = "slide", value_parser = KaEntry::from_str)]
+    pub ka_entry: Vec<KaEntry>,
+    /// North's passage rules, a comma list of opposite, any.
+    #[arg(long, value_delimiter = ',', default_value = "opposite", value_parser = SecondColumn::from_str)]
+    pub second_column: Vec<SecondColumn>,
+    /// Hole rules, a comma list of wall, open.
+    #[arg(long, value_delimiter = ',', default_value = "wall", value_parser = Centre::from_str)]
+    pub centre: Vec<Centre>,
+    /// A file of start positions: one position string per line,
+    /// optionally followed by `moves <ply>...`.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Random legal plies played from each opening before the engines
+    /// take over (the same plies for both games of a pair).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub random_plies: usize,
+    /// Seed of the random plies (default: taken from the clock and
+    /// printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Sequential test: elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>]; the
+    /// match stops when a bound is crossed.
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Write a record of every game to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Play only shard K of N: the game pairs whose index i (from 0) has
+    /// i mod N = K-1, with the openings the whole match gives them.
+    /// Needs --seed and --games.
+    #[arg(long, value_name = "K/N", value_parser = Shard::from_str)]
+    pub shard: Option<Shard>,
+    /// Keep the games already in the --out file (dropping a half-written
+    /// last record), skip them, and append the rest.
+    #[arg(long)]
+    pub resume: bool,
+    /// Print the summary of the records in these files (the shards of one
+    /// match) instead of playing; with --out, write all their records to
+    /// one file in game order.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub merge: Vec<PathBuf>,
+    /// Milliseconds an engine may exceed its time before losing on time.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub time_margin: u64,
+    /// Longest wait for a bestmove when neither --tc nor --movetime bounds
+    /// it, in seconds (exceeding it loses on time).
+    #[arg(long, default_value_t = 300, value_name = "S")]
+    pub move_timeout: u64,
+    /// Longest wait for readyok, in milliseconds (exceeding it: the
+    /// connection stalls).
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub ping_timeout: u64,
+    /// Print a status line every N games (and at the end).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub report_every: u64,
+}
+
+fn parse_spec(text: &str) -> Result<EngineSpec, String> {
+    text.parse::<EngineSpec>()
+        .map_err(|error| error.to_string())
+}
+
+fn parse_tc(text: &str) -> Result<TimeControl, String> {
+    text.parse()
+}

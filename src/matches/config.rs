@@ -1,0 +1,198 @@
+//! A match's configuration: the arguments checked and combined into what
+//! the runner needs, and how the match describes itself.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::args::MatchArgs;
+use super::engine_spec::{EngineSpec, distinct_names};
+use super::limits::Limits;
+use super::openings::{OpeningPlan, describe, load_book, rule_sets};
+use super::referee::Settings;
+use super::shard::{self, Shard};
+use super::statistics::Sprt;
+
+/// Everything a match needs, checked.
+pub(super) struct Config {
+    pub(super) engines: [EngineSpec; 2],
+    /// Each engine's limits.
+    pub(super) limits: [Limits; 2],
+    pub(super) settings: Settings,
+    pub(super) games: u64,
+    /// Games this run plays: `games`, or the shard's part of them.
+    pub(super) planned: u64,
+    pub(super) concurrency: usize,
+    pub(super) plan: OpeningPlan,
+    pub(super) sprt: Option<Sprt>,
+    pub(super) out: Option<PathBuf>,
+    /// The part of the match this run plays (`None`: all of it).
+    pub(super) shard: Option<Shard>,
+    /// Keep and skip the games already in `out`.
+    pub(super) resume: bool,
+    pub(super) report_every: u64,
+    /// Whether `games` was bounded by the user (for progress lines).
+    pub(super) bounded: bool,
+}
+
+impl Config {
+    pub(super) fn from_args(args: &MatchArgs) -> Result<Config, String> {
+        let [first, second] = args.engines.as_slice() else {
+            return Err(format!(
+                "a match needs exactly two --engine options ({} given)",
+                args.engines.len()
+            ));
+        };
+        let mut engines = [first.clone(), second.clone()];
+        distinct_names(&mut engines);
+        let global = Limits {
+            clock: args.tc,
+            movetime: args.movetime,
+            depth: args.depth,
+            nodes: args.nodes,
+        };
+        // An engine's own limits replace the match's for it.
+        let limits = engines.each_ref().map(|spec| {
+            if spec.limits.is_empty() {
+                global
+            } else {
+                spec.limits
+            }
+        });
+        if limits.iter().any(Limits::is_empty) {
+            return Err(
+                "no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes= in each --engine)"
+                    .into(),
+            );
+        }
+        if args.movetime == Some(0) || args.nodes == Some(0) || args.depth == Some(0) {
+            return Err("--movetime, --depth and --nodes must be above 0".into());
+        }
+        let sprt = match &args.sprt {
+            Some(words) => Some(Sprt::parse(&words.join(" ")).map_err(|e| format!("--sprt: {e}"))?),
+            None => None,
+        };
+        let games = match (args.games, sprt) {
+            (Some(0), _) => return Err("--games must be at least 1".into()),
+            (Some(n), _) => n.saturating_add(n % 2),
+            (None, Some(_)) => u64::MAX - 1,
+            (None, None) => 2,
+        };
+        if args.concurrency == 0 {
+            return Err("--concurrency must be at least 1".into());
+        }
+        if let Some(shard) = args.shard {
+            // Every shard must make the same openings: never a seed from
+            // the clock, never a match of unknown length.
+            if args.seed.is_none() || args.games.is_none() {
+                return Err(format!(
+                    "--shard {shard} needs --seed and --games, so that every shard plays the openings of the same match"
+                ));
+            }
+            if sprt.is_some() {
+                return Err(
+                    "--shard with --sprt: an SPRT is judged over all the pairs; give --sprt to --merge"
+                        .into(),
+                );
+            }
+        }
+        if args.resume && args.out.is_none() {
+            return Err("--resume needs --out, the records file to resume".into());
+        }
+        let book = match &args.openings {
+            Some(path) => Some(load_book(path)?),
+            None => None,
+        };
+        let seed = args.seed.unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        let plan = OpeningPlan {
+            rule_sets: rule_sets(
+                &args.pattern,
+                &args.ka_entry,
+                &args.second_column,
+                &args.centre,
+            ),
+            book,
+            random_plies: args.random_plies,
+            seed,
+        };
+        // Build one full cycle of openings now, so that a bad book line
+        // or rule combination stops the match before it starts.
+        let pairs = games / 2;
+        let planned = args.shard.map_or(games, |shard| shard.games(games));
+        for pair in 0..(plan.cycle() as u64).min(pairs) {
+            plan.opening(pair as usize)?;
+        }
+        let settings = Settings {
+            time_margin: Duration::from_millis(args.time_margin),
+            move_ceiling: Duration::from_secs(args.move_timeout.max(1)),
+            ping_timeout: Duration::from_millis(args.ping_timeout.max(1)),
+            ..Settings::default()
+        };
+        Ok(Config {
+            engines,
+            limits,
+            settings,
+            games,
+            planned,
+            concurrency: args.concurrency.min(planned.clamp(1, 1 << 16) as usize),
+            plan,
+            sprt,
+            out: args.out.clone(),
+            shard: args.shard,
+            resume: args.resume,
+            report_every: args.report_every.max(1),
+            bounded: args.games.is_some() || sprt.is_none(),
+        })
+    }
+
+    /// The limits: one text when both engines share them, else each
+    /// engine's after its name.
+    pub(super) fn describe_limits(&self) -> String {
+        if self.limits[0] == self.limits[1] {
+            self.limits[0].describe()
+        } else {
+            format!(
+                "{} {}, {} {}",
+                self.engines[0].name,
+                self.limits[0].describe(),
+                self.engines[1].name,
+                self.limits[1].describe()
+            )
+        }
+    }
+
+    /// One line describing the match's conditions.
+    pub(super) fn heading(&self) -> String {
+        let rules: Vec<String> = self.plan.rule_sets.iter().map(describe).collect();
+        let openings = match &self.plan.book {
+            Some(book) => format!("{} openings", book.len()),
+            None => "pattern start".to_string(),
+        };
+        let random = if self.plan.random_plies > 0 {
+            format!(
+                " + {} random plies (seed {})",
+                self.plan.random_plies, self.plan.seed
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{}; rules {}; {openings}{random}",
+            self.describe_limits(),
+            rules.join(", ")
+        )
+    }
+
+    /// What a records file of this match says about the match.
+    pub(super) fn identity(&self, heading: &str) -> shard::MatchIdentity {
+        shard::MatchIdentity {
+            names: self.engines.each_ref().map(|spec| spec.name.clone()),
+            conditions: heading.to_string(),
+            seed: self.plan.seed.to_string(),
+            games: self.bounded.then_some(self.games),
+        }
+    }
+}

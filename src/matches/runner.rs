@@ -1,0 +1,409 @@
+//! Playing a match: the records file, the worker threads that play the
+//! games, and the progress they share.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::config::Config;
+use super::engine_spec::EngineSpec;
+use super::records::{Record, utc_date};
+use super::referee::{GameResult, Seat, rule_options};
+use super::shard::Played;
+use super::statistics::Decision;
+use super::tally::Tally;
+use super::{openings, records, referee, usage_error};
+
+impl Config {
+    /// Opens the records file: created afresh, or with `--resume` (when it
+    /// exists) cut after its last complete record and opened to append.
+    /// Returns the writer and the games already recorded.
+    fn open_records(
+        &self,
+        heading: &str,
+    ) -> Result<(Option<BufWriter<File>>, Vec<Played>), String> {
+        let Some(path) = &self.out else {
+            return Ok((None, Vec::new()));
+        };
+        let shown = path.display();
+        if !self.resume || !path.exists() {
+            let file = File::create(path).map_err(|e| format!("cannot create '{shown}': {e}"))?;
+            return Ok((Some(BufWriter::new(file)), Vec::new()));
+        }
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
+        let prefix = records::read_prefix(&text);
+        let mut keep = prefix.complete_bytes;
+        for ending in ["\r\n", "\n"] {
+            if text[keep..].starts_with(ending) {
+                keep += ending.len();
+                break;
+            }
+        }
+        if let Some(error) = &prefix.error {
+            eprintln!(
+                "warning: '{shown}': {error}; the last {} bytes (a half-written record) are discarded",
+                text.len() - keep
+            );
+        }
+        let expected = self.identity(heading);
+        let mut played: Vec<Played> = Vec::new();
+        for (index, record) in prefix.records.iter().enumerate() {
+            let number = index + 1;
+            let game = Played::of(record)
+                .map_err(|fault| format!("cannot resume '{shown}': record {number}: {fault}"))?;
+            if game.identity != expected {
+                return Err(format!(
+                    "cannot resume '{shown}': record {number} is of another match ({}; this one is {expected})",
+                    game.identity
+                ));
+            }
+            if let Some(shard) = self.shard.filter(|shard| !shard.has(game.pair)) {
+                return Err(format!(
+                    "cannot resume '{shown}': record {number} is of pair {}, not of shard {shard}",
+                    game.pair
+                ));
+            }
+            if played.iter().any(|other| other.game() == game.game()) {
+                return Err(format!(
+                    "cannot resume '{shown}': record {number} repeats a game of pair {}",
+                    game.pair
+                ));
+            }
+            played.push(game);
+        }
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .and_then(|file| file.set_len(keep as u64).map(|()| file))
+            .map_err(|e| format!("cannot append to '{shown}': {e}"))?;
+        let kept = &text[..keep];
+        if !kept.is_empty() && !kept.ends_with("\n\n") && !kept.ends_with("\r\n\r\n") {
+            // Records are separated by a blank line.
+            let separated = if kept.ends_with('\n') { "\n" } else { "\n\n" };
+            file.write_all(separated.as_bytes())
+                .map_err(|e| format!("cannot append to '{shown}': {e}"))?;
+        }
+        Ok((Some(BufWriter::new(file)), played))
+    }
+
+    /// Plays the match and prints the summary; returns the exit code.
+    pub(super) fn play(self) -> i32 {
+        // Start each engine once before anything else, so that a wrong
+        // command fails at once and with a clear message; the processes
+        // go on to play the first worker's games.
+        let mut first_seats = Vec::new();
+        for (spec, limits) in self.engines.iter().zip(self.limits) {
+            let mut seat = Seat::new(spec.clone(), limits);
+            match seat.ensure_started(&self.settings) {
+                Ok(Some(identity)) => {
+                    let announced = |name: &str| {
+                        identity
+                            .options
+                            .iter()
+                            .any(|o| o.eq_ignore_ascii_case(name))
+                    };
+                    let rules = rule_options(&self.plan.rule_sets[0]).map(|(name, _)| name);
+                    let wanted = spec.options.iter().map(|(name, _)| name.as_str());
+                    for name in wanted.chain(rules).filter(|name| !announced(name)) {
+                        eprintln!(
+                            "warning: {} does not announce an option '{name}'",
+                            spec.name
+                        );
+                    }
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    return usage_error(&format!(
+                        "engine {} ({}): {error}",
+                        spec.name,
+                        spec.command_line()
+                    ));
+                }
+            }
+            first_seats.push(seat);
+        }
+        let names = [self.engines[0].name.as_str(), self.engines[1].name.as_str()];
+        let heading = self.heading();
+        let (writer, played) = match self.open_records(&heading) {
+            Ok(opened) => opened,
+            Err(message) => return usage_error(&message),
+        };
+        let total = match (self.bounded, self.shard) {
+            (true, Some(shard)) => format!(
+                "shard {shard} of a {}-game match, {} games",
+                self.games, self.planned
+            ),
+            (true, None) => format!("{} games", self.games),
+            (false, _) => "until the SPRT decides".to_string(),
+        };
+        eprintln!(
+            "Match {} vs {}: {total}, concurrency {}; {heading}",
+            names[0], names[1], self.concurrency
+        );
+        let mut tally = Tally::default();
+        let mut done = HashSet::new();
+        for game in &played {
+            tally.count(
+                game.winner,
+                game.termination,
+                game.first_is_south,
+                game.pair,
+            );
+            done.insert(game.game());
+        }
+        if let Some(path) = self.out.as_ref().filter(|_| self.resume) {
+            eprintln!(
+                "Resuming: {} games already in '{}' are kept and not played again",
+                done.len(),
+                path.display()
+            );
+        }
+
+        let shared = Mutex::new(Progress {
+            tally,
+            writer,
+            failed: false,
+            stopped_by_sprt: None,
+        });
+        let next = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let mut first_seats = Some(first_seats);
+            for worker in 0..self.concurrency {
+                let seats = match first_seats.take() {
+                    Some(seats) => seats,
+                    None => self
+                        .engines
+                        .iter()
+                        .zip(self.limits)
+                        .map(|(spec, limits)| Seat::new(spec.clone(), limits))
+                        .collect(),
+                };
+                let (config, shared, next, stop, done) = (&self, &shared, &next, &stop, &done);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("match worker {worker}"))
+                    .spawn_scoped(scope, move || config.work(seats, shared, next, done, stop));
+                if let Err(error) = spawned {
+                    eprintln!("warning: cannot start worker {worker}: {error}");
+                }
+            }
+        });
+
+        let progress = shared
+            .into_inner()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if let Some(mut writer) = progress.writer {
+            if writer.flush().is_err() {
+                eprintln!("error: cannot write the game records");
+                return 1;
+            }
+        }
+        let total = self.bounded.then_some(self.planned);
+        eprintln!("{}", progress.tally.status_line(total, self.sprt.as_ref()));
+        let mut summary = progress.tally.summary(names, &heading, self.sprt.as_ref());
+        if let Some(decision) = progress.stopped_by_sprt {
+            summary.push_str(&format!(
+                "Stopped by the SPRT after {} games: {decision}\n",
+                progress.tally.games()
+            ));
+        }
+        print!("{summary}");
+        let _ = std::io::stdout().flush();
+        if progress.failed { 1 } else { 0 }
+    }
+
+    /// A worker: plays games until none are left or the match stops.
+    /// `next` counts the games of this run handed out; games in `done`
+    /// were played before (`--resume`).
+    fn work(
+        &self,
+        mut seats: Vec<Seat>,
+        shared: &Mutex<Progress>,
+        next: &AtomicU64,
+        done: &HashSet<u64>,
+        stop: &AtomicBool,
+    ) {
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let job = next.fetch_add(1, Ordering::SeqCst);
+            let game = match self.shard {
+                Some(shard) => shard.game(job, self.games),
+                None => Some(job).filter(|game| *game < self.games),
+            };
+            let Some(game) = game else {
+                break;
+            };
+            if done.contains(&game) {
+                continue;
+            }
+            let pair = (game / 2) as usize;
+            let first_is_south = game % 2 == 0;
+            let opening = match self.plan.opening(pair) {
+                Ok(opening) => opening,
+                Err(error) => {
+                    eprintln!("error: game {}: {error}", game + 1);
+                    let mut progress = shared.lock().unwrap_or_else(|p| p.into_inner());
+                    progress.failed = true;
+                    stop.store(true, Ordering::SeqCst);
+                    break;
+                }
+            };
+            let [first, second] = seats.as_mut_slice() else {
+                break;
+            };
+            let order = if first_is_south {
+                [first, second]
+            } else {
+                [second, first]
+            };
+            let names = [order[0].spec.name.clone(), order[1].spec.name.clone()];
+            let Some(result) = referee::play(order, &opening, &self.settings, stop) else {
+                break;
+            };
+            let finished = Finished {
+                number: game + 1,
+                record: self.record(game, &names, &opening, &result),
+                names,
+                result,
+                pair: pair as u64,
+                first_is_south,
+            };
+            let mut progress = shared.lock().unwrap_or_else(|p| p.into_inner());
+            progress.finish(self, &finished, stop);
+        }
+        for seat in &mut seats {
+            seat.shut_down();
+        }
+    }
+
+    /// The record of a finished game.
+    fn record(
+        &self,
+        game: u64,
+        names: &[String; 2],
+        opening: &openings::Opening,
+        result: &GameResult,
+    ) -> Record {
+        let spec_of = |name: &str| self.engines.iter().find(|s| s.name == name);
+        let mut record = Record::default();
+        record.push_tag("Event", "pasang match");
+        record.push_tag("Date", utc_date());
+        record.push_tag("Round", (game + 1).to_string());
+        record.push_tag("Pair", (game / 2).to_string());
+        record.push_tag("South", names[0].clone());
+        record.push_tag("North", names[1].clone());
+        record.push_tag(
+            "SouthOptions",
+            spec_of(&names[0]).map_or(String::new(), EngineSpec::options_text),
+        );
+        record.push_tag(
+            "NorthOptions",
+            spec_of(&names[1]).map_or(String::new(), EngineSpec::options_text),
+        );
+        let rules = opening.rules;
+        record.push_tag("Pattern", rules.pattern.to_string());
+        record.push_tag("KaEntry", rules.ka_entry.to_string());
+        record.push_tag("SecondColumn", rules.second_column.to_string());
+        record.push_tag("Centre", rules.centre.to_string());
+        record.push_tag("FEN", opening.start.clone());
+        record.push_tag("OpeningPlies", opening.plies.len().to_string());
+        record.push_tag("Seed", self.plan.seed.to_string());
+        record.push_tag("RandomPlies", self.plan.random_plies.to_string());
+        record.push_tag("First", self.engines[0].name.clone());
+        if self.bounded {
+            record.push_tag("Games", self.games.to_string());
+        }
+        record.push_tag("Conditions", self.heading());
+        let limits_of = |name: &str| {
+            let index = usize::from(self.engines[0].name != name);
+            self.limits[index]
+        };
+        let (south, north) = (limits_of(&names[0]), limits_of(&names[1]));
+        if south == north {
+            record.push_tag("TimeControl", south.describe());
+        } else {
+            record.push_tag("SouthTimeControl", south.describe());
+            record.push_tag("NorthTimeControl", north.describe());
+        }
+        record.push_tag("Result", result.result_token());
+        record.push_tag("Termination", result.termination.to_string());
+        record.push_tag("TerminationDetail", result.detail.clone());
+        record.push_tag(
+            "Scores",
+            format!("{}-{}", result.scores[0], result.scores[1]),
+        );
+        record.push_tag("PlyCount", result.moves.len().to_string());
+        record.moves = result.moves.clone();
+        record.result = result.result_token().to_string();
+        record
+    }
+}
+
+/// A game just played, as a worker hands it over.
+struct Finished {
+    /// Its number, from 1.
+    number: u64,
+    /// The engines' names, South first.
+    names: [String; 2],
+    result: GameResult,
+    /// The pair it belongs to (both games of a pair share an opening).
+    pair: u64,
+    /// Whether the first engine sat South.
+    first_is_south: bool,
+    record: Record,
+}
+
+/// What workers share: the score, the records file, and how it ended.
+struct Progress {
+    tally: Tally,
+    writer: Option<BufWriter<File>>,
+    failed: bool,
+    stopped_by_sprt: Option<Decision>,
+}
+
+impl Progress {
+    /// Counts a finished game, reports it, writes its record, and raises
+    /// `stop` when the SPRT decides or the records cannot be written.
+    fn finish(&mut self, config: &Config, game: &Finished, stop: &AtomicBool) {
+        if self.stopped_by_sprt.is_some() {
+            // Decided while this game was being played: not counted, so
+            // the summary shows the state at the decision.
+            return;
+        }
+        self.tally.add(&game.result, game.first_is_south, game.pair);
+        eprintln!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            game.number,
+            game.names[0],
+            game.names[1],
+            game.result.result_token(),
+            game.result.detail
+        );
+        if let Some(writer) = self.writer.as_mut() {
+            let written = write!(writer, "{}", game.record).and_then(|()| writer.flush());
+            if let Err(error) = written {
+                eprintln!("error: cannot write the game record: {error}");
+                self.writer = None;
+                self.failed = true;
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        let games = self.tally.games();
+        let total = config.bounded.then_some(config.planned);
+        if games % config.report_every == 0 && total != Some(games) {
+            eprintln!("{}", self.tally.status_line(total, config.sprt.as_ref()));
+        }
+        if let Some(sprt) = &config.sprt {
+            let (_, decision) = self.tally.sprt(sprt);
+            if decision != Decision::Continue {
+                self.stopped_by_sprt = Some(decision);
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+}

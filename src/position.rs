@@ -313,6 +313,13 @@ impl Position {
         self.scores[player as usize] as u32
     }
 
+    /// `player`'s score minus the opponent's: the margin a game ending
+    /// here would be won (positive) or lost by.
+    #[inline(always)]
+    pub const fn margin(&self, player: Player) -> i32 {
+        self.score(player) as i32 - self.score(player.opponent()) as i32
+    }
+
     /// South's score minus North's.
     #[inline(always)]
     pub const fn score_difference(&self) -> i32 {

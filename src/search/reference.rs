@@ -75,8 +75,7 @@ pub fn choose(
 ) -> Option<(Move, i32, u64)> {
     let moves = legal_moves(position, rules);
     let side = position.side_to_move();
-    let margin_after =
-        |child: &Position| 100 * (child.score(side) as i32 - child.score(side.opponent()) as i32);
+    let margin_after = |child: &Position| 100 * child.margin(side);
     match reference {
         Reference::Off => None,
         Reference::Greedy => moves
@@ -117,7 +116,7 @@ fn alpha_beta(
 ) -> i32 {
     *nodes += 1;
     let side = position.side_to_move();
-    let margin = position.score(side) as i32 - position.score(side.opponent()) as i32;
+    let margin = position.margin(side);
     if !position.has_stones() {
         return WIN * margin.signum();
     }

@@ -40,9 +40,7 @@ impl Worker<'_> {
         let rules = self.shared.rules;
         if !position.has_stones() {
             // The game is over: a win or loss by points, or a draw.
-            let margin = position.score(position.side_to_move()) as i32
-                - position.score(position.side_to_move().opponent()) as i32;
-            return match margin.signum() {
+            return match position.margin(position.side_to_move()).signum() {
                 1 => MATE - ply as i32,
                 -1 => -(MATE - ply as i32),
                 _ => 0,

@@ -46,8 +46,12 @@ fn fits_a_datagen_file_and_prints_every_term() {
         lines[1].starts_with("win model: P(win) = 1 / (1 + exp(-"),
         "{text}"
     );
+    assert!(
+        lines[2].starts_with("wdl model of the search scores: "),
+        "{text}"
+    );
     // One row per term after the header, the margin's at 100 centipoints.
-    let rows: Vec<Vec<&str>> = lines[3..]
+    let rows: Vec<Vec<&str>> = lines[4..]
         .iter()
         .map(|line| line.split_whitespace().collect())
         .collect();

@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::eval::features::{COUNT, NAMES, index};
-use crate::tune::{Sample, fit, samples};
+use crate::tune::{Sample, fit, fit_wdl, samples};
 
 /// Arguments of `pasang tune`.
 #[derive(Args, Debug)]
@@ -80,6 +80,11 @@ pub fn run(args: &TuneArgs) -> Result<i32, String> {
     println!(
         "win model: P(win) = 1 / (1 + exp(-{:.6} x cp))",
         fitted.logits_per_centipoint()
+    );
+    let wdl = fit_wdl(&all);
+    println!(
+        "wdl model of the search scores: P(win) = 1 / (1 + exp(-({:.6} x cp - {:.4}))), P(loss) likewise at -cp, P(draw) the rest",
+        wdl.per_centipoint, wdl.draw_band
     );
     let centipoints = fitted.centipoints();
     println!(

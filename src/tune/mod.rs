@@ -26,6 +26,9 @@ use crate::movegen::move_profile;
 pub struct Sample {
     terms: [f64; COUNT],
     target: f64,
+    /// The search's score in centipoints, for the model of result against
+    /// score.
+    score: f64,
     /// Held out of the fit, to measure it on games it did not see.
     held_out: bool,
 }
@@ -94,6 +97,7 @@ pub fn samples(text: &str, holdout: u64) -> Result<Vec<Sample>, TuneError> {
             Ok(Sample {
                 terms: terms.map(f64::from),
                 target: record.result.points(),
+                score: f64::from(record.score),
                 held_out,
             })
         })
@@ -224,6 +228,91 @@ pub fn fit(
     })
 }
 
+/// The model of win, draw and loss against a score: P(win) =
+/// s(k x cp - d), P(loss) = s(-k x cp - d), P(draw) the rest, with s the
+/// logistic function (an ordered logit, symmetric because the score is the
+/// side to move's).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct WdlModel {
+    /// Logits per centipoint (k).
+    pub per_centipoint: f64,
+    /// The draw band's half-width in logits (d, at least 0).
+    pub draw_band: f64,
+}
+
+impl WdlModel {
+    /// P(win), P(draw), P(loss) at `centipoints`.
+    pub fn probabilities(&self, centipoints: f64) -> (f64, f64, f64) {
+        let win = sigmoid(self.per_centipoint * centipoints - self.draw_band);
+        let loss = sigmoid(-self.per_centipoint * centipoints - self.draw_band);
+        (win, (1.0 - win - loss).max(0.0), loss)
+    }
+
+    /// Mean negative log-likelihood of the fitted samples' results.
+    fn loss(&self, samples: &[Sample]) -> f64 {
+        let (sum, count) = samples
+            .par_iter()
+            .filter(|sample| !sample.held_out)
+            .map(|sample| {
+                let (win, draw, loss) = self.probabilities(sample.score);
+                let p = if sample.target == 1.0 {
+                    win
+                } else if sample.target == 0.0 {
+                    loss
+                } else {
+                    draw
+                };
+                (-p.max(1e-12).ln(), 1usize)
+            })
+            .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        sum / count.max(1) as f64
+    }
+}
+
+/// Fits the [`WdlModel`] to the samples' search scores and results, by
+/// golden-section search on each parameter in turn (two parameters, a
+/// smooth and unimodal likelihood).
+pub fn fit_wdl(samples: &[Sample]) -> WdlModel {
+    let mut model = WdlModel {
+        per_centipoint: 0.002,
+        draw_band: 1.0,
+    };
+    for _ in 0..4 {
+        let k = golden_minimum(1e-5, 0.02, |k| {
+            WdlModel {
+                per_centipoint: k,
+                ..model
+            }
+            .loss(samples)
+        });
+        model.per_centipoint = k;
+        let d = golden_minimum(0.0, 8.0, |d| {
+            WdlModel {
+                draw_band: d,
+                ..model
+            }
+            .loss(samples)
+        });
+        model.draw_band = d;
+    }
+    model
+}
+
+/// The minimum of a unimodal `f` on [low, high], to about 1e-4 of the span.
+fn golden_minimum(mut low: f64, mut high: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    while high - low > 1e-4 * (high.abs() + 1e-3) {
+        let a = high - ratio * (high - low);
+        let b = low + ratio * (high - low);
+        if f(a) < f(b) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    (low + high) / 2.0
+}
+
 /// Solves the augmented system `matrix` (n rows of n + 1) by Gaussian
 /// elimination with partial pivoting; `None` when it is singular.
 fn solve(mut matrix: Vec<Vec<f64>>) -> Option<Vec<f64>> {
@@ -256,6 +345,42 @@ fn solve(mut matrix: Vec<Vec<f64>>) -> Option<Vec<f64>> {
 mod tests {
     use super::*;
 
+    /// Results drawn from a known model of win, draw and loss are fitted
+    /// back to it.
+    #[test]
+    fn recovers_a_known_wdl_model() {
+        use rand::rngs::SmallRng;
+        use rand::{RngExt, SeedableRng};
+        let truth = WdlModel {
+            per_centipoint: 0.003,
+            draw_band: 1.5,
+        };
+        let mut random = SmallRng::seed_from_u64(9);
+        let samples: Vec<Sample> = (0..60_000)
+            .map(|_| {
+                let score = random.random_range(-1500..=1500) as f64;
+                let (win, draw, _) = truth.probabilities(score);
+                let roll = random.random::<f64>();
+                let target = if roll < win {
+                    1.0
+                } else if roll < win + draw {
+                    0.5
+                } else {
+                    0.0
+                };
+                Sample {
+                    terms: [0.0; COUNT],
+                    target,
+                    score,
+                    held_out: false,
+                }
+            })
+            .collect();
+        let fitted = fit_wdl(&samples);
+        assert!((fitted.per_centipoint - 0.003).abs() < 0.0003, "{fitted:?}");
+        assert!((fitted.draw_band - 1.5).abs() < 0.15, "{fitted:?}");
+    }
+
     #[test]
     fn solves_a_small_system() {
         // x + y = 3, x - y = 1.
@@ -285,6 +410,7 @@ mod tests {
                 Sample {
                     terms,
                     target: if random.random::<f64>() < p { 1.0 } else { 0.0 },
+                    score: 0.0,
                     held_out: false,
                 }
             })

@@ -181,6 +181,7 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
         },
     ),
     ("Ponder", OptionKind::Check { default: false }),
+    ("UCI_ShowWDL", OptionKind::Check { default: false }),
     ("Clear Hash", OptionKind::Button),
     (
         "Pattern",
@@ -281,6 +282,8 @@ pub struct Engine {
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
+    /// `UCI_ShowWDL`: add win/draw/loss chances to the `info` lines.
+    show_wdl: bool,
     /// Whether the session speaks UGI (set by `ugi`, cleared by `uci`).
     ugi: bool,
 }
@@ -306,6 +309,7 @@ impl Engine {
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::elo_range().1,
+            show_wdl: false,
             ugi: false,
         }
     }
@@ -334,6 +338,11 @@ impl Engine {
     /// Current search settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// Whether `info` lines carry `wdl` (the `UCI_ShowWDL` option).
+    pub fn show_wdl(&self) -> bool {
+        self.show_wdl
     }
 
     /// Forgets everything learned: the table and the proven results are
@@ -430,6 +439,9 @@ impl Engine {
             // ponders only when asked, so the value is checked and kept nowhere.
             ("Ponder", _) => {
                 boolean(needed()?)?;
+            }
+            ("UCI_ShowWDL", _) => {
+                self.show_wdl = boolean(needed()?)?;
             }
             ("Clear Hash", _) => self.forget(),
             ("Skill Level", OptionKind::Spin { min, max, .. }) => {

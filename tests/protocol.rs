@@ -569,6 +569,16 @@ impl Info {
                     info.score = Some((kind.to_string(), amount, bound));
                     continue;
                 }
+                "wdl" => {
+                    let chances: Vec<u32> = (1..=3)
+                        .map(|offset| number(tokens.get(index + offset), key))
+                        .collect::<Result<_, _>>()?;
+                    if chances.iter().sum::<u32>() != 1000 {
+                        return Err(format!("wdl {chances:?} does not add up to 1000"));
+                    }
+                    index += 4;
+                    continue;
+                }
                 "pv" => {
                     info.pv = Some(tokens[index + 1..].iter().map(|t| t.to_string()).collect());
                     break;
@@ -2309,4 +2319,57 @@ fn a_flood_of_input_during_a_search_is_bounded_and_stop_still_works() {
         assert!(peak < (16 + 64) * 1024, "peak resident memory {peak} KiB");
     }
     engine.go_checked("go depth 3", WORK);
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_in_per_mille() {
+    let mut engine = Engine::spawn();
+    let lines = engine.handshake();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line == "option name UCI_ShowWDL type check default false"),
+        "{lines:?}"
+    );
+    engine.send("position startpos moves c j b4c4n k7j7w");
+    let plain = engine.go("go depth 3", WORK);
+    assert!(plain.lines.iter().all(|line| !line.contains(" wdl ")));
+
+    engine.send("setoption name UCI_ShowWDL value true");
+    let shown = engine.go_checked("go depth 3", WORK);
+    let reports: Vec<&String> = shown
+        .lines
+        .iter()
+        .filter(|line| line.starts_with("info depth"))
+        .collect();
+    assert!(!reports.is_empty());
+    for line in reports {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words
+            .iter()
+            .position(|word| *word == "wdl")
+            .unwrap_or_else(|| panic!("no wdl in {line}"));
+        assert_eq!(words[at - 3], "score", "wdl right after the score: {line}");
+        let chances: Vec<u32> = words[at + 1..at + 4]
+            .iter()
+            .map(|word| word.parse().expect("per mille"))
+            .collect();
+        assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
+    }
+
+    // A finished game's result is certain.
+    engine.send("position fen .........../.........../.........../.........../.........../.....+...../.........../.........../.........../.........../.........S. n 10 4 bc");
+    let over = engine.go("go depth 3", WORK);
+    assert!(
+        over.lines
+            .iter()
+            .any(|line| line == "info depth 0 score mate 0 wdl 0 0 1000"),
+        "{:?}",
+        over.lines
+    );
+    engine.send_error("setoption name UCI_ShowWDL value maybe", |_| true);
+    engine.send("setoption name UCI_ShowWDL value false");
+    engine.send("position startpos moves c j");
+    let plain = engine.go("go depth 2", WORK);
+    assert!(plain.lines.iter().all(|line| !line.contains(" wdl ")));
 }

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::{PositionArgs, Progress, RuleArgs, describe_result};
 use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_MULTIPV, MAX_THREADS};
+use crate::eval::wdl::Wdl;
 use crate::notation::format_position;
 use crate::outcome::Status;
 use crate::search::{Info, Limits, Listener, Score, Signals};
@@ -326,10 +327,18 @@ fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Report {
     }
 }
 
+/// A score with its win/draw/loss chances in per mille (`UCI_ShowWDL`'s
+/// model).
 fn score_json(score: Score) -> Value {
+    score_wdl_json(score, score.wdl())
+}
+
+/// A score with the given chances.
+fn score_wdl_json(score: Score, wdl: Wdl) -> Value {
+    let wdl = [wdl.win, wdl.draw, wdl.loss];
     match score {
-        Score::Centipoints(cp) => json!({ "cp": cp }),
-        Score::Mate(moves) => json!({ "mate": moves }),
+        Score::Centipoints(cp) => json!({ "cp": cp, "wdl": wdl }),
+        Score::Mate(moves) => json!({ "mate": moves, "wdl": wdl }),
     }
 }
 
@@ -361,6 +370,20 @@ fn final_score(status: &Status, engine: &Engine) -> Score {
     }
 }
 
+/// The certain result of a finished game for the side to move.
+fn final_wdl(status: &Status, engine: &Engine) -> Wdl {
+    match status {
+        Status::Over {
+            winner: Some(player),
+            ..
+        } if *player == engine.position().side_to_move() => Wdl::WON,
+        Status::Over {
+            winner: Some(_), ..
+        } => Wdl::LOST,
+        _ => Wdl::DRAWN,
+    }
+}
+
 fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
     let position = engine.position();
     let mut object = json!({
@@ -384,7 +407,7 @@ fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
             };
             json!({
                 "bestmove": null,
-                "score": score_json(final_score(status, engine)),
+                "score": score_wdl_json(final_score(status, engine), final_wdl(status, engine)),
                 "pv": [],
                 "depth": 0,
                 "seldepth": 0,

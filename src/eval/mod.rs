@@ -7,6 +7,7 @@
 //! moves is in danger.
 
 pub mod features;
+pub mod wdl;
 mod weights;
 
 use crate::movegen::{MoveProfile, ka_move_profile, move_profile};

@@ -31,6 +31,7 @@ pub(crate) use output::Output;
 
 use crate::bench;
 use crate::engine::{Engine, OptionEffect, option_lines};
+use crate::eval::wdl::Wdl;
 use crate::outcome::Status;
 use crate::perft::divide_until;
 use crate::search::{Info, Limits, Listener, Signals};
@@ -225,17 +226,28 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
 /// Prints search reports as `info` lines.
 struct InfoPrinter<'a> {
     output: &'a Output,
+    show_wdl: bool,
+}
+
+/// ` wdl W D L` when `UCI_ShowWDL` is on, else nothing.
+fn wdl_text(wdl: Wdl, show_wdl: bool) -> String {
+    if show_wdl {
+        format!(" wdl {} {} {}", wdl.win, wdl.draw, wdl.loss)
+    } else {
+        String::new()
+    }
 }
 
 /// The `info` line of a report.
-pub(crate) fn info_line(info: &Info) -> String {
+pub(crate) fn info_line(info: &Info, show_wdl: bool) -> String {
     let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.score,
+        wdl_text(info.score.wdl(), show_wdl),
         info.nodes,
         info.nps(),
         info.hashfull,
@@ -246,7 +258,7 @@ pub(crate) fn info_line(info: &Info) -> String {
 
 impl Listener for InfoPrinter<'_> {
     fn info(&self, info: &Info) {
-        self.output.send(&info_line(info));
+        self.output.send(&info_line(info, self.show_wdl));
     }
 
     fn current_move(&self, depth: u32, mv: crate::moves::Move, number: usize) {
@@ -428,22 +440,24 @@ fn go(
     };
     if let Status::Over { winner, scores, .. } = engine.status() {
         let side = engine.position().side_to_move();
-        let score = match winner {
-            None => "cp 0".to_string(),
+        let (score, wdl) = match winner {
+            None => ("cp 0".to_string(), Wdl::DRAWN),
             Some(player) if player == side => {
                 let margin = scores[side.index()] as i64 - scores[side.opponent().index()] as i64;
-                format!("cp {}", 100 * margin)
+                (format!("cp {}", 100 * margin), Wdl::WON)
             }
-            Some(_) => "mate 0".to_string(),
+            Some(_) => ("mate 0".to_string(), Wdl::LOST),
         };
-        output.send(&format!("info depth 0 score {score}"));
+        let wdl = wdl_text(wdl, engine.show_wdl());
+        output.send(&format!("info depth 0 score {score}{wdl}"));
         signals.wait_for_release(&limits, id);
         return vec!["bestmove (none)".to_string()];
     }
-    let result = engine.search(&limits, signals, id, &InfoPrinter { output });
+    let show_wdl = engine.show_wdl();
+    let result = engine.search(&limits, signals, id, &InfoPrinter { output, show_wdl });
     vec![match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
-            output.send(&info_line(&info));
+            output.send(&info_line(&info, show_wdl));
             // UGI harnesses read a bestmove line of two words only.
             match result.ponder_move.filter(|_| !engine.ugi()) {
                 Some(ponder) => format!("bestmove {best} ponder {ponder}"),

@@ -1,6 +1,8 @@
 //! Scores: the internal scale (wins and losses counted in plies from the
 //! root), the form the protocol reports, and the form the table stores.
 
+use crate::eval::wdl::Wdl;
+
 /// Deepest ply the search reaches (a game has at most 120 moves).
 pub const MAX_PLY: usize = 128;
 /// Score of a win at the root; a win `p` plies away scores `MATE - p`.
@@ -28,6 +30,18 @@ impl Score {
             Score::Mate(-(MATE + score) / 2)
         } else {
             Score::Centipoints(score)
+        }
+    }
+}
+
+impl Score {
+    /// Win, draw and loss chances at this score: certain for a proven
+    /// win or loss, from the evaluation's model otherwise.
+    pub fn wdl(self) -> Wdl {
+        match self {
+            Score::Centipoints(centipoints) => Wdl::of_centipoints(centipoints),
+            Score::Mate(moves) if moves > 0 => Wdl::WON,
+            Score::Mate(_) => Wdl::LOST,
         }
     }
 }

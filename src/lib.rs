@@ -40,6 +40,7 @@ pub mod cli;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod gui;
 pub mod matches;
 pub mod movegen;
 pub mod moves;

@@ -65,6 +65,8 @@ enum Command {
     /// Fits the evaluation's weights to datagen files by logistic
     /// regression on the games' results (Texel tuning).
     Tune(tune::TuneArgs),
+    /// Serves a board in the browser to play, analyse and watch engines.
+    Gui(crate::gui::GuiArgs),
 }
 
 #[derive(Args, Debug)]
@@ -282,6 +284,7 @@ pub fn run() -> i32 {
         Some(Command::Match(args)) => return crate::matches::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Gui(args)) => crate::gui::run(&args).map_err(|error| error.to_string()),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,372 @@
+//! The game a page shows: rules, a start position, the moves played and
+//! the ply on view, all checked by the project's own rules core. The page
+//! never decides what is legal; it is sent the legal moves of the shown
+//! position with what each captures, and sends back a move's notation.
+
+use std::fmt;
+
+use serde_json::{Value, json};
+
+use crate::bitboard::{Bitboard, Square};
+use crate::cli::describe_result;
+use crate::matches::records::{self, Record, RecordMove};
+use crate::movegen::legal_moves;
+use crate::moves::Move;
+use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
+use crate::outcome::{Reason, Status};
+use crate::position::{Phase, Player, Position};
+use crate::rules::Rules;
+
+/// Why a request about the game was refused.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum GameError {
+    /// A position string that does not parse or cannot occur.
+    Position(PositionError),
+    /// A move that is not legal in the shown position (or not a move).
+    Move(MoveError),
+    /// A move asked for after the game ended.
+    GameOver,
+    /// A ply outside the game.
+    NoSuchPly(usize),
+    /// Record text that does not read or replay.
+    Record(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Position(error) => write!(f, "invalid position: {error}"),
+            GameError::Move(error) => write!(f, "{error}"),
+            GameError::GameOver => f.write_str("the game is over"),
+            GameError::NoSuchPly(ply) => write!(f, "there is no ply {ply} in this game"),
+            GameError::Record(why) => write!(f, "cannot load the record: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A game: a start position, the moves from it and the ply on view.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    /// `positions[0]` is the start; `positions[i + 1]` follows `moves[i]`.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    /// The ply on view, `0..=moves.len()`.
+    cursor: usize,
+}
+
+impl Game {
+    /// A game under `rules` from `start` (a position string), or from the
+    /// start of the rules' pattern.
+    pub fn new(rules: Rules, start: Option<&str>) -> Result<Game, GameError> {
+        let text = start.map_or_else(|| rules.pattern.start_position_string(), str::to_string);
+        let position = parse_position(&text).map_err(GameError::Position)?;
+        Ok(Game {
+            rules,
+            positions: vec![position],
+            moves: Vec::new(),
+            cursor: 0,
+        })
+    }
+
+    /// The rules played under.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The position on view.
+    pub fn shown(&self) -> Position {
+        self.positions[self.cursor]
+    }
+
+    /// The ply on view.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The number of plies played.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether no move has been played.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Whether the last ply is on view.
+    pub fn at_end(&self) -> bool {
+        self.cursor == self.moves.len()
+    }
+
+    /// The status of the position on view.
+    pub fn status(&self) -> Status {
+        Status::of(&self.shown(), &self.rules)
+    }
+
+    /// The start position as a string.
+    pub fn start_string(&self) -> String {
+        format_position(&self.positions[0])
+    }
+
+    /// The moves up to the ply on view, in notation.
+    pub fn moves_to_cursor(&self) -> Vec<String> {
+        self.moves[..self.cursor]
+            .iter()
+            .map(Move::to_string)
+            .collect()
+    }
+
+    /// Plays `text` in the shown position. A move other than the next one
+    /// of the game cuts the game there (as a take-back and a new move
+    /// would); the same move as the game's next just steps forward.
+    pub fn play(&mut self, text: &str) -> Result<Move, GameError> {
+        if let Status::Over { .. } = self.status() {
+            return Err(GameError::GameOver);
+        }
+        let shown = self.shown();
+        let mv = parse_move(&shown, &self.rules, text).map_err(GameError::Move)?;
+        if self.moves.get(self.cursor) != Some(&mv) {
+            self.moves.truncate(self.cursor);
+            self.positions.truncate(self.cursor + 1);
+            self.moves.push(mv);
+            self.positions.push(shown.play(mv));
+        }
+        self.cursor += 1;
+        Ok(mv)
+    }
+
+    /// Shows ply `ply` (0 is the start).
+    pub fn goto(&mut self, ply: usize) -> Result<(), GameError> {
+        if ply > self.moves.len() {
+            return Err(GameError::NoSuchPly(ply));
+        }
+        self.cursor = ply;
+        Ok(())
+    }
+
+    /// Removes the last `plies` plies (fewer if the game is shorter) and
+    /// shows the new end.
+    pub fn take_back(&mut self, plies: usize) {
+        let keep = self.moves.len().saturating_sub(plies);
+        self.moves.truncate(keep);
+        self.positions.truncate(keep + 1);
+        self.cursor = keep;
+    }
+
+    /// The game as a record in the format of `pasang match --out`, with
+    /// the players' names.
+    pub fn record(&self, south: &str, north: &str) -> Record {
+        let mut record = Record::default();
+        record.push_tag("Event", "pasang gui");
+        record.push_tag("Date", records::utc_date());
+        record.push_tag("South", south);
+        record.push_tag("North", north);
+        record.push_tag("Pattern", self.rules.pattern.to_string());
+        record.push_tag("KaEntry", self.rules.ka_entry.to_string());
+        record.push_tag("SecondColumn", self.rules.second_column.to_string());
+        record.push_tag("Centre", self.rules.centre.to_string());
+        record.push_tag("FEN", self.start_string());
+        let end = Status::of(&self.positions[self.moves.len()], &self.rules);
+        let result = match end {
+            Status::InPlay => "*",
+            Status::Over { winner: None, .. } => "1/2-1/2",
+            Status::Over {
+                winner: Some(Player::South),
+                ..
+            } => "1-0",
+            Status::Over {
+                winner: Some(Player::North),
+                ..
+            } => "0-1",
+        };
+        record.push_tag("Result", result);
+        record.moves = self
+            .moves
+            .iter()
+            .map(|mv| RecordMove {
+                text: mv.to_string(),
+                comment: None,
+            })
+            .collect();
+        record.result = result.to_string();
+        record
+    }
+
+    /// The first game of record text (as `pasang match --out` writes),
+    /// replayed under its own rules, shown at its end.
+    pub fn from_record(text: &str) -> Result<Game, GameError> {
+        let records = records::read(text).map_err(|error| GameError::Record(error.to_string()))?;
+        let record = records
+            .first()
+            .ok_or_else(|| GameError::Record("no game in the text".into()))?;
+        let rules = record.rules().map_err(GameError::Record)?;
+        let mut game = Game::new(rules, record.tag("FEN")).map_err(|error| match error {
+            GameError::Position(error) => GameError::Record(format!("FEN: {error}")),
+            other => other,
+        })?;
+        for (index, mv) in record.moves.iter().enumerate() {
+            game.play(&mv.text)
+                .map_err(|error| GameError::Record(format!("ply {}: {error}", index + 1)))?;
+        }
+        Ok(game)
+    }
+
+    /// Everything the page draws, as the `state` message.
+    pub fn state(&self) -> Value {
+        let shown = self.shown();
+        let status = self.status();
+        let board: String = Square::all()
+            .map(|square| crate::notation::board_char(&shown, square))
+            .collect();
+        let legal: Vec<Value> = match status {
+            Status::InPlay => legal_moves(&shown, &self.rules)
+                .iter()
+                .map(|&mv| move_json(&shown, mv))
+                .collect(),
+            Status::Over { .. } => Vec::new(),
+        };
+        let last = (self.cursor > 0).then(|| {
+            let before = self.positions[self.cursor - 1];
+            move_json(&before, self.moves[self.cursor - 1])
+        });
+        let side = shown.side_to_move();
+        let (over, text) = match status {
+            Status::InPlay => (
+                Value::Null,
+                format!("{} to move", crate::cli::player_title(side)),
+            ),
+            Status::Over { winner, reason, .. } => (
+                json!({
+                    "winner": winner.map(Player::name),
+                    "reason": match reason { Reason::Score => "points", Reason::Suntuk => "suntuk" },
+                }),
+                describe_result(&status, side),
+            ),
+        };
+        json!({
+            "type": "state",
+            "board": board,
+            "side": side.name(),
+            "phase": match shown.phase() { Phase::Passage => 1, Phase::KaEntry => 2, Phase::KaMove => 3 },
+            "scores": [shown.score(Player::South), shown.score(Player::North)],
+            "position": format_position(&shown),
+            "start": self.start_string(),
+            "moves": self.moves.iter().map(Move::to_string).collect::<Vec<_>>(),
+            "cursor": self.cursor,
+            "legal": legal,
+            "last": last,
+            "over": over,
+            "status": text,
+            "rules": {
+                "pattern": self.rules.pattern.to_string(),
+                "ka_entry": self.rules.ka_entry.to_string(),
+                "second_column": self.rules.second_column.to_string(),
+                "centre": self.rules.centre.to_string(),
+            },
+        })
+    }
+}
+
+/// Names of the points of a set.
+fn names(set: Bitboard) -> Vec<String> {
+    set.map(|square| square.to_string()).collect()
+}
+
+/// A move of `position` as the page needs it: its notation, where it
+/// goes (a file for a passage, points otherwise) and what it takes.
+fn move_json(position: &Position, mv: Move) -> Value {
+    let capture = position.capture(mv);
+    let mut value = json!({
+        "move": mv.to_string(),
+        "captures": names(capture.points_taken()),
+        "points": capture.points(),
+    });
+    if mv.is_passage() {
+        value["file"] = json!(mv.passage_file());
+    } else {
+        value["from"] = json!(mv.from().to_string());
+        value["to"] = json!(mv.to().to_string());
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_has_eleven_passages_and_120_stones() {
+        let game = Game::new(Rules::default(), None).unwrap();
+        let state = game.state();
+        assert_eq!(state["legal"].as_array().unwrap().len(), 11);
+        let board = state["board"].as_str().unwrap();
+        assert_eq!(board.len(), 121);
+        assert_eq!(
+            board.chars().filter(|c| matches!(c, 'w' | 'b')).count(),
+            120
+        );
+        assert_eq!(&board[60..61], "+");
+        assert_eq!(state["status"], "South to move");
+        assert_eq!(state["phase"], 1);
+    }
+
+    #[test]
+    fn moves_are_checked_and_the_last_one_is_described() {
+        let mut game = Game::new(Rules::default(), None).unwrap();
+        assert!(matches!(game.play("zz"), Err(GameError::Move(_))));
+        game.play("c").unwrap();
+        game.play("j").unwrap();
+        game.play("b4c4").unwrap();
+        let state = game.state();
+        assert_eq!(state["moves"], json!(["c", "j", "b4c4n"]));
+        assert_eq!(state["last"]["from"], "b4");
+        assert_eq!(state["last"]["captures"], json!(["c6", "c7", "c8"]));
+        assert_eq!(state["scores"], json!([11, 9]));
+    }
+
+    #[test]
+    fn navigating_back_and_playing_cuts_the_game() {
+        let mut game = Game::new(Rules::default(), None).unwrap();
+        for mv in ["c", "j", "b4c4n"] {
+            game.play(mv).unwrap();
+        }
+        game.goto(1).unwrap();
+        assert_eq!(game.shown().side_to_move(), Player::North);
+        game.play("j").unwrap();
+        assert_eq!(game.len(), 3, "the same move keeps the rest");
+        game.goto(1).unwrap();
+        game.play("k").unwrap();
+        assert_eq!(game.len(), 2);
+        assert_eq!(game.goto(3), Err(GameError::NoSuchPly(3)));
+        game.take_back(5);
+        assert!(game.is_empty());
+    }
+
+    #[test]
+    fn a_finished_game_says_why_and_refuses_moves() {
+        let text = ".........../.........../.........../.........../.........../.....+...../.........../.........../.........../w........../SN........b s 50 60 ak";
+        let mut game = Game::new(Rules::default(), Some(text)).unwrap();
+        let state = game.state();
+        assert_eq!(state["over"]["reason"], "suntuk");
+        assert_eq!(state["over"]["winner"], "north");
+        assert!(state["status"].as_str().unwrap().contains("suntuk"));
+        assert_eq!(game.play("a1a2n"), Err(GameError::GameOver));
+    }
+
+    #[test]
+    fn records_round_trip() {
+        let mut game = Game::new(Rules::default(), None).unwrap();
+        for mv in ["c", "j", "b4c4n", "k7j7w"] {
+            game.play(mv).unwrap();
+        }
+        let text = game.record("person", "pasang").to_string();
+        let loaded = Game::from_record(&text).unwrap();
+        assert_eq!(loaded.moves, game.moves);
+        assert!(loaded.at_end());
+        let error = Game::from_record("[Event \"x\"]\n\n1. c c *\n").unwrap_err();
+        assert!(error.to_string().contains("ply 2"), "{error}");
+    }
+}

@@ -1,0 +1,292 @@
+//! The little HTTP the page needs: `GET` of three embedded files and the
+//! WebSocket upgrade at `/ws`. Requests are parsed by `httparse` (the
+//! parser under hyper and tungstenite) from a bounded head; anything else
+//! gets a plain error response, and every plain response closes the
+//! connection, so no request body or pipelining needs handling.
+
+use std::fmt;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+
+/// Longest request head read; browsers send well under 2 KiB.
+pub const MAX_HEAD_BYTES: usize = 16 * 1024;
+/// Most header lines parsed.
+const MAX_HEADERS: usize = 64;
+
+/// The files of the page, embedded in the binary: no CDN, no build step.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+const APP_JS: &str = include_str!("assets/app.js");
+
+/// What a request asks for.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Route {
+    /// An embedded file: its content type and text.
+    File(&'static str, &'static str),
+    /// The WebSocket of a page session, with the client's key.
+    WebSocket { key: String },
+}
+
+/// Why a request is refused, with the status it is answered with.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum HttpError {
+    /// 400: the head does not parse, or a WebSocket request lacks a part.
+    BadRequest(String),
+    /// 403: a WebSocket opened by a page of another site.
+    Forbidden(String),
+    /// 404.
+    NotFound(String),
+    /// 405: a method other than GET or HEAD.
+    MethodNotAllowed(String),
+    /// 413: a request with a body.
+    PayloadTooLarge,
+    /// 431: the head is longer than [`MAX_HEAD_BYTES`].
+    HeadTooLarge,
+    /// 503: too many pages are open.
+    Busy(usize),
+}
+
+impl HttpError {
+    /// The status line's code and reason.
+    pub fn status(&self) -> (u16, &'static str) {
+        match self {
+            HttpError::BadRequest(_) => (400, "Bad Request"),
+            HttpError::Forbidden(_) => (403, "Forbidden"),
+            HttpError::NotFound(_) => (404, "Not Found"),
+            HttpError::MethodNotAllowed(_) => (405, "Method Not Allowed"),
+            HttpError::PayloadTooLarge => (413, "Payload Too Large"),
+            HttpError::HeadTooLarge => (431, "Request Header Fields Too Large"),
+            HttpError::Busy(_) => (503, "Service Unavailable"),
+        }
+    }
+}
+
+impl fmt::Display for HttpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HttpError::BadRequest(why) => write!(f, "bad request: {why}"),
+            HttpError::Forbidden(why) => write!(f, "forbidden: {why}"),
+            HttpError::NotFound(path) => write!(f, "no such page: {path}"),
+            HttpError::MethodNotAllowed(method) => {
+                write!(f, "method {method} not allowed: only GET and HEAD")
+            }
+            HttpError::PayloadTooLarge => f.write_str("request bodies are not accepted"),
+            HttpError::HeadTooLarge => {
+                write!(f, "request head longer than {MAX_HEAD_BYTES} bytes")
+            }
+            HttpError::Busy(limit) => write!(f, "{limit} pages are open already; close one"),
+        }
+    }
+}
+
+impl std::error::Error for HttpError {}
+
+/// A parsed request: method, path (without the query) and what it asks.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Request {
+    /// `GET` or `HEAD`.
+    pub head_only: bool,
+    /// What to answer with.
+    pub route: Route,
+}
+
+/// Reads a request head (up to the blank line) from `stream`, at most
+/// [`MAX_HEAD_BYTES`]. Bytes after the head are not read: a client may
+/// send WebSocket frames only after the answer.
+pub fn read_head(stream: &mut impl Read) -> Result<Vec<u8>, HttpError> {
+    let mut head = Vec::with_capacity(1024);
+    let mut byte = [0u8; 1];
+    // Byte by byte: the head is short, and nothing past it is consumed.
+    while !head.ends_with(b"\r\n\r\n") {
+        if head.len() >= MAX_HEAD_BYTES {
+            return Err(HttpError::HeadTooLarge);
+        }
+        match stream.read(&mut byte) {
+            Ok(0) => {
+                return Err(HttpError::BadRequest(
+                    "connection closed in the head".into(),
+                ));
+            }
+            Ok(_) => head.push(byte[0]),
+            Err(error) => return Err(HttpError::BadRequest(error.to_string())),
+        }
+    }
+    Ok(head)
+}
+
+/// Parses a request head and routes it.
+pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut request = httparse::Request::new(&mut headers);
+    match request.parse(head) {
+        Ok(httparse::Status::Complete(_)) => {}
+        Ok(httparse::Status::Partial) => {
+            return Err(HttpError::BadRequest("incomplete request head".into()));
+        }
+        Err(error) => return Err(HttpError::BadRequest(error.to_string())),
+    }
+    let method = request.method.unwrap_or("");
+    let head_only = match method {
+        "GET" => false,
+        "HEAD" => true,
+        other => return Err(HttpError::MethodNotAllowed(other.to_string())),
+    };
+    let header = |name: &str| {
+        request
+            .headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+            .map(|h| String::from_utf8_lossy(h.value).trim().to_string())
+    };
+    let has_body =
+        header("content-length").is_some_and(|v| v != "0") || header("transfer-encoding").is_some();
+    if has_body {
+        return Err(HttpError::PayloadTooLarge);
+    }
+    let target = request.path.unwrap_or("/");
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let route = match path {
+        "/" | "/index.html" => Route::File("text/html; charset=utf-8", INDEX_HTML),
+        "/style.css" => Route::File("text/css; charset=utf-8", STYLE_CSS),
+        "/app.js" => Route::File("text/javascript; charset=utf-8", APP_JS),
+        "/ws" => {
+            let upgrade = header("upgrade").unwrap_or_default();
+            if !upgrade.eq_ignore_ascii_case("websocket") {
+                return Err(HttpError::BadRequest(
+                    "/ws takes WebSocket requests only".into(),
+                ));
+            }
+            if header("sec-websocket-version").as_deref() != Some("13") {
+                return Err(HttpError::BadRequest(
+                    "WebSocket version 13 is needed".into(),
+                ));
+            }
+            let key = header("sec-websocket-key")
+                .ok_or_else(|| HttpError::BadRequest("no Sec-WebSocket-Key".into()))?;
+            // A page of another site must not start engines here: the
+            // browser names the page's origin, which must be this server.
+            if let (Some(origin), Some(host)) = (header("origin"), header("host"))
+                && origin != format!("http://{host}")
+            {
+                return Err(HttpError::Forbidden(format!(
+                    "a page from {origin} may not open a session"
+                )));
+            }
+            Route::WebSocket { key }
+        }
+        other => return Err(HttpError::NotFound(other.to_string())),
+    };
+    Ok(Request { head_only, route })
+}
+
+/// Writes a whole response and flushes it; errors mean the client left.
+pub fn respond(
+    stream: &mut TcpStream,
+    status: (u16, &str),
+    content_type: &str,
+    body: &str,
+    head_only: bool,
+) -> std::io::Result<()> {
+    let (code, reason) = status;
+    let head = format!(
+        "HTTP/1.1 {code} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    if !head_only {
+        stream.write_all(body.as_bytes())?;
+    }
+    stream.flush()
+}
+
+/// Writes the error's response: its status and a one-line text.
+pub fn respond_error(stream: &mut TcpStream, error: &HttpError) -> std::io::Result<()> {
+    let body = format!("{error}\n");
+    respond(
+        stream,
+        error.status(),
+        "text/plain; charset=utf-8",
+        &body,
+        false,
+    )
+}
+
+/// Accepts a WebSocket upgrade (RFC 6455's 101 answer).
+pub fn accept_websocket(stream: &mut TcpStream, key: &str) -> std::io::Result<()> {
+    let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
+    let head = format!(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Accept: {accept}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(text: &str) -> Result<Request, HttpError> {
+        let head = read_head(&mut text.as_bytes())?;
+        parse(&head)
+    }
+
+    #[test]
+    fn the_page_and_its_files_are_served() {
+        let page = request("GET /?mode=play&side=south HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        assert!(
+            matches!(page.route, Route::File(kind, body) if kind.starts_with("text/html") && body.contains("app.js"))
+        );
+        let script = request("HEAD /app.js HTTP/1.1\r\n\r\n").unwrap();
+        assert!(script.head_only);
+    }
+
+    #[test]
+    fn websocket_requests_are_checked() {
+        let good = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nOrigin: http://127.0.0.1:8080\r\n\
+                    Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
+                    Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+        assert_eq!(
+            request(good).unwrap().route,
+            Route::WebSocket {
+                key: "dGhlIHNhbXBsZSBub25jZQ==".into()
+            }
+        );
+        let foreign = good.replace(
+            "Origin: http://127.0.0.1:8080",
+            "Origin: http://evil.example",
+        );
+        assert!(matches!(request(&foreign), Err(HttpError::Forbidden(_))));
+        let plain = "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n";
+        assert!(matches!(request(plain), Err(HttpError::BadRequest(_))));
+    }
+
+    #[test]
+    fn bad_requests_get_their_status() {
+        let cases = [
+            ("POST / HTTP/1.1\r\n\r\n", 405),
+            ("GET /etc/passwd HTTP/1.1\r\n\r\n", 404),
+            ("GET / HTTP/1.1\r\nContent-Length: 5\r\n\r\n", 413),
+            ("\x01\x02 nonsense\r\n\r\n", 400),
+            ("GET / HTTP/1.1\r\n", 400),
+        ];
+        for (text, status) in cases {
+            assert_eq!(request(text).unwrap_err().status().0, status, "{text:?}");
+        }
+        let long = format!(
+            "GET / HTTP/1.1\r\nX: {}\r\n\r\n",
+            "a".repeat(MAX_HEAD_BYTES)
+        );
+        assert_eq!(request(&long), Err(HttpError::HeadTooLarge));
+    }
+
+    #[test]
+    fn the_accept_key_is_rfc_6455s() {
+        // The example of RFC 6455, section 1.3.
+        assert_eq!(
+            tungstenite::handshake::derive_accept_key(b"dGhlIHNhbXBsZSBub25jZQ=="),
+            "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+        );
+    }
+}

@@ -1,0 +1,877 @@
+//! One page's session as a state machine with no I/O: messages from the
+//! page and lines from the engine go in, messages for the page and lines
+//! for the engine come out. [`super::connection`] moves them; the unit
+//! tests here play both sides.
+//!
+//! The engine is asked only to search (`setoption`, `ucinewgame`,
+//! `isready`, `position`, `go`, `stop`), so any engine that speaks the
+//! protocol will do; the rules, the board and the end of the game are the
+//! server's own.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::{Value, json};
+
+use super::game::{Game, GameError};
+use crate::notation::parse_move;
+use crate::position::Player;
+use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+
+/// Default time per engine move in play and watch modes, in ms: the
+/// engine answers within a few seconds, as a person expects.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// Bounds of the settings the page may choose.
+const MOVETIME_RANGE: std::ops::RangeInclusive<u64> = 10..=60_000;
+const SKILL_RANGE: std::ops::RangeInclusive<u64> = 0..=20;
+const MULTIPV_RANGE: std::ops::RangeInclusive<u64> = 1..=5;
+
+/// What the page may be doing.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Mode {
+    /// A person plays `person`'s side against the engine.
+    Play { person: Player },
+    /// The engine analyses the shown position without end (while running).
+    Analyse,
+    /// The engine plays both sides (while running).
+    Watch,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Play { .. } => "play",
+            Mode::Analyse => "analyse",
+            Mode::Watch => "watch",
+        }
+    }
+}
+
+/// Why a message from the page was refused.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum RequestError {
+    /// Not a JSON object with a known `type`.
+    Malformed(String),
+    /// A field missing or out of range.
+    BadField { field: &'static str, reason: String },
+    /// The game refused it (an illegal move, a bad position, ...).
+    Game(GameError),
+    /// A move sent while it is the engine's turn in play mode.
+    EnginesTurn,
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestError::Malformed(why) => write!(f, "malformed message: {why}"),
+            RequestError::BadField { field, reason } => write!(f, "bad '{field}': {reason}"),
+            RequestError::Game(error) => write!(f, "{error}"),
+            RequestError::EnginesTurn => f.write_str("it is the engine's turn"),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+impl From<GameError> for RequestError {
+    fn from(error: GameError) -> RequestError {
+        RequestError::Game(error)
+    }
+}
+
+/// Why the engine is being asked to search.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Purpose {
+    /// For a move to play (play and watch modes).
+    Move,
+    /// Analysis of the shown position.
+    Analyse,
+}
+
+/// The search the engine is running.
+#[derive(Copy, Clone, Debug)]
+struct Search {
+    purpose: Purpose,
+    /// The session's generation when it started: a search of an older
+    /// generation is stale, and its output is dropped.
+    generation: u64,
+    /// Whether `stop` has been sent.
+    stopping: bool,
+    /// The side to move in the searched position (scores are its view).
+    side: Player,
+}
+
+/// What the session knows of the engine process.
+#[derive(Debug, Default)]
+struct EngineState {
+    /// Options the engine announced; others are never sent.
+    options: Vec<String>,
+    /// Values sent so far, so each is sent only when it changes.
+    sent: BTreeMap<String, String>,
+    /// Whether the engine can be asked to search.
+    usable: bool,
+    /// Whether the next search is of a new game (`ucinewgame` first).
+    new_game: bool,
+}
+
+/// One page's session.
+#[derive(Debug)]
+pub struct Session {
+    game: Game,
+    mode: Mode,
+    /// Analysis or watching runs (the page's start/stop).
+    running: bool,
+    skill: u64,
+    movetime: u64,
+    multipv: u64,
+    engine_name: String,
+    engine: EngineState,
+    search: Option<Search>,
+    /// Bumped by every change that makes a running search pointless.
+    generation: u64,
+    /// The newest `info` of the current search per line, sent at the
+    /// next [`Session::flush`] so that a chatty engine cannot flood the
+    /// page.
+    infos: BTreeMap<u64, Value>,
+    to_page: Vec<String>,
+    to_engine: Vec<String>,
+}
+
+impl Session {
+    /// A session whose engine announced `options` and is called `name`;
+    /// `engine_ok` is false when no engine could be started (the board
+    /// still works, with a message saying why there is no engine).
+    pub fn new(name: &str, options: Vec<String>, engine_ok: bool) -> Session {
+        let mut session = Session {
+            game: Game::new(Rules::default(), None).expect("the built-in start is valid"),
+            mode: Mode::Play {
+                person: Player::South,
+            },
+            running: true,
+            skill: 20,
+            movetime: DEFAULT_MOVETIME_MS,
+            multipv: 3,
+            engine_name: name.to_string(),
+            engine: EngineState {
+                options,
+                usable: engine_ok,
+                new_game: true,
+                ..EngineState::default()
+            },
+            search: None,
+            generation: 0,
+            infos: BTreeMap::new(),
+            to_page: Vec::new(),
+            to_engine: Vec::new(),
+        };
+        session.send_page(json!({"type": "hello", "engine": name, "engine_ok": engine_ok}));
+        session.send_state();
+        session
+    }
+
+    /// Messages for the page, oldest first.
+    pub fn take_page(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.to_page)
+    }
+
+    /// Lines for the engine, oldest first.
+    pub fn take_engine(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.to_engine)
+    }
+
+    /// Handles one message from the page; a refused one is answered with
+    /// an `error` message and changes nothing.
+    pub fn on_page(&mut self, text: &str) {
+        if let Err(error) = self.request(text) {
+            self.send_page(json!({"type": "error", "message": error.to_string()}));
+        }
+        self.sync();
+    }
+
+    /// Handles one line of engine output.
+    pub fn on_engine(&mut self, line: &str) {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("info") => self.on_info(line),
+            Some("bestmove") => self.on_bestmove(words.next().unwrap_or("")),
+            _ => {}
+        }
+    }
+
+    /// The engine process is gone: say so, and search no more.
+    pub fn on_engine_gone(&mut self, why: &str) {
+        if self.engine.usable {
+            self.engine.usable = false;
+            self.search = None;
+            self.send_page(json!({"type": "error", "message": format!("engine: {why}")}));
+            self.send_state();
+        }
+    }
+
+    /// Sends the engine lines gathered since the last flush.
+    pub fn flush(&mut self) {
+        for (_, info) in std::mem::take(&mut self.infos) {
+            self.send_page(info);
+        }
+    }
+
+    fn send_page(&mut self, message: Value) {
+        self.to_page.push(message.to_string());
+    }
+
+    /// The game state with the session's mode and settings.
+    fn send_state(&mut self) {
+        let mut state = self.game.state();
+        state["mode"] = json!(self.mode.name());
+        state["person"] = match self.mode {
+            Mode::Play { person } => json!(person.name()),
+            _ => Value::Null,
+        };
+        state["running"] = json!(self.running);
+        state["skill"] = json!(self.skill);
+        state["movetime"] = json!(self.movetime);
+        state["multipv"] = json!(self.multipv);
+        state["engine_ok"] = json!(self.engine.usable);
+        state["thinking"] = json!(
+            self.search
+                .is_some_and(|s| !s.stopping && s.purpose == Purpose::Move)
+        );
+        self.send_page(state);
+    }
+
+    fn request(&mut self, text: &str) -> Result<(), RequestError> {
+        let message: Value =
+            serde_json::from_str(text).map_err(|e| RequestError::Malformed(e.to_string()))?;
+        let kind = message["type"]
+            .as_str()
+            .ok_or_else(|| RequestError::Malformed("no \"type\"".into()))?;
+        match kind {
+            "new" => {
+                let rules = rules_of(&message["rules"])?;
+                let start = match &message["position"] {
+                    Value::Null => None,
+                    Value::String(text) if text.trim().is_empty() => None,
+                    Value::String(text) => Some(text.as_str()),
+                    _ => return Err(bad("position", "not a string")),
+                };
+                self.game = Game::new(rules, start)?;
+                self.engine.new_game = true;
+            }
+            "move" => {
+                let text = message["move"]
+                    .as_str()
+                    .ok_or_else(|| bad("move", "not a string"))?;
+                if let Mode::Play { person } = self.mode
+                    && self.game.at_end()
+                    && self.game.shown().side_to_move() != person
+                {
+                    return Err(RequestError::EnginesTurn);
+                }
+                self.game.play(text)?;
+            }
+            "goto" => {
+                let ply = number(&message, "ply", 0..=u64::from(u32::MAX))?;
+                self.game.goto(ply as usize)?;
+            }
+            "takeback" => {
+                self.game.take_back(1);
+                // In play mode, back to a position where the person moves.
+                if let Mode::Play { person } = self.mode {
+                    while !self.game.is_empty() && self.game.shown().side_to_move() != person {
+                        self.game.take_back(1);
+                    }
+                }
+            }
+            "mode" => {
+                self.mode = match message["mode"].as_str() {
+                    Some("play") => Mode::Play {
+                        person: match message["side"].as_str() {
+                            Some("south") | None => Player::South,
+                            Some("north") => Player::North,
+                            Some(other) => {
+                                return Err(bad(
+                                    "side",
+                                    &format!("'{other}' is not south or north"),
+                                ));
+                            }
+                        },
+                    },
+                    Some("analyse") => Mode::Analyse,
+                    Some("watch") => Mode::Watch,
+                    _ => return Err(bad("mode", "expected play, analyse or watch")),
+                };
+                self.running = true;
+            }
+            "settings" => {
+                // Check every field before changing any.
+                let skill = optional(&message, "skill", SKILL_RANGE)?;
+                let movetime = optional(&message, "movetime", MOVETIME_RANGE)?;
+                let multipv = optional(&message, "multipv", MULTIPV_RANGE)?;
+                self.skill = skill.unwrap_or(self.skill);
+                self.movetime = movetime.unwrap_or(self.movetime);
+                self.multipv = multipv.unwrap_or(self.multipv);
+            }
+            "run" => {
+                self.running = message["on"]
+                    .as_bool()
+                    .ok_or_else(|| bad("on", "not true or false"))?;
+            }
+            "load" => {
+                let text = message["text"]
+                    .as_str()
+                    .ok_or_else(|| bad("text", "not a string"))?;
+                self.game = Game::from_record(text)?;
+                self.engine.new_game = true;
+            }
+            "save" => {
+                let (south, north) = match self.mode {
+                    Mode::Play {
+                        person: Player::South,
+                    } => ("person", self.engine_name.as_str()),
+                    Mode::Play {
+                        person: Player::North,
+                    } => (self.engine_name.as_str(), "person"),
+                    _ => ("?", "?"),
+                };
+                let record = self.game.record(south, north).to_string();
+                self.send_page(json!({"type": "record", "text": record}));
+                return Ok(());
+            }
+            other => return Err(RequestError::Malformed(format!("unknown type '{other}'"))),
+        }
+        self.generation += 1;
+        self.send_state();
+        Ok(())
+    }
+
+    /// What the engine should be doing now, if anything.
+    fn wanted(&self) -> Option<Purpose> {
+        if !self.engine.usable || self.game.status() != crate::outcome::Status::InPlay {
+            return None;
+        }
+        match self.mode {
+            Mode::Play { person } => (self.game.at_end()
+                && self.game.shown().side_to_move() != person)
+                .then_some(Purpose::Move),
+            Mode::Watch => (self.running && self.game.at_end()).then_some(Purpose::Move),
+            Mode::Analyse => self.running.then_some(Purpose::Analyse),
+        }
+    }
+
+    /// Brings the engine in line with the session: stops a search that is
+    /// no longer wanted, starts one that is (once the old one has ended).
+    fn sync(&mut self) {
+        let wanted = self.wanted();
+        match &mut self.search {
+            Some(search) => {
+                let current =
+                    search.generation == self.generation && Some(search.purpose) == wanted;
+                if !current && !search.stopping {
+                    search.stopping = true;
+                    self.to_engine.push("stop".into());
+                }
+            }
+            None => {
+                if let Some(purpose) = wanted {
+                    self.start(purpose);
+                }
+            }
+        }
+    }
+
+    /// Sends an option if the engine has it and its value changed.
+    fn set_option(&mut self, name: &str, value: String) {
+        let known = self
+            .engine
+            .options
+            .iter()
+            .any(|option| option.eq_ignore_ascii_case(name));
+        if known && self.engine.sent.get(name) != Some(&value) {
+            self.to_engine
+                .push(format!("setoption name {name} value {value}"));
+            self.engine.sent.insert(name.to_string(), value);
+        }
+    }
+
+    fn start(&mut self, purpose: Purpose) {
+        let rules = self.game.rules();
+        self.set_option("Pattern", rules.pattern.to_string());
+        self.set_option("Ka Entry", rules.ka_entry.to_string());
+        self.set_option("Second Column", rules.second_column.to_string());
+        self.set_option("Centre", rules.centre.to_string());
+        match purpose {
+            Purpose::Move => {
+                self.set_option("Skill Level", self.skill.to_string());
+                self.set_option("MultiPV", "1".into());
+            }
+            Purpose::Analyse => {
+                self.set_option("Skill Level", "20".into());
+                self.set_option("MultiPV", self.multipv.to_string());
+            }
+        }
+        if std::mem::take(&mut self.engine.new_game) {
+            self.to_engine.push("ucinewgame".into());
+        }
+        // The answer is not awaited (the protocol keeps commands in
+        // order); it is good manners after options, and harmless.
+        self.to_engine.push("isready".into());
+        let mut position = format!("position fen {}", self.game.start_string());
+        let moves = self.game.moves_to_cursor();
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&moves.join(" "));
+        }
+        self.to_engine.push(position);
+        self.to_engine.push(match purpose {
+            Purpose::Move => format!("go movetime {}", self.movetime),
+            Purpose::Analyse => "go infinite".into(),
+        });
+        let side = self.game.shown().side_to_move();
+        self.search = Some(Search {
+            purpose,
+            generation: self.generation,
+            stopping: false,
+            side,
+        });
+        self.infos.clear();
+        self.send_page(json!({
+            "type": "search",
+            "purpose": match purpose { Purpose::Move => "move", Purpose::Analyse => "analyse" },
+            "side": side.name(),
+            "ply": self.game.cursor(),
+        }));
+    }
+
+    fn on_info(&mut self, line: &str) {
+        let Some(search) = self.search else { return };
+        if search.stopping || search.generation != self.generation {
+            return;
+        }
+        let Some(info) = Info::parse(line) else {
+            return;
+        };
+        // Only the moves of the line that are legal are shown: a foreign
+        // engine's nonsense stops there.
+        let rules = self.game.rules();
+        let mut position = self.game.shown();
+        let mut pv = Vec::new();
+        for text in &info.pv {
+            match parse_move(&position, &rules, text) {
+                Ok(mv) => {
+                    pv.push(mv.to_string());
+                    position = position.play(mv);
+                }
+                Err(_) => break,
+            }
+        }
+        let (text, south) = info.score.describe(search.side);
+        self.infos.insert(
+            info.multipv,
+            json!({
+                "type": "info",
+                "multipv": info.multipv,
+                "depth": info.depth,
+                "score": text,
+                "south": south,
+                "pv": pv,
+                "side": search.side.name(),
+                "ply": self.game.cursor(),
+            }),
+        );
+    }
+
+    fn on_bestmove(&mut self, word: &str) {
+        let Some(search) = self.search.take() else {
+            return;
+        };
+        self.flush();
+        if search.generation == self.generation
+            && !search.stopping
+            && search.purpose == Purpose::Move
+            && word != "(none)"
+        {
+            match self.game.play(word) {
+                Ok(_) => self.generation += 1,
+                Err(error) => {
+                    // Asking again would bring the same move back.
+                    self.engine.usable = false;
+                    self.send_page(json!({
+                        "type": "error",
+                        "message": format!("the engine played '{word}', which is refused ({error}); it is asked for no more moves"),
+                    }));
+                }
+            }
+            self.send_state();
+        } else if search.purpose == Purpose::Move {
+            // A search for a move ended without one being played.
+            self.send_state();
+        }
+        self.sync();
+    }
+}
+
+/// A missing or bad field.
+fn bad(field: &'static str, reason: &str) -> RequestError {
+    RequestError::BadField {
+        field,
+        reason: reason.to_string(),
+    }
+}
+
+/// A required whole number in `range`.
+fn number(
+    message: &Value,
+    field: &'static str,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<u64, RequestError> {
+    optional(message, field, range)?.ok_or_else(|| bad(field, "missing"))
+}
+
+/// An optional whole number in `range`.
+fn optional(
+    message: &Value,
+    field: &'static str,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<Option<u64>, RequestError> {
+    match &message[field] {
+        Value::Null => Ok(None),
+        value => match value.as_u64() {
+            Some(n) if range.contains(&n) => Ok(Some(n)),
+            _ => Err(bad(
+                field,
+                &format!(
+                    "{value} is not a whole number from {} to {}",
+                    range.start(),
+                    range.end()
+                ),
+            )),
+        },
+    }
+}
+
+/// The rules of a `new` message (defaults for what is left out).
+fn rules_of(value: &Value) -> Result<Rules, RequestError> {
+    let mut rules = Rules::default();
+    if value.is_null() {
+        return Ok(rules);
+    }
+    let text = |field: &'static str| -> Result<Option<&str>, RequestError> {
+        match &value[field] {
+            Value::Null => Ok(None),
+            Value::String(text) => Ok(Some(text.as_str())),
+            _ => Err(bad(field, "not a string")),
+        }
+    };
+    let invalid =
+        |field: &'static str| move |e: crate::rules::OptionValueError| bad(field, &e.to_string());
+    if let Some(text) = text("pattern")? {
+        rules.pattern = text.parse::<Pattern>().map_err(invalid("pattern"))?;
+    }
+    if let Some(text) = text("ka_entry")? {
+        rules.ka_entry = text.parse::<KaEntry>().map_err(invalid("ka_entry"))?;
+    }
+    if let Some(text) = text("second_column")? {
+        rules.second_column = text
+            .parse::<SecondColumn>()
+            .map_err(invalid("second_column"))?;
+    }
+    if let Some(text) = text("centre")? {
+        rules.centre = text.parse::<Centre>().map_err(invalid("centre"))?;
+    }
+    Ok(rules)
+}
+
+/// A score as the engine reports it, from the side to move's view.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Score {
+    /// Hundredths of a point.
+    Centipoints(i64),
+    /// Moves of the side to move until the game is decided (negative:
+    /// lost).
+    Mate(i64),
+}
+
+impl Score {
+    /// The score as South sees it, as text (`+1.50`, `+#3`) and as a
+    /// number for the evaluation bar (mates as +-100,000).
+    fn describe(self, side: Player) -> (String, i64) {
+        let sign = if side == Player::South { 1 } else { -1 };
+        match self {
+            Score::Centipoints(cp) => {
+                let south = cp * sign;
+                (format!("{:+.2}", south as f64 / 100.0), south)
+            }
+            Score::Mate(moves) => {
+                // `mate 0` is a finished game the side to move lost.
+                let winning = moves > 0;
+                let south_wins = winning == (side == Player::South);
+                let text = format!("{}#{}", if south_wins { '+' } else { '-' }, moves.abs());
+                (text, if south_wins { 100_000 } else { -100_000 })
+            }
+        }
+    }
+}
+
+/// The parts of an `info` line the page shows.
+#[derive(Clone, Debug, Eq, PartialEq)]
+struct Info {
+    multipv: u64,
+    depth: u64,
+    score: Score,
+    pv: Vec<String>,
+}
+
+impl Info {
+    /// An `info` line with a score and a line; `None` for the others
+    /// (`info string`, progress without a line).
+    fn parse(line: &str) -> Option<Info> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut info = Info {
+            multipv: 1,
+            depth: 0,
+            score: Score::Centipoints(0),
+            pv: Vec::new(),
+        };
+        let mut scored = false;
+        let mut index = 1;
+        while index < words.len() {
+            let next = words.get(index + 1).copied().unwrap_or("");
+            match words[index] {
+                "string" => return None,
+                "depth" => info.depth = next.parse().ok()?,
+                "multipv" => info.multipv = next.parse().ok()?,
+                "score" => {
+                    let value = words.get(index + 2)?.parse().ok()?;
+                    info.score = match next {
+                        "cp" => Score::Centipoints(value),
+                        "mate" => Score::Mate(value),
+                        _ => return None,
+                    };
+                    scored = true;
+                    index += 1;
+                }
+                "pv" => {
+                    info.pv = words[index + 1..].iter().map(|w| w.to_string()).collect();
+                    break;
+                }
+                _ => {
+                    index += 1;
+                    continue;
+                }
+            }
+            index += 2;
+        }
+        (scored && !info.pv.is_empty()).then_some(info)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OPTIONS: [&str; 7] = [
+        "Pattern",
+        "Ka Entry",
+        "Second Column",
+        "Centre",
+        "Skill Level",
+        "MultiPV",
+        "Hash",
+    ];
+
+    fn session() -> Session {
+        let mut session = Session::new(
+            "pasang",
+            OPTIONS.iter().map(|s| s.to_string()).collect(),
+            true,
+        );
+        session.take_page();
+        session
+    }
+
+    fn page(session: &mut Session) -> Vec<Value> {
+        session
+            .take_page()
+            .iter()
+            .map(|text| serde_json::from_str(text).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_person_plays_and_the_engine_answers() {
+        let mut s = session();
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        let sent = s.take_engine();
+        assert!(
+            sent.contains(&"setoption name Skill Level value 20".to_string()),
+            "{sent:?}"
+        );
+        assert!(sent.contains(&"ucinewgame".to_string()));
+        assert!(sent.ends_with(&[
+            format!(
+                "position fen {} moves c",
+                Pattern::One.start_position_string()
+            ),
+            "go movetime 1000".to_string(),
+        ]));
+        page(&mut s);
+        s.on_engine("info depth 3 seldepth 3 multipv 1 score cp 150 nodes 10 pv j b4c4n zz");
+        s.on_engine("bestmove j ponder b4c4n");
+        let messages = page(&mut s);
+        let info = messages.iter().find(|m| m["type"] == "info").unwrap();
+        // North's +1.50 is South's -1.50; the illegal tail is cut.
+        assert_eq!(info["score"], "-1.50");
+        assert_eq!(info["pv"], json!(["j", "b4c4n"]));
+        let state = messages
+            .iter()
+            .rev()
+            .find(|m| m["type"] == "state")
+            .unwrap();
+        assert_eq!(state["moves"], json!(["c", "j"]));
+        assert_eq!(state["status"], "South to move");
+        assert!(s.take_engine().is_empty(), "the person's turn: no search");
+    }
+
+    #[test]
+    fn bad_requests_get_errors_and_change_nothing() {
+        let mut s = session();
+        for (text, expected) in [
+            ("not json", "malformed message"),
+            (r#"{"type":"fly"}"#, "unknown type 'fly'"),
+            (r#"{"type":"move","move":"k11"}"#, "k11"),
+            (r#"{"type":"goto","ply":5}"#, "no ply 5"),
+            (r#"{"type":"settings","skill":21}"#, "bad 'skill'"),
+            (
+                r#"{"type":"new","position":"nonsense"}"#,
+                "invalid position",
+            ),
+            (
+                r#"{"type":"mode","mode":"play","side":"east"}"#,
+                "bad 'side'",
+            ),
+        ] {
+            s.on_page(text);
+            let messages = page(&mut s);
+            assert_eq!(messages.len(), 1, "{text}: {messages:?}");
+            assert_eq!(messages[0]["type"], "error");
+            let message = messages[0]["message"].as_str().unwrap();
+            assert!(message.contains(expected), "{text}: {message}");
+        }
+        assert!(s.take_engine().is_empty());
+    }
+
+    #[test]
+    fn the_engines_turn_is_its_own() {
+        let mut s = session();
+        s.on_page(r#"{"type":"mode","mode":"play","side":"north"}"#);
+        assert!(s.take_engine().contains(&"go movetime 1000".to_string()));
+        page(&mut s);
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        assert_eq!(page(&mut s)[0]["message"], "it is the engine's turn");
+    }
+
+    #[test]
+    fn analysis_restarts_on_navigation_and_drops_stale_output() {
+        let mut s = session();
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        s.on_page(r#"{"type":"settings","multipv":2}"#);
+        s.on_page(r#"{"type":"mode","mode":"analyse"}"#);
+        // The move search is stopped first; its bestmove is not played.
+        assert_eq!(s.take_engine().last().unwrap(), "stop");
+        s.on_engine("bestmove j");
+        let sent = s.take_engine();
+        assert!(
+            sent.contains(&"setoption name MultiPV value 2".to_string()),
+            "{sent:?}"
+        );
+        assert_eq!(sent.last().unwrap(), "go infinite");
+        page(&mut s);
+        s.on_engine("info depth 5 multipv 2 score mate 2 pv j");
+        s.flush();
+        let info = page(&mut s).pop().unwrap();
+        assert_eq!(info["multipv"], 2);
+        assert_eq!(info["score"], "-#2");
+        s.on_page(r#"{"type":"goto","ply":0}"#);
+        assert_eq!(s.take_engine(), ["stop"]);
+        s.on_engine("info depth 6 multipv 1 score cp 5 pv j");
+        s.on_engine("bestmove j");
+        s.flush();
+        assert!(page(&mut s).iter().all(|m| m["type"] != "info"), "stale");
+        assert_eq!(s.take_engine().last().unwrap(), "go infinite");
+        s.on_page(r#"{"type":"run","on":false}"#);
+        assert_eq!(s.take_engine(), ["stop"]);
+        s.on_engine("bestmove c");
+        assert!(s.take_engine().is_empty());
+        assert_eq!(s.game.len(), 1, "analysis plays no move");
+    }
+
+    #[test]
+    fn options_the_engine_lacks_are_not_sent() {
+        let mut s = Session::new("other", vec!["Hash".into()], true);
+        s.on_page(r#"{"type":"mode","mode":"watch"}"#);
+        let sent = s.take_engine();
+        assert!(
+            sent.iter().all(|line| !line.starts_with("setoption")),
+            "{sent:?}"
+        );
+        assert_eq!(sent.last().unwrap(), "go movetime 1000");
+    }
+
+    #[test]
+    fn an_illegal_engine_move_stops_the_engine() {
+        let mut s = session();
+        s.on_page(r#"{"type":"mode","mode":"watch"}"#);
+        s.take_engine();
+        page(&mut s);
+        s.on_engine("bestmove z9z9");
+        let messages = page(&mut s);
+        assert!(messages[0]["message"].as_str().unwrap().contains("z9z9"));
+        assert!(s.take_engine().is_empty());
+        s.on_engine_gone("exited");
+        assert!(page(&mut s).is_empty(), "said once");
+    }
+
+    #[test]
+    fn take_back_in_play_returns_to_the_persons_move() {
+        let mut s = session();
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        s.on_engine("bestmove j");
+        s.on_page(r#"{"type":"takeback"}"#);
+        assert!(s.game.is_empty());
+    }
+
+    #[test]
+    fn saving_and_loading_use_match_records() {
+        let mut s = session();
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        s.on_engine("bestmove j");
+        page(&mut s);
+        s.on_page(r#"{"type":"save"}"#);
+        let record = page(&mut s).pop().unwrap();
+        let text = record["text"].as_str().unwrap().to_string();
+        assert!(
+            text.contains("[South \"person\"]") && text.contains("1. c j *"),
+            "{text}"
+        );
+        s.on_page(r#"{"type":"new"}"#);
+        s.on_page(&json!({"type": "load", "text": text}).to_string());
+        assert_eq!(s.game.len(), 2);
+    }
+
+    #[test]
+    fn info_lines_parse() {
+        let info = Info::parse(
+            "info depth 7 seldepth 9 multipv 2 score cp -35 upperbound nodes 99 pv c j",
+        )
+        .unwrap();
+        assert_eq!(info.depth, 7);
+        assert_eq!(info.multipv, 2);
+        assert_eq!(info.score, Score::Centipoints(-35));
+        assert_eq!(info.pv, ["c", "j"]);
+        assert_eq!(Info::parse("info string pv c score cp 1"), None);
+        assert_eq!(Info::parse("info depth x score cp 1 pv c"), None);
+        assert_eq!(Info::parse("info depth 3 nodes 5"), None);
+        assert_eq!(Score::Mate(0).describe(Player::North).0, "+#0");
+    }
+}

@@ -1,0 +1,523 @@
+//! `pasang gui` driven as a person and a browser would: its HTTP answers
+//! and WebSocket sessions straight, then the page itself in headless
+//! Chromium over the DevTools protocol, clicking with real mouse events.
+//! Without Chromium the browser test says so and passes.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use pasang::notation::{format_position, parse_move, parse_position};
+use pasang::outcome::Status;
+use pasang::rules::{Pattern, Rules};
+use serde_json::{Value, json};
+use tungstenite::{Message, WebSocket, stream::MaybeTlsStream};
+
+/// A running `pasang gui` on a free port, stopped when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pasang"))
+            .args(["gui", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pasang gui starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Server { child, address }
+    }
+
+    /// The raw answer to `request` (the whole text of it).
+    fn http(&self, request: &str) -> String {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    }
+
+    fn websocket(&self) -> WebSocket<MaybeTlsStream<TcpStream>> {
+        let (socket, _) = tungstenite::connect(format!("ws://{}/ws", self.address)).unwrap();
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(20)))
+                .unwrap();
+        }
+        socket
+    }
+
+    /// The processes this server started (Linux only).
+    #[cfg(target_os = "linux")]
+    fn children(&self) -> usize {
+        let tasks = format!("/proc/{}/task", self.child.id());
+        std::fs::read_dir(tasks)
+            .unwrap()
+            .map(|task| {
+                let path = task.unwrap().path().join("children");
+                std::fs::read_to_string(path).unwrap_or_default()
+            })
+            .map(|text| text.split_whitespace().count())
+            .sum()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The next message of `type_` (others are skipped).
+fn next_of(socket: &mut WebSocket<MaybeTlsStream<TcpStream>>, type_: &str) -> Value {
+    loop {
+        match socket.read().expect("a message in time") {
+            Message::Text(text) => {
+                let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                if value["type"] == type_ {
+                    return value;
+                }
+            }
+            Message::Close(_) => panic!("closed while waiting for {type_}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn http_answers_and_a_session_over_the_socket() {
+    let server = Server::start();
+    let page = server.http("GET /?mode=play&side=south HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
+    assert!(page.contains("<svg id=\"board\""));
+    for (request, status) in [
+        ("GET /app.js HTTP/1.1\r\n\r\n", "200 OK"),
+        ("GET /missing HTTP/1.1\r\n\r\n", "404 Not Found"),
+        ("DELETE / HTTP/1.1\r\n\r\n", "405 Method Not Allowed"),
+        ("GET /ws HTTP/1.1\r\n\r\n", "400 Bad Request"),
+        ("garbage\r\n\r\n", "400 Bad Request"),
+    ] {
+        let answer = server.http(request);
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{request:?}: {answer}"
+        );
+    }
+
+    let mut socket = server.websocket();
+    let hello = next_of(&mut socket, "hello");
+    assert!(hello["engine"].as_str().unwrap().starts_with("pasang"));
+    assert_eq!(hello["engine_ok"], true);
+    #[cfg(target_os = "linux")]
+    assert_eq!(server.children(), 1, "one engine for the page");
+    let send = |socket: &mut WebSocket<_>, value: Value| {
+        socket.send(Message::text(value.to_string())).unwrap();
+    };
+    send(
+        &mut socket,
+        json!({"type": "settings", "skill": 0, "movetime": 50}),
+    );
+    send(&mut socket, json!({"type": "move", "move": "b4c4n"}));
+    let error = next_of(&mut socket, "error");
+    assert!(
+        error["message"].as_str().unwrap().contains("b4c4n"),
+        "{error}"
+    );
+    send(&mut socket, json!({"type": "move", "move": "c"}));
+    // The engine answers as North; the server plays its move.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let state = next_of(&mut socket, "state");
+        if state["moves"].as_array().unwrap().len() == 2 {
+            assert_eq!(state["status"], "South to move");
+            break;
+        }
+        assert!(Instant::now() < deadline, "no engine move");
+    }
+    send(&mut socket, json!({"type": "takeback"}));
+    let state = next_of(&mut socket, "state");
+    assert_eq!(state["moves"], json!([]));
+
+    // A message over the limit closes the session, and its engine goes.
+    let huge = "x".repeat(2 << 20);
+    let _ = socket.send(Message::text(huge));
+    let closed = (0..100).any(|_| match socket.read() {
+        Ok(Message::Close(_)) | Err(_) => true,
+        Ok(_) => false,
+    });
+    assert!(closed);
+    #[cfg(target_os = "linux")]
+    {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while server.children() > 0 {
+            assert!(Instant::now() < deadline, "the engine outlived its page");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+// ---- the browser ----
+
+/// Chromium's binary, if installed.
+fn chromium() -> Option<String> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|name| {
+            Command::new(name)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success())
+        })
+        .map(str::to_string)
+}
+
+/// Headless Chromium with one page, driven over the DevTools protocol.
+struct Browser {
+    process: KillOnDrop,
+    profile: std::path::PathBuf,
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+}
+
+impl Browser {
+    fn start(binary: &str) -> Browser {
+        let profile = std::env::temp_dir().join(format!("pasang-gui-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let mut child = Command::new(binary)
+            .args([
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-port=0",
+                "--window-size=1200,900",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("chromium starts");
+        // "DevTools listening on ws://127.0.0.1:<port>/devtools/browser/<id>"
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        // Chromium goes whatever happens below.
+        let guard = KillOnDrop(child);
+        let mut port = None;
+        let mut line = String::new();
+        while port.is_none() && stderr.read_line(&mut line).unwrap_or(0) > 0 {
+            if let Some(rest) = line.split("ws://127.0.0.1:").nth(1) {
+                port = rest.split('/').next().map(str::to_string);
+            }
+            line.clear();
+        }
+        let port = port.expect("chromium prints its DevTools address");
+        // Keep draining stderr so that Chromium never blocks on it.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        let list = http_get(&format!("127.0.0.1:{port}"), "/json/list");
+        let targets: Value = serde_json::from_str(&list).unwrap();
+        let page = targets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["type"] == "page")
+            .expect("a page target");
+        let url = page["webSocketDebuggerUrl"].as_str().unwrap();
+        let (socket, _) = tungstenite::connect(url).unwrap();
+        Browser {
+            process: guard,
+            profile,
+            socket,
+            next_id: 0,
+        }
+    }
+
+    /// Calls a DevTools method and returns its result.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = json!({"id": id, "method": method, "params": params});
+        self.socket
+            .send(Message::text(message.to_string()))
+            .unwrap();
+        loop {
+            let Message::Text(text) = self.socket.read().unwrap() else {
+                continue;
+            };
+            let value: Value = serde_json::from_str(text.as_str()).unwrap();
+            if value["id"] == id {
+                assert!(value["error"].is_null(), "{method}: {value}");
+                return value["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression in the page.
+    fn eval(&mut self, expression: &str) -> Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        );
+        assert!(
+            result["exceptionDetails"].is_null(),
+            "{expression}: {result}"
+        );
+        result["result"]["value"].clone()
+    }
+
+    fn open(&mut self, url: &str) {
+        self.call("Page.navigate", json!({"url": url}));
+        self.wait_for(
+            "document.querySelectorAll('[data-point]').length === 121",
+            10,
+        );
+    }
+
+    /// Waits until `condition` is true in the page.
+    fn wait_for(&mut self, condition: &str, seconds: u64) {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        while self.eval(condition) != json!(true) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {condition}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// A real left click at the centre of the first element `selector`
+    /// finds; false if there is none.
+    fn click(&mut self, selector: &str) -> bool {
+        let centre = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null;
+               const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        let Some([x, y]) = centre.as_array().map(|a| [a[0].clone(), a[1].clone()]) else {
+            return false;
+        };
+        for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            );
+        }
+        true
+    }
+
+    fn key(&mut self, key: &str) {
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": match key { "ArrowLeft" => 37, _ => 39 }}),
+            );
+        }
+    }
+
+    fn text(&mut self, selector: &str) -> String {
+        let value = self.eval(&format!("document.querySelector({selector:?}).textContent"));
+        value.as_str().unwrap_or_default().to_string()
+    }
+}
+
+/// A child process killed when dropped, until handed on.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Browser {
+    /// Asks Chromium to close, so that it reaps its own helper processes
+    /// (killed outright they would linger as zombies), then makes sure.
+    fn drop(&mut self) {
+        let close = json!({"id": 0, "method": "Browser.close"}).to_string();
+        let _ = self.socket.send(Message::text(close));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline && matches!(self.process.0.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.process.0.kill();
+        let _ = self.process.0.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// A body fetched with a bare GET (read to its Content-Length: the
+/// DevTools server keeps the connection open).
+fn http_get(address: &str, path: &str) -> String {
+    let stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    write!(writer, "GET {path} HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    String::from_utf8(body).unwrap()
+}
+
+#[test]
+fn the_page_in_a_real_browser() {
+    let Some(binary) = chromium() else {
+        println!(
+            "SKIPPED the_page_in_a_real_browser: Chromium is not installed \
+             (apt-get install chromium chromium-driver; .ci/run installs it when it can)"
+        );
+        return;
+    };
+    let started = Instant::now();
+    let server = Server::start();
+    let mut browser = Browser::start(&binary);
+    let base = format!("http://{}/", server.address);
+
+    // The start: 121 points, 120 stones, no ka, within a 1200x900 window.
+    browser.open(&format!("{base}?mode=play&side=south"));
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        10,
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('[data-stone]').length"),
+        120
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('[data-ka]').length"),
+        0
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('[data-stone=white]').length"),
+        60
+    );
+    assert_eq!(
+        browser.eval(
+            "(() => { const r = document.querySelector('#board').getBoundingClientRect();
+              return r.right <= innerWidth && r.bottom <= innerHeight && r.width > 500; })()"
+        ),
+        true
+    );
+
+    // A whole game by clicks against a quick engine.
+    browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        let status = browser.text("#status");
+        if status.contains("wins") || status.starts_with("Draw") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the game did not end: {status}");
+        // Where one landing takes two lines the page asks which; else a
+        // target plays, an origin picks the stone to move.
+        let clicked = browser.click("#choice:not([hidden]) [data-move]")
+            || browser.click("[data-point].legal.target")
+            || browser.click("[data-point].legal");
+        std::thread::sleep(Duration::from_millis(if clicked { 40 } else { 20 }));
+    }
+    let moves: Vec<String> = serde_json::from_value(
+        browser.eval("[...document.querySelector('#moves').children].map(e => e.textContent)"),
+    )
+    .unwrap();
+    assert!(moves.len() >= 10, "{moves:?}");
+    // The list is a legal game whose end the status describes.
+    let rules = Rules::default();
+    let mut position = parse_position(&Pattern::One.start_position_string()).unwrap();
+    for text in &moves {
+        let mv = parse_move(&position, &rules, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&mv.to_string(), text);
+        position = position.play(mv);
+    }
+    let status = Status::of(&position, &rules);
+    assert!(
+        matches!(status, Status::Over { .. }),
+        "{}",
+        format_position(&position)
+    );
+    let shown = browser.text("#status");
+    let scores = match status {
+        Status::Over { scores, .. } => scores,
+        Status::InPlay => unreachable!(),
+    };
+    assert!(
+        shown.contains(&format!("South {} - North {}", scores[0], scores[1])),
+        "{shown}"
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('[data-stone]').length"),
+        json!(position.stone_count())
+    );
+    // The arrow keys step through the game.
+    browser.key("ArrowLeft");
+    let before_last = moves.len() - 1;
+    browser.wait_for(
+        &format!("[...document.querySelector('#moves').children].findIndex(e => e.classList.contains('current')) === {}", before_last - 1),
+        5,
+    );
+    browser.key("ArrowRight");
+    browser.wait_for(
+        &format!(
+            "document.querySelector('#moves').children[{before_last}].classList.contains('current')"
+        ),
+        5,
+    );
+
+    // Analysis of a position given in the address shows a score and lines.
+    let position = "wwwwwbbbb.w/bwwwwbbbb.w/bbwwwbbbw.w/bb.wwbbww.w/..S.wb....N/bb.bb+bbbb./ww.wwbwbbb./w..wbbwwbb./ww.bbbwwwb./ww.bbbwwww./wb.bbbwwwww s 14 20 cj";
+    let encoded = position.replace('+', "%2B").replace(' ', "%20");
+    browser.open(&format!("{base}?mode=analyse&position={encoded}&multipv=2"));
+    browser.wait_for(
+        "document.querySelector('#eval').textContent !== '' && document.querySelectorAll('#lines li').length === 2",
+        20,
+    );
+    let line = browser.text("#lines li");
+    assert!(line.contains("c7"), "{line}");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('[data-ka]').length"),
+        2
+    );
+    assert_eq!(
+        browser.eval("document.querySelector('#fen').value"),
+        position
+    );
+    assert!(browser.click("#run"));
+    browser.wait_for("document.querySelector('#run').textContent === 'Start'", 5);
+    println!(
+        "the_page_in_a_real_browser: {} plies played, {:.1} s in all",
+        moves.len(),
+        started.elapsed().as_secs_f64()
+    );
+}

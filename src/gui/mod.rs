@@ -35,7 +35,8 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 Open the printed address in a browser. Each page gets an engine process of
 its own, started when it connects and stopped when it closes. The page may
 be opened with ?mode=play&side=south|north, ?mode=analyse&position=<position
-string> (percent-encoded: the hole '+' is %2B) or ?mode=watch.")]
+string> (percent-encoded: the hole '+' is %2B) or ?mode=watch, and with
+&moves=<moves> (played first), &skill=0..20, &movetime=<ms>, &multipv=1..5.")]
 pub struct GuiArgs {
     /// Port to listen on (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8080)]

@@ -361,6 +361,14 @@ function connect() {
     }
     send(settings);
     if (params.has("position")) send({ type: "new", position: params.get("position") });
+    // ?moves=c j b4c4n plays those moves first (from the position, if given).
+    const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
+    if (moves.length) {
+      // Idle while they are played: no side is the engine's, no search runs.
+      send({ type: "mode", mode: "analyse" });
+      send({ type: "run", on: false });
+      for (const move of moves) send({ type: "move", move });
+    }
     const mode = params.get("mode");
     if (mode === "play" || mode === "analyse" || mode === "watch") {
       send({ type: "mode", mode, side: params.get("side") || "south" });

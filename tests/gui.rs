@@ -515,6 +515,12 @@ fn the_page_in_a_real_browser() {
     );
     assert!(browser.click("#run"));
     browser.wait_for("document.querySelector('#run').textContent === 'Start'", 5);
+    // Watching: the engine plays both sides and shows a line.
+    browser.open(&format!("{base}?mode=watch&skill=0&movetime=50"));
+    browser.wait_for(
+        "document.querySelector('#moves').children.length >= 6 && document.querySelectorAll('#lines li').length >= 1",
+        20,
+    );
     println!(
         "the_page_in_a_real_browser: {} plies played, {:.1} s in all",
         moves.len(),

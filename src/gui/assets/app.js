@@ -284,7 +284,8 @@ function renderLines() {
     score.textContent = info.score;
     li.appendChild(score);
     const who = state.mode === "watch" ? info.side + ": " : "";
-    li.appendChild(document.createTextNode(`${who}d${info.depth} ${info.pv.join(" ")}`));
+    li.appendChild(document.createTextNode(`${who}${info.pv.join(" ")}`));
+    li.title = `depth ${info.depth}`;
     list.appendChild(li);
   }
 }

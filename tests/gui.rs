@@ -22,8 +22,13 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::with_args(&[])
+    }
+
+    fn with_args(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pasang"))
             .args(["gui", "--port", "0"])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -121,7 +126,8 @@ fn http_answers_and_a_session_over_the_socket() {
     let mut socket = server.websocket();
     let hello = next_of(&mut socket, "hello");
     assert!(hello["engine"].as_str().unwrap().starts_with("pasang"));
-    assert_eq!(hello["engine_ok"], true);
+    let state = next_of(&mut socket, "state");
+    assert_eq!(state["engine_ok"], true);
     #[cfg(target_os = "linux")]
     assert_eq!(server.children(), 1, "one engine for the page");
     let send = |socket: &mut WebSocket<_>, value: Value| {
@@ -168,6 +174,28 @@ fn http_answers_and_a_session_over_the_socket() {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_reported_to_the_page() {
+    let server = Server::with_args(&["--engine", "cmd=/nonexistent/engine"]);
+    let mut socket = server.websocket();
+    let error = next_of(&mut socket, "error");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("/nonexistent/engine"), "{message}");
+    let state = next_of(&mut socket, "state");
+    assert_eq!(state["engine_ok"], false);
+}
+
+#[test]
+fn bad_command_lines_are_refused() {
+    let output = Command::new(env!("CARGO_BIN_EXE_pasang"))
+        .args(["gui", "--engine", "cmd=x,movetime=5"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--engine"), "{stderr}");
 }
 
 // ---- the browser ----
@@ -430,6 +458,30 @@ fn the_page_in_a_real_browser() {
               return r.right <= innerWidth && r.bottom <= innerHeight && r.width > 500; })()"
         ),
         true
+    );
+
+    // Phase 2 by clicks: the stone, its landing point, and (where the
+    // landing takes either of two lines) the line.
+    browser.open(&format!("{base}?mode=play&side=south&moves=c%20j"));
+    browser.wait_for("document.querySelector('#moves').children.length === 2", 10);
+    assert!(browser.click("[data-point=b1].legal.origin"));
+    browser.wait_for(
+        "document.querySelector('[data-point=b1]').classList.contains('selected')",
+        5,
+    );
+    assert!(browser.click("[data-point=c1].legal.target"));
+    browser.wait_for("!document.querySelector('#choice').hidden", 5);
+    assert_eq!(
+        browser
+            .eval("[...document.querySelectorAll('#choice [data-move]')].map(e => e.dataset.move)"),
+        json!(["b1c1w", "b1c1e", "b1c1n"])
+    );
+    assert!(browser.click("#choice [data-move=b1c1e]"));
+    browser.wait_for("document.querySelector('#moves').children.length >= 3", 10);
+    assert_eq!(browser.text("#moves > :nth-child(3)"), "b1c1e");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('[data-ka=south]').length"),
+        1
     );
 
     // A whole game by clicks against a quick engine.

@@ -36,9 +36,9 @@ pub fn serve(stream: TcpStream, spec: &EngineSpec) {
         .max_frame_size(Some(MAX_MESSAGE_BYTES));
     let mut socket = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
     let (mut engine, mut session) = match start_engine(spec) {
-        Ok((engine, name, options)) => (Some(engine), Session::new(&name, options, true)),
+        Ok((engine, name, options)) => (Some(engine), Session::new(&name, options)),
         Err(error) => {
-            let mut session = Session::new(&spec.name, Vec::new(), false);
+            let mut session = Session::new(&spec.name, Vec::new());
             session.on_engine_gone(&format!("'{}': {error}", spec.command_line()));
             (None, session)
         }

@@ -139,10 +139,10 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session whose engine announced `options` and is called `name`;
-    /// `engine_ok` is false when no engine could be started (the board
-    /// still works, with a message saying why there is no engine).
-    pub fn new(name: &str, options: Vec<String>, engine_ok: bool) -> Session {
+    /// A session whose engine announced `options` and is called `name`.
+    /// When no engine could be started, [`Session::on_engine_gone`] says
+    /// why; the board still works without one.
+    pub fn new(name: &str, options: Vec<String>) -> Session {
         let mut session = Session {
             game: Game::new(Rules::default(), None).expect("the built-in start is valid"),
             mode: Mode::Play {
@@ -155,7 +155,7 @@ impl Session {
             engine_name: name.to_string(),
             engine: EngineState {
                 options,
-                usable: engine_ok,
+                usable: true,
                 new_game: true,
                 ..EngineState::default()
             },
@@ -165,7 +165,7 @@ impl Session {
             to_page: Vec::new(),
             to_engine: Vec::new(),
         };
-        session.send_page(json!({"type": "hello", "engine": name, "engine_ok": engine_ok}));
+        session.send_page(json!({"type": "hello", "engine": name}));
         session.send_state();
         session
     }
@@ -681,11 +681,7 @@ mod tests {
     ];
 
     fn session() -> Session {
-        let mut session = Session::new(
-            "pasang",
-            OPTIONS.iter().map(|s| s.to_string()).collect(),
-            true,
-        );
+        let mut session = Session::new("pasang", OPTIONS.iter().map(|s| s.to_string()).collect());
         session.take_page();
         session
     }
@@ -808,7 +804,7 @@ mod tests {
 
     #[test]
     fn options_the_engine_lacks_are_not_sent() {
-        let mut s = Session::new("other", vec!["Hash".into()], true);
+        let mut s = Session::new("other", vec!["Hash".into()]);
         s.on_page(r#"{"type":"mode","mode":"watch"}"#);
         let sent = s.take_engine();
         assert!(
@@ -830,6 +826,22 @@ mod tests {
         assert!(s.take_engine().is_empty());
         s.on_engine_gone("exited");
         assert!(page(&mut s).is_empty(), "said once");
+    }
+
+    #[test]
+    fn without_an_engine_the_board_still_works() {
+        let mut s = Session::new("missing", Vec::new());
+        s.on_engine_gone("cannot start");
+        let messages = page(&mut s);
+        assert!(
+            messages
+                .iter()
+                .any(|m| m["message"] == "engine: cannot start")
+        );
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        s.on_page(r#"{"type":"mode","mode":"analyse"}"#);
+        assert!(s.take_engine().is_empty());
+        assert_eq!(s.game.len(), 1);
     }
 
     #[test]

@@ -274,9 +274,10 @@ function renderMoves() {
 function renderLines() {
   const list = $("lines");
   list.textContent = "";
-  const shown = state && state.mode === "watch"
-    ? ["south", "north"].map((side) => watchLines[side]).filter(Boolean)
-    : Object.keys(lines).sort((a, b) => a - b).map((k) => lines[k]);
+  // In play the engine's thoughts stay hidden (its score shows in #eval).
+  let shown = [];
+  if (state && state.mode === "watch") shown = ["south", "north"].map((side) => watchLines[side]).filter(Boolean);
+  if (state && state.mode === "analyse") shown = Object.keys(lines).sort((a, b) => a - b).map((k) => lines[k]);
   for (const info of shown) {
     const li = document.createElement("li");
     const score = document.createElement("span");

@@ -84,3 +84,37 @@ impl fmt::Display for Status {
         }
     }
 }
+
+/// "South" or "North".
+pub(crate) fn player_title(player: Player) -> &'static str {
+    match player {
+        Player::South => "South",
+        Player::North => "North",
+    }
+}
+
+/// A sentence for a finished game: winner, reason and scores.
+pub(crate) fn describe_result(status: &Status, side_to_move: Player) -> String {
+    match status {
+        Status::InPlay => "the game is not over".to_string(),
+        Status::Over {
+            winner,
+            reason,
+            scores,
+        } => {
+            let points = format!("South {} - North {}", scores[0], scores[1]);
+            match (winner, reason) {
+                (None, _) => format!("Draw: no stone is left and the scores are level ({points})"),
+                (Some(player), Reason::Score) => format!(
+                    "{} wins on points: no stone is left ({points})",
+                    player_title(*player)
+                ),
+                (Some(player), Reason::Suntuk) => format!(
+                    "{} wins: {} has no legal move (suntuk) ({points})",
+                    player_title(*player),
+                    player_title(side_to_move)
+                ),
+            }
+        }
+    }
+}

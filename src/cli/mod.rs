@@ -23,10 +23,10 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use crate::engine::start_position;
 use crate::moves::Move;
 use crate::notation::{parse_position, play_moves};
-use crate::outcome::{Reason, Status};
-use crate::position::{Player, Position};
+use crate::position::Position;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
+pub(crate) use crate::outcome::{describe_result, player_title};
 pub(crate) use progress::Progress;
 
 /// Pasang engine: speaks a UCI-style protocol on stdin/stdout when run
@@ -206,40 +206,6 @@ impl Replay {
     pub fn truncate(&mut self, len: usize) {
         self.moves.truncate(len);
         self.positions.truncate(len + 1);
-    }
-}
-
-/// "South" or "North".
-pub(crate) fn player_title(player: Player) -> &'static str {
-    match player {
-        Player::South => "South",
-        Player::North => "North",
-    }
-}
-
-/// A sentence for a finished game: winner, reason and scores.
-pub(crate) fn describe_result(status: &Status, side_to_move: Player) -> String {
-    match status {
-        Status::InPlay => "the game is not over".to_string(),
-        Status::Over {
-            winner,
-            reason,
-            scores,
-        } => {
-            let points = format!("South {} - North {}", scores[0], scores[1]);
-            match (winner, reason) {
-                (None, _) => format!("Draw: no stone is left and the scores are level ({points})"),
-                (Some(player), Reason::Score) => format!(
-                    "{} wins on points: no stone is left ({points})",
-                    player_title(*player)
-                ),
-                (Some(player), Reason::Suntuk) => format!(
-                    "{} wins: {} has no legal move (suntuk) ({points})",
-                    player_title(*player),
-                    player_title(side_to_move)
-                ),
-            }
-        }
     }
 }
 

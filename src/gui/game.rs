@@ -8,12 +8,12 @@ use std::fmt;
 use serde_json::{Value, json};
 
 use crate::bitboard::{Bitboard, Square};
-use crate::cli::describe_result;
 use crate::matches::records::{self, Record, RecordMove};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use crate::outcome::{Reason, Status};
+use crate::outcome::{describe_result, player_title};
 use crate::position::{Phase, Player, Position};
 use crate::rules::Rules;
 
@@ -234,10 +234,7 @@ impl Game {
         });
         let side = shown.side_to_move();
         let (over, text) = match status {
-            Status::InPlay => (
-                Value::Null,
-                format!("{} to move", crate::cli::player_title(side)),
-            ),
+            Status::InPlay => (Value::Null, format!("{} to move", player_title(side))),
             Status::Over { winner, reason, .. } => (
                 json!({
                     "winner": winner.map(Player::name),

@@ -154,9 +154,28 @@ fn http_answers_and_a_session_over_the_socket() {
         }
         assert!(Instant::now() < deadline, "no engine move");
     }
+    // Saved as a match record, loaded back.
+    send(&mut socket, json!({"type": "save"}));
+    let record = next_of(&mut socket, "record");
+    let text = record["text"].as_str().unwrap().to_string();
+    assert!(
+        text.contains("[Event \"pasang gui\"]") && text.contains("1. c "),
+        "{text}"
+    );
+    assert_eq!(pasang::matches::records::read(&text).unwrap().len(), 1);
     send(&mut socket, json!({"type": "takeback"}));
     let state = next_of(&mut socket, "state");
     assert_eq!(state["moves"], json!([]));
+    send(&mut socket, json!({"type": "mode", "mode": "analyse"}));
+    send(&mut socket, json!({"type": "run", "on": false}));
+    send(&mut socket, json!({"type": "load", "text": text}));
+    let loaded = loop {
+        let state = next_of(&mut socket, "state");
+        if state["moves"].as_array().unwrap().len() == 2 {
+            break state;
+        }
+    };
+    assert_eq!(loaded["cursor"], 2);
 
     // A message over the limit closes the session, and its engine goes.
     let huge = "x".repeat(2 << 20);

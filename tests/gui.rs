@@ -479,6 +479,17 @@ fn the_page_in_a_real_browser() {
         true
     );
 
+    // A clock: the person's runs, shown as minutes and seconds.
+    browser.eval(
+        "(() => { const c = document.querySelector('#clock'); c.value = '1+0';
+           c.dispatchEvent(new Event('change')); })()",
+    );
+    browser.wait_for(
+        "!document.querySelector('#clocks').hidden && /^(1:00|0:5\\d)$/.test(document.querySelector('#clock-south').textContent)",
+        5,
+    );
+    assert_eq!(browser.text("#clock-north"), "1:00");
+
     // Phase 2 by clicks: the stone, its landing point, and (where the
     // landing takes either of two lines) the line.
     browser.open(&format!("{base}?mode=play&side=south&moves=c%20j"));

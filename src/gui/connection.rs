@@ -80,6 +80,7 @@ pub fn serve(stream: TcpStream, spec: &EngineSpec) {
                 engine = None;
             }
         }
+        session.tick(Instant::now());
         session.flush();
     }
     if let Some(process) = engine {

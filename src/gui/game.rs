@@ -81,6 +81,16 @@ impl Game {
         self.positions[self.cursor]
     }
 
+    /// The last position of the game.
+    pub fn end(&self) -> Position {
+        self.positions[self.moves.len()]
+    }
+
+    /// The status at the end of the game.
+    pub fn end_status(&self) -> Status {
+        Status::of(&self.end(), &self.rules)
+    }
+
     /// The ply on view.
     pub fn cursor(&self) -> usize {
         self.cursor

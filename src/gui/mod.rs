@@ -6,8 +6,10 @@
 //! - [`http`]: the page's files and the WebSocket upgrade;
 //! - [`connection`]: one page's socket, its engine process, the loop;
 //! - [`session`]: the session as a state machine (modes, searches);
+//! - [`clock`]: the optional clock of play mode;
 //! - [`game`]: the game shown, checked by the project's rules core.
 
+pub mod clock;
 pub mod connection;
 pub mod game;
 pub mod http;

@@ -10,9 +10,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use super::clock::Clock;
 use super::game::{Game, GameError};
 use crate::notation::parse_move;
 use crate::position::Player;
@@ -26,6 +28,9 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 const MOVETIME_RANGE: std::ops::RangeInclusive<u64> = 10..=60_000;
 const SKILL_RANGE: std::ops::RangeInclusive<u64> = 0..=20;
 const MULTIPV_RANGE: std::ops::RangeInclusive<u64> = 1..=5;
+/// Clock minutes (0: no clock) and increment seconds.
+const CLOCK_MINUTES_RANGE: std::ops::RangeInclusive<u64> = 0..=180;
+const CLOCK_INCREMENT_RANGE: std::ops::RangeInclusive<u64> = 0..=60;
 
 /// What the page may be doing.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -125,6 +130,8 @@ pub struct Session {
     skill: u64,
     movetime: u64,
     multipv: u64,
+    /// The play-mode clock, if the person asked for one.
+    clock: Option<Clock>,
     engine_name: String,
     engine: EngineState,
     search: Option<Search>,
@@ -152,6 +159,7 @@ impl Session {
             skill: 20,
             movetime: DEFAULT_MOVETIME_MS,
             multipv: 3,
+            clock: None,
             engine_name: name.to_string(),
             engine: EngineState {
                 options,
@@ -209,6 +217,53 @@ impl Session {
         }
     }
 
+    /// Looks at the clock: a flag that fell ends the game.
+    pub fn tick(&mut self, now: Instant) {
+        let fell = self
+            .clock
+            .as_mut()
+            .is_some_and(|clock| clock.flagged().is_none() && clock.check(now).is_some());
+        if fell {
+            self.generation += 1;
+            self.send_state();
+            self.sync();
+        }
+    }
+
+    /// The player who lost on time.
+    fn flagged(&self) -> Option<Player> {
+        self.clock.and_then(|clock| clock.flagged())
+    }
+
+    /// Runs the clock of the side to move at the end of the game, in play
+    /// mode while the game goes on; stops it otherwise.
+    fn update_clock(&mut self) {
+        let runner = match self.mode {
+            Mode::Play { .. } if self.game.end_status() == crate::outcome::Status::InPlay => {
+                Some(self.game.end().side_to_move())
+            }
+            _ => None,
+        };
+        if let Some(clock) = &mut self.clock {
+            clock.run(runner, Instant::now());
+        }
+    }
+
+    /// Plays `text` for the shown position's mover, charging its clock.
+    fn play(&mut self, text: &str) -> Result<(), GameError> {
+        if self.flagged().is_some() {
+            return Err(GameError::GameOver);
+        }
+        let mover = self.game.shown().side_to_move();
+        self.game.play(text)?;
+        if let Some(clock) = &mut self.clock
+            && clock.running() == Some(mover)
+        {
+            clock.moved(mover, Instant::now());
+        }
+        Ok(())
+    }
+
     /// Sends the engine lines gathered since the last flush.
     pub fn flush(&mut self) {
         for (_, info) in std::mem::take(&mut self.infos) {
@@ -233,6 +288,33 @@ impl Session {
         state["movetime"] = json!(self.movetime);
         state["multipv"] = json!(self.multipv);
         state["engine_ok"] = json!(self.engine.usable);
+        state["clock"] = match self.clock {
+            Some(clock) => {
+                let now = Instant::now();
+                let (base, increment) = clock.control();
+                json!({
+                    "south": clock.left(Player::South, now).as_millis() as u64,
+                    "north": clock.left(Player::North, now).as_millis() as u64,
+                    "running": clock.running().map(Player::name),
+                    "minutes": base.as_secs() / 60,
+                    "increment": increment.as_secs(),
+                })
+            }
+            None => Value::Null,
+        };
+        if let Some(loser) = self.flagged() {
+            let end = self.game.end();
+            let winner = loser.opponent();
+            state["over"] = json!({"winner": winner.name(), "reason": "time"});
+            state["legal"] = json!([]);
+            state["status"] = json!(format!(
+                "{} wins on time: {}'s clock ran out (South {} - North {})",
+                crate::outcome::player_title(winner),
+                crate::outcome::player_title(loser),
+                end.score(Player::South),
+                end.score(Player::North)
+            ));
+        }
         state["thinking"] = json!(
             self.search
                 .is_some_and(|s| !s.stopping && s.purpose == Purpose::Move)
@@ -257,6 +339,9 @@ impl Session {
                 };
                 self.game = Game::new(rules, start)?;
                 self.engine.new_game = true;
+                if let Some(clock) = &mut self.clock {
+                    clock.reset();
+                }
             }
             "move" => {
                 let text = message["move"]
@@ -268,7 +353,7 @@ impl Session {
                 {
                     return Err(RequestError::EnginesTurn);
                 }
-                self.game.play(text)?;
+                self.play(text)?;
             }
             "goto" => {
                 let ply = number(&message, "ply", 0..=u64::from(u32::MAX))?;
@@ -308,6 +393,17 @@ impl Session {
                 let skill = optional(&message, "skill", SKILL_RANGE)?;
                 let movetime = optional(&message, "movetime", MOVETIME_RANGE)?;
                 let multipv = optional(&message, "multipv", MULTIPV_RANGE)?;
+                let minutes = optional(&message, "clock_minutes", CLOCK_MINUTES_RANGE)?;
+                let increment = optional(&message, "clock_increment", CLOCK_INCREMENT_RANGE)?;
+                if minutes.is_some() || increment.is_some() {
+                    // A new time control starts both clocks afresh.
+                    let (old_base, old_increment) = self
+                        .clock
+                        .map_or((Duration::ZERO, Duration::ZERO), |clock| clock.control());
+                    let base = minutes.map_or(old_base, |m| Duration::from_secs(60 * m));
+                    let increment = increment.map_or(old_increment, Duration::from_secs);
+                    self.clock = (!base.is_zero()).then(|| Clock::new(base, increment));
+                }
                 self.skill = skill.unwrap_or(self.skill);
                 self.movetime = movetime.unwrap_or(self.movetime);
                 self.multipv = multipv.unwrap_or(self.multipv);
@@ -323,6 +419,9 @@ impl Session {
                     .ok_or_else(|| bad("text", "not a string"))?;
                 self.game = Game::from_record(text)?;
                 self.engine.new_game = true;
+                if let Some(clock) = &mut self.clock {
+                    clock.reset();
+                }
             }
             "save" => {
                 let (south, north) = match self.mode {
@@ -334,20 +433,36 @@ impl Session {
                     } => (self.engine_name.as_str(), "person"),
                     _ => ("?", "?"),
                 };
-                let record = self.game.record(south, north).to_string();
+                let mut record = self.game.record(south, north);
+                if let Some(loser) = self.flagged() {
+                    let token = match loser {
+                        Player::South => "0-1",
+                        Player::North => "1-0",
+                    };
+                    record.result = token.to_string();
+                    record.tags.retain(|(name, _)| name != "Result");
+                    record.push_tag("Result", token);
+                    let termination = crate::matches::referee::Termination::TimeForfeit;
+                    record.push_tag("Termination", termination.to_string());
+                }
+                let record = record.to_string();
                 self.send_page(json!({"type": "record", "text": record}));
                 return Ok(());
             }
             other => return Err(RequestError::Malformed(format!("unknown type '{other}'"))),
         }
         self.generation += 1;
+        self.update_clock();
         self.send_state();
         Ok(())
     }
 
     /// What the engine should be doing now, if anything.
     fn wanted(&self) -> Option<Purpose> {
-        if !self.engine.usable || self.game.status() != crate::outcome::Status::InPlay {
+        if !self.engine.usable
+            || self.flagged().is_some()
+            || self.game.status() != crate::outcome::Status::InPlay
+        {
             return None;
         }
         match self.mode {
@@ -423,9 +538,20 @@ impl Session {
             position.push_str(&moves.join(" "));
         }
         self.to_engine.push(position);
-        self.to_engine.push(match purpose {
-            Purpose::Move => format!("go movetime {}", self.movetime),
-            Purpose::Analyse => "go infinite".into(),
+        self.to_engine.push(match (purpose, self.clock) {
+            (Purpose::Move, Some(clock)) => {
+                // South's clock is `wtime`, as White's is in UCI.
+                let now = Instant::now();
+                let left = |player| clock.left(player, now).as_millis();
+                let increment = clock.control().1.as_millis();
+                format!(
+                    "go wtime {} btime {} winc {increment} binc {increment}",
+                    left(Player::South),
+                    left(Player::North)
+                )
+            }
+            (Purpose::Move, None) => format!("go movetime {}", self.movetime),
+            (Purpose::Analyse, _) => "go infinite".into(),
         });
         let side = self.game.shown().side_to_move();
         self.search = Some(Search {
@@ -491,8 +617,11 @@ impl Session {
             && search.purpose == Purpose::Move
             && word != "(none)"
         {
-            match self.game.play(word) {
-                Ok(_) => self.generation += 1,
+            match self.play(word) {
+                Ok(()) => {
+                    self.generation += 1;
+                    self.update_clock();
+                }
                 Err(error) => {
                     // Asking again would bring the same move back.
                     self.engine.usable = false;
@@ -842,6 +971,40 @@ mod tests {
         s.on_page(r#"{"type":"mode","mode":"analyse"}"#);
         assert!(s.take_engine().is_empty());
         assert_eq!(s.game.len(), 1);
+    }
+
+    #[test]
+    fn the_clock_runs_for_the_mover_and_its_flag_ends_the_game() {
+        let mut s = session();
+        s.on_page(r#"{"type":"settings","clock_minutes":1,"clock_increment":2}"#);
+        let state = page(&mut s).pop().unwrap();
+        assert_eq!(state["clock"]["running"], "south");
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        let go = s.take_engine().pop().unwrap();
+        // South has its increment; North's clock has just started.
+        let words: Vec<&str> = go.split_whitespace().collect();
+        let number = |at: usize| words[at].parse::<u64>().unwrap();
+        assert_eq!(words[1], "wtime", "{go}");
+        assert_eq!(words[3], "btime", "{go}");
+        assert_eq!(words[5..], ["winc", "2000", "binc", "2000"], "{go}");
+        assert!((61_000..=62_000).contains(&number(2)), "{go}");
+        assert!((59_000..=60_000).contains(&number(4)), "{go}");
+        s.tick(Instant::now());
+        page(&mut s);
+        s.tick(Instant::now() + Duration::from_secs(61));
+        let state = page(&mut s).pop().unwrap();
+        assert_eq!(state["over"], json!({"winner": "south", "reason": "time"}));
+        assert!(
+            state["status"]
+                .as_str()
+                .unwrap()
+                .starts_with("South wins on time")
+        );
+        assert_eq!(s.take_engine(), ["stop"]);
+        s.on_engine("bestmove j");
+        assert_eq!(s.game.len(), 1, "a move after the flag is not played");
+        s.on_page(r#"{"type":"new"}"#);
+        assert_eq!(page(&mut s).pop().unwrap()["over"], Value::Null);
     }
 
     #[test]

@@ -19,6 +19,7 @@ let selected = null;      // the origin point chosen in phases 2 and 3
 let lines = {};           // the current search's lines by multipv
 let searchInfo = null;    // the last "search" message
 let watchLines = {};      // watch mode: the last line of each side
+let clockAt = 0;          // when the last state's clock readings were taken
 
 // ---- geometry ----
 
@@ -245,6 +246,9 @@ function render() {
   $("skill").value = state.skill;
   $("movetime").value = String(state.movetime);
   $("multipv").value = String(state.multipv);
+  $("clock").value = state.clock ? `${state.clock.minutes}+${state.clock.increment}` : "0+0";
+  clockAt = performance.now();
+  showClocks();
   for (const key of ["pattern", "ka_entry", "second_column", "centre"]) $(key).value = state.rules[key];
   if (document.activeElement !== $("fen")) $("fen").value = state.position;
   renderMoves();
@@ -288,6 +292,18 @@ function renderLines() {
     li.appendChild(document.createTextNode(`${who}${info.pv.join(" ")}`));
     li.title = `depth ${info.depth}`;
     list.appendChild(li);
+  }
+}
+
+// The clocks count down here between states; the server keeps the time.
+function showClocks() {
+  const clock = state && state.clock;
+  $("clocks").hidden = !clock;
+  if (!clock) return;
+  for (const side of ["south", "north"]) {
+    const running = clock.running === side ? performance.now() - clockAt : 0;
+    const seconds = Math.max(0, Math.ceil((clock[side] - running) / 1000));
+    $("clock-" + side).textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   }
 }
 
@@ -397,6 +413,11 @@ function setUp() {
   for (const key of ["skill", "movetime", "multipv"]) {
     $(key).onchange = () => send({ type: "settings", [key]: Number($(key).value) });
   }
+  $("clock").onchange = () => {
+    const [minutes, increment] = $("clock").value.split("+").map(Number);
+    send({ type: "settings", clock_minutes: minutes, clock_increment: increment });
+  };
+  setInterval(showClocks, 200);
   $("run").onclick = () => send({ type: "run", on: !state.running });
   $("first").onclick = () => goto(0);
   $("back").onclick = () => goto(state.cursor - 1);

@@ -6,7 +6,8 @@
 //! made by copy), `zobrist`, [`moves`], [`movegen`], [`notation`],
 //! [`outcome`], [`perft`], then [`eval`], [`search`], [`tt`], the
 //! [`engine`] facade, [`protocol`], the [`cli`] tools, [`matches`](mod@matches) and
-//! [`datagen`], and `tune` (fitting the evaluation's weights).
+//! [`datagen`], `tune` (fitting the evaluation's weights) and `gui` (a
+//! board in the browser that drives an engine through the protocol).
 //!
 //! # The public API
 //!
@@ -40,7 +41,7 @@ pub mod cli;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
-pub mod gui;
+pub(crate) mod gui;
 pub mod matches;
 pub mod movegen;
 pub mod moves;

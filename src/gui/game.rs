@@ -96,7 +96,8 @@ impl Game {
         self.cursor
     }
 
-    /// The number of plies played.
+    /// The number of plies played (the tests' measure of a game).
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.moves.len()
     }

@@ -7,12 +7,14 @@
 //! - [`connection`]: one page's socket, its engine process, the loop;
 //! - [`session`]: the session as a state machine (modes, searches);
 //! - [`clock`]: the optional clock of play mode;
+//! - [`info`]: the engine's `info` lines as the page shows them;
 //! - [`game`]: the game shown, checked by the project's rules core.
 
 pub mod clock;
 pub mod connection;
 pub mod game;
 pub mod http;
+pub mod info;
 pub mod session;
 
 use std::net::{TcpListener, TcpStream};

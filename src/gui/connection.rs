@@ -20,6 +20,9 @@ pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 /// the latency of engine output on the page.
 const POLL: Duration = Duration::from_millis(25);
 
+/// Engine lines handled between two looks at the page.
+const MAX_LINES_PER_TURN: usize = 1000;
+
 /// Time the engine gets to answer `uci` and `isready` at the start.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
@@ -67,8 +70,11 @@ pub fn serve(stream: TcpStream, spec: &EngineSpec) {
                 process.send(if line == "ucinewgame" { new_game } else { line })
             });
             let mut gone = sent.err();
-            // Everything the engine has said so far, without waiting.
-            while gone.is_none() {
+            // What the engine has said so far, without waiting; at most
+            // MAX_LINES_PER_TURN, so that a flood cannot starve the page.
+            let mut lines_read = 0;
+            while gone.is_none() && lines_read < MAX_LINES_PER_TURN {
+                lines_read += 1;
                 match process.next_line(Instant::now()) {
                     Ok(line) => session.on_engine(&line.text),
                     Err(EngineError::Timeout(_)) => break,

@@ -514,6 +514,18 @@ fn the_page_in_a_real_browser() {
         1
     );
 
+    // The engine answers; take back returns to the person's move.
+    browser.wait_for("document.querySelector('#moves').children.length === 4", 20);
+    assert!(browser.click("#takeback"));
+    browser.wait_for("document.querySelector('#moves').children.length === 2", 5);
+    // Flip: a1 goes from the bottom left to the top right.
+    let a1 = "(() => { const r = document.querySelector('[data-point=a1]').getBoundingClientRect(); return [r.x, r.y]; })()";
+    let before = browser.eval(a1);
+    assert!(browser.click("#flip"));
+    browser.wait_for(&format!("JSON.stringify({a1}) !== '{before}'"), 5);
+    let after = browser.eval(a1);
+    assert!(after[0].as_f64() > before[0].as_f64() && after[1].as_f64() < before[1].as_f64());
+
     // A whole game by clicks against a quick engine.
     browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
     let deadline = Instant::now() + Duration::from_secs(90);

@@ -81,7 +81,12 @@ impl std::error::Error for GuiError {}
 /// Runs the server until the process is killed.
 pub fn run(args: &GuiArgs) -> Result<i32, GuiError> {
     let spec = engine_spec(args.engine.as_deref())?;
-    let address = format!("{}:{}", args.host, args.port);
+    // An IPv6 address needs brackets before its port.
+    let address = if args.host.contains(':') && !args.host.starts_with('[') {
+        format!("[{}]:{}", args.host, args.port)
+    } else {
+        format!("{}:{}", args.host, args.port)
+    };
     let listener = TcpListener::bind(&address).map_err(|e| GuiError::Bind(address.clone(), e))?;
     let local = listener
         .local_addr()

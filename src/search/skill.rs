@@ -14,9 +14,9 @@ pub const CANDIDATE_LINES: usize = 4;
 /// Elo of measured levels on the engine's own scale: Skill Level 0 is the
 /// anchor at 1000 and each step adds the Elo difference measured between
 /// neighbouring levels (docs/strength.md). `UCI_Elo` maps onto it.
-/// Measured at 50 ms a move, 100 games per pair: 5 vs 0 +308, 10 vs 5
-/// +402, 15 vs 10 +288, 20 vs 15 +252 (each about +-100).
-pub const LADDER: [(u8, i32); 5] = [(0, 1000), (5, 1308), (10, 1710), (15, 1998), (20, 2250)];
+/// Measured at 50 ms a move, 100 games per pair: 5 vs 0 +276, 10 vs 5
+/// +372, 15 vs 10 +252, 20 vs 15 +330 (each about +-100).
+pub const LADDER: [(u8, i32); 5] = [(0, 1000), (5, 1276), (10, 1648), (15, 1900), (20, 2230)];
 
 /// The lowest and highest `UCI_Elo`.
 pub const fn elo_range() -> (i32, i32) {

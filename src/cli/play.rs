@@ -240,10 +240,7 @@ impl Game {
         record.push_tag("Round", self.games.to_string());
         record.push_tag("South", south);
         record.push_tag("North", north);
-        record.push_tag("Pattern", self.rules.pattern.to_string());
-        record.push_tag("KaEntry", self.rules.ka_entry.to_string());
-        record.push_tag("SecondColumn", self.rules.second_column.to_string());
-        record.push_tag("Centre", self.rules.centre.to_string());
+        record.push_rule_tags(&self.rules);
         record.push_tag("FEN", format_position(&self.replay.positions[0]));
         record.push_tag("Result", result);
         record.push_tag("PlyCount", self.replay.moves.len().to_string());

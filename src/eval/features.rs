@@ -81,31 +81,64 @@ pub fn own_terms(position: &Position, own: MoveProfile, moves_matter: bool) -> T
     terms[index::TEMPO] = 1;
     terms[index::TEMPO_LEFT] = left;
     if moves_matter {
-        let moves = own.moves as i32;
-        terms[index::OWN_MOVES] = moves;
-        terms[index::OWN_BEST] = own.best as i32;
-        terms[index::OWN_ONE] = (moves == 1) as i32;
-        terms[index::OWN_TWO] = (moves == 2) as i32;
-        terms[index::OWN_THREE] = (moves == 3) as i32;
-        terms[index::OWN_FEW] = (FEW - moves).max(0);
-        terms[index::OWN_REACH] = own.reach as i32;
-        terms[index::OWN_MOVES_LEFT] = moves * left;
+        add_side_terms(&mut terms, own, left, &OWN);
     }
     terms
+}
+
+/// Where one side's move terms go in a [`Terms`] array.
+struct SideIndices {
+    moves: usize,
+    best: usize,
+    one: usize,
+    two: usize,
+    three: usize,
+    few: usize,
+    reach: usize,
+    moves_left: usize,
+}
+
+const OWN: SideIndices = SideIndices {
+    moves: index::OWN_MOVES,
+    best: index::OWN_BEST,
+    one: index::OWN_ONE,
+    two: index::OWN_TWO,
+    three: index::OWN_THREE,
+    few: index::OWN_FEW,
+    reach: index::OWN_REACH,
+    moves_left: index::OWN_MOVES_LEFT,
+};
+
+const OPPONENT: SideIndices = SideIndices {
+    moves: index::OPP_MOVES,
+    best: index::OPP_BEST,
+    one: index::OPP_ONE,
+    two: index::OPP_TWO,
+    three: index::OPP_THREE,
+    few: index::OPP_FEW,
+    reach: index::OPP_REACH,
+    moves_left: index::OPP_MOVES_LEFT,
+};
+
+/// Fills one side's move terms from its profile, `left` points being on
+/// the board.
+#[inline(always)]
+const fn add_side_terms(terms: &mut Terms, profile: MoveProfile, left: i32, at: &SideIndices) {
+    let moves = profile.moves as i32;
+    terms[at.moves] = moves;
+    terms[at.best] = profile.best as i32;
+    terms[at.one] = (moves == 1) as i32;
+    terms[at.two] = (moves == 2) as i32;
+    terms[at.three] = (moves == 3) as i32;
+    terms[at.few] = if moves < FEW { FEW - moves } else { 0 };
+    terms[at.reach] = profile.reach as i32;
+    terms[at.moves_left] = moves * left;
 }
 
 /// Adds the opponent's terms to `terms`.
 #[inline(always)]
 pub const fn add_opponent_terms(terms: &mut Terms, opponent: MoveProfile, left: i32) {
-    let moves = opponent.moves as i32;
-    terms[index::OPP_MOVES] = moves;
-    terms[index::OPP_BEST] = opponent.best as i32;
-    terms[index::OPP_ONE] = (moves == 1) as i32;
-    terms[index::OPP_TWO] = (moves == 2) as i32;
-    terms[index::OPP_THREE] = (moves == 3) as i32;
-    terms[index::OPP_FEW] = if moves < FEW { FEW - moves } else { 0 };
-    terms[index::OPP_REACH] = opponent.reach as i32;
-    terms[index::OPP_MOVES_LEFT] = moves * left;
+    add_side_terms(terms, opponent, left, &OPPONENT);
 }
 
 /// The terms of the opponent alone, for a given profile and points left

@@ -175,10 +175,7 @@ impl Game {
         record.push_tag("Date", records::utc_date());
         record.push_tag("South", south);
         record.push_tag("North", north);
-        record.push_tag("Pattern", self.rules.pattern.to_string());
-        record.push_tag("KaEntry", self.rules.ka_entry.to_string());
-        record.push_tag("SecondColumn", self.rules.second_column.to_string());
-        record.push_tag("Centre", self.rules.centre.to_string());
+        record.push_rule_tags(&self.rules);
         record.push_tag("FEN", self.start_string());
         let end = Status::of(&self.positions[self.moves.len()], &self.rules);
         let result = match end {

@@ -48,6 +48,15 @@ impl Record {
         self.tags.push((name.to_string(), value.into()));
     }
 
+    /// Adds the `Pattern`, `KaEntry`, `SecondColumn` and `Centre` tags of
+    /// `rules`, the tags [`Record::rules`] reads back.
+    pub fn push_rule_tags(&mut self, rules: &Rules) {
+        self.push_tag("Pattern", rules.pattern.to_string());
+        self.push_tag("KaEntry", rules.ka_entry.to_string());
+        self.push_tag("SecondColumn", rules.second_column.to_string());
+        self.push_tag("Centre", rules.centre.to_string());
+    }
+
     /// The rule options of the `Pattern`, `KaEntry`, `SecondColumn` and
     /// `Centre` tags (defaults for missing ones).
     pub fn rules(&self) -> Result<Rules, String> {

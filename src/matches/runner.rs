@@ -306,10 +306,7 @@ impl Config {
             spec_of(&names[1]).map_or(String::new(), EngineSpec::options_text),
         );
         let rules = opening.rules;
-        record.push_tag("Pattern", rules.pattern.to_string());
-        record.push_tag("KaEntry", rules.ka_entry.to_string());
-        record.push_tag("SecondColumn", rules.second_column.to_string());
-        record.push_tag("Centre", rules.centre.to_string());
+        record.push_rule_tags(&rules);
         record.push_tag("FEN", opening.start.clone());
         record.push_tag("OpeningPlies", opening.plies.len().to_string());
         record.push_tag("Seed", self.plan.seed.to_string());

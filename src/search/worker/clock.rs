@@ -38,8 +38,11 @@ impl Worker<'_> {
         shared.signals.wait_for_release(shared.limits, shared.id);
     }
 
-    /// Limits checked between iterations (main thread).
-    pub(super) fn iteration_limits_reached(&mut self, score: i32) -> bool {
+    /// Limits checked between iterations (main thread). `time_scale`
+    /// stretches or shrinks the share of a clock's soft bound after which
+    /// no new iteration starts (see `iterate::time_scale`); a fixed
+    /// `movetime` is kept whatever it says.
+    pub(super) fn iteration_limits_reached(&mut self, score: i32, time_scale: f64) -> bool {
         let limits = self.shared.limits;
         if let Some(moves) = limits.mate
             && score >= MATE_BOUND
@@ -61,7 +64,12 @@ impl Worker<'_> {
             return true;
         }
         // The next iteration would most likely not finish in time.
-        self.clock.past_soft(0.6)
+        let scale = if limits.movetime.is_some() {
+            1.0
+        } else {
+            time_scale
+        };
+        self.clock.past_soft(0.6 * scale)
     }
 
     pub(super) fn update_ponder(&mut self) {

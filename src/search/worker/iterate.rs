@@ -48,6 +48,9 @@ impl Worker<'_> {
         });
         let multipv = self.shared.settings.multipv.clamp(1, self.root_moves.len());
         let mut previous_score = 0;
+        // How many completed iterations in a row kept the same best move.
+        let mut stable_iterations = 0;
+        let mut previous_best: Option<Move> = None;
         let first_depth = if self.is_main() {
             1
         } else {
@@ -73,8 +76,20 @@ impl Worker<'_> {
                 }
                 break;
             }
+            let score_drop = if depth > first_depth {
+                previous_score - score
+            } else {
+                0
+            };
             previous_score = score;
             self.root_moves.sort_by_key(|root_move| -root_move.score);
+            let best = self.root_moves[0].mv;
+            stable_iterations = if previous_best == Some(best) {
+                stable_iterations + 1
+            } else {
+                0
+            };
+            previous_best = Some(best);
             // A tree that reached the end of the game everywhere is exact. So
             // is a win or loss whose whole line lies within this depth: the
             // mate bound came out of an exact window.
@@ -123,7 +138,8 @@ impl Worker<'_> {
             }
             outcome.lines = lines;
             outcome.proven = proven;
-            if proven || self.iteration_limits_reached(score) {
+            let time_scale = time_scale(stable_iterations, score_drop);
+            if proven || self.iteration_limits_reached(score, time_scale) {
                 break;
             }
         }
@@ -158,5 +174,43 @@ impl Worker<'_> {
                 pv: best.pv.clone(),
             });
         }
+    }
+}
+
+/// How much of the usual share of the clock the next iteration may start
+/// in: more while the best move keeps changing or the score falls, less
+/// once one move has stood for several iterations.
+pub(super) fn time_scale(stable_iterations: u32, score_drop: i32) -> f64 {
+    let stability = match stable_iterations {
+        0 => 1.4,
+        1 => 1.15,
+        2 => 1.0,
+        3 => 0.85,
+        _ => 0.7,
+    };
+    let falling = if score_drop >= 100 {
+        1.3
+    } else if score_drop >= 50 {
+        1.15
+    } else {
+        1.0
+    };
+    stability * falling
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_scale;
+
+    #[test]
+    fn unstable_or_falling_searches_get_more_time() {
+        assert!(time_scale(0, 0) > time_scale(1, 0));
+        assert!(time_scale(1, 0) > time_scale(4, 0));
+        assert_eq!(time_scale(4, 0), time_scale(9, 0));
+        assert!(time_scale(2, 120) > time_scale(2, 60));
+        assert!(time_scale(2, 60) > time_scale(2, 0));
+        assert_eq!(time_scale(2, -300), time_scale(2, 0));
+        // Never below half, never above twice the usual share.
+        assert!(time_scale(9, 0) >= 0.5 && time_scale(0, 500) <= 2.0);
     }
 }

@@ -54,7 +54,7 @@ fn from_record(
         .checked_sub(1)
         .and_then(|index| records.get(index))
         .ok_or_else(|| format!("game {game} is not in '{}' ({count} games)", path.display()))?;
-    let rules = record.rules()?;
+    let rules = record.rules().map_err(|error| error.to_string())?;
     let moves: Vec<String> = record
         .moves
         .iter()

@@ -210,7 +210,9 @@ impl Game {
         let record = records
             .first()
             .ok_or_else(|| GameError::Record("no game in the text".into()))?;
-        let rules = record.rules().map_err(GameError::Record)?;
+        let rules = record
+            .rules()
+            .map_err(|error| GameError::Record(error.to_string()))?;
         let mut game = Game::new(rules, record.tag("FEN")).map_err(|error| match error {
             GameError::Position(error) => GameError::Record(format!("FEN: {error}")),
             other => other,

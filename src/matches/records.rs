@@ -9,9 +9,9 @@
 
 use std::fmt;
 
-use crate::notation::{parse_position, play_moves};
+use crate::notation::{ListMoveError, PositionError, parse_position, play_moves};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{OptionValueError, Rules};
 
 /// One move of a record.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -59,34 +59,33 @@ impl Record {
 
     /// The rule options of the `Pattern`, `KaEntry`, `SecondColumn` and
     /// `Centre` tags (defaults for missing ones).
-    pub fn rules(&self) -> Result<Rules, String> {
+    pub fn rules(&self) -> Result<Rules, OptionValueError> {
         let mut rules = Rules::default();
         if let Some(value) = self.tag("Pattern") {
-            rules.pattern = value.parse().map_err(|e| format!("{e}"))?;
+            rules.pattern = value.parse()?;
         }
         if let Some(value) = self.tag("KaEntry") {
-            rules.ka_entry = value.parse().map_err(|e| format!("{e}"))?;
+            rules.ka_entry = value.parse()?;
         }
         if let Some(value) = self.tag("SecondColumn") {
-            rules.second_column = value.parse().map_err(|e| format!("{e}"))?;
+            rules.second_column = value.parse()?;
         }
         if let Some(value) = self.tag("Centre") {
-            rules.centre = value.parse().map_err(|e| format!("{e}"))?;
+            rules.centre = value.parse()?;
         }
         Ok(rules)
     }
 
     /// Replays the moves from the `FEN` tag (or the pattern's start) under
     /// the record's rules, checking each; returns the final position.
-    pub fn replay(&self) -> Result<Position, String> {
-        let rules = self.rules()?;
+    pub fn replay(&self) -> Result<Position, ReplayError> {
+        let rules = self.rules().map_err(ReplayError::Rules)?;
         let start = self
             .tag("FEN")
             .map_or_else(|| rules.pattern.start_position_string(), str::to_string);
-        let position = parse_position(&start).map_err(|error| format!("FEN: {error}"))?;
+        let position = parse_position(&start).map_err(ReplayError::Fen)?;
         let texts: Vec<&str> = self.moves.iter().map(|mv| mv.text.as_str()).collect();
-        play_moves(position, &rules, &texts, |_| {})
-            .map_err(|fault| format!("ply {}: {}", fault.number, fault.error))
+        play_moves(position, &rules, &texts, |_| {}).map_err(ReplayError::Ply)
     }
 
     /// Whether the start position has North to move (move numbers then
@@ -95,6 +94,38 @@ impl Record {
         self.tag("FEN")
             .and_then(|fen| fen.split_whitespace().nth(1))
             .is_some_and(|side| side == "n")
+    }
+}
+
+/// Why a record does not replay. `Display` gives the text of before:
+/// the rule tag's fault, `FEN: ...` or `ply N: ...`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum ReplayError {
+    /// A rule tag's value is not one of the option's values.
+    Rules(OptionValueError),
+    /// The `FEN` tag (or the pattern's start) does not parse.
+    Fen(PositionError),
+    /// A move does not parse or is illegal; its number is the ply, from 1.
+    Ply(ListMoveError),
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Rules(error) => write!(f, "{error}"),
+            ReplayError::Fen(error) => write!(f, "FEN: {error}"),
+            ReplayError::Ply(fault) => write!(f, "ply {}: {}", fault.number, fault.error),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReplayError::Rules(error) => Some(error),
+            ReplayError::Fen(error) => Some(error),
+            ReplayError::Ply(fault) => Some(&fault.error),
+        }
     }
 }
 
@@ -496,7 +527,13 @@ mod tests {
     fn replay_rejects_illegal_moves() {
         let mut record = sample();
         record.moves[1].text = "c".into();
-        assert!(record.replay().unwrap_err().starts_with("ply 2:"));
+        assert!(
+            record
+                .replay()
+                .unwrap_err()
+                .to_string()
+                .starts_with("ply 2:")
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
 use crate::engine::Engine;
-use crate::matches::openings::{OpeningPlan, rule_sets};
+use crate::matches::openings::{OpeningError, OpeningPlan, rule_sets};
 use crate::notation::format_position;
 use crate::outcome::Status;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
@@ -82,7 +82,7 @@ pub enum DatagenError {
         given: Header,
     },
     /// No opening could be drawn for a game.
-    Opening { game: u64, error: String },
+    Opening { game: u64, error: OpeningError },
     /// The search returned no move in a position in play.
     NoMove { game: u64, position: String },
 }

@@ -123,7 +123,8 @@ impl Config {
         let pairs = games / 2;
         let planned = args.shard.map_or(games, |shard| shard.games(games));
         for pair in 0..(plan.cycle() as u64).min(pairs) {
-            plan.opening(pair as usize)?;
+            plan.opening(pair as usize)
+                .map_err(|error| error.to_string())?;
         }
         let settings = Settings {
             time_margin: Duration::from_millis(args.time_margin),

@@ -8,13 +8,14 @@
 //! plies depend only on the seed and the pair number, never on which
 //! worker plays the pair: a match is reproducible at any concurrency.
 
+use std::fmt;
 use std::path::Path;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
 use crate::movegen::legal_moves;
-use crate::notation::{parse_position, play_moves};
+use crate::notation::{MoveError, PositionError, parse_position, play_moves};
 use crate::outcome::Status;
 use crate::position::Position;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
@@ -46,6 +47,86 @@ pub struct BookLine {
     pub position: String,
     /// Plies after it, as written.
     pub moves: Vec<String>,
+}
+
+/// Where a pair's start comes from, as errors name it.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum OpeningOrigin {
+    /// A line of the openings file (its number in the file, from 1).
+    BookLine(usize),
+    /// A built-in pattern's start.
+    Pattern(Pattern),
+}
+
+impl fmt::Display for OpeningOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningOrigin::BookLine(line) => write!(f, "openings line {line}"),
+            OpeningOrigin::Pattern(pattern) => write!(f, "pattern {pattern}"),
+        }
+    }
+}
+
+/// Why a pair's opening cannot be built. `Display` gives the text the
+/// match and datagen print.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum OpeningError {
+    /// The start position does not parse.
+    Start {
+        /// Where the start comes from.
+        origin: OpeningOrigin,
+        /// What is wrong with it.
+        error: PositionError,
+    },
+    /// A book ply does not parse or is illegal under the pair's rules.
+    BookMove {
+        /// The book line.
+        origin: OpeningOrigin,
+        /// The pair's rules.
+        rules: Rules,
+        /// What is wrong with the ply.
+        error: MoveError,
+    },
+    /// The start (after any book plies) is already a finished game.
+    GameOver {
+        /// Where the start comes from.
+        origin: OpeningOrigin,
+        /// The pair's rules.
+        rules: Rules,
+    },
+    /// No draw of this many random plies left the game in play.
+    RandomPlies(usize),
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningError::Start { origin, error } => write!(f, "{origin}: {error}"),
+            OpeningError::BookMove {
+                origin,
+                rules,
+                error,
+            } => write!(f, "{origin} under rules {}: {error}", describe(rules)),
+            OpeningError::GameOver { origin, rules } => write!(
+                f,
+                "{origin}: the game is already over under rules {}",
+                describe(rules)
+            ),
+            OpeningError::RandomPlies(count) => {
+                write!(f, "no {count} random plies leave the game in play")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpeningError::Start { error, .. } => Some(error),
+            OpeningError::BookMove { error, .. } => Some(error),
+            _ => None,
+        }
+    }
 }
 
 /// Every combination of the given rule values, in a fixed order (the
@@ -135,35 +216,37 @@ impl OpeningPlan {
     }
 
     /// The opening of pair `pair`.
-    pub fn opening(&self, pair: usize) -> Result<Opening, String> {
+    pub fn opening(&self, pair: usize) -> Result<Opening, OpeningError> {
         let sets = self.rule_sets.len().max(1);
         let rules = self.rule_sets.get(pair % sets).copied().unwrap_or_default();
-        let (start, book_moves, origin): (String, &[String], String) = match &self.book {
+        let (start, book_moves, origin): (String, &[String], OpeningOrigin) = match &self.book {
             Some(book) if !book.is_empty() => {
                 let line = &book[(pair / sets) % book.len()];
                 (
                     line.position.clone(),
                     &line.moves,
-                    format!("openings line {}", line.line),
+                    OpeningOrigin::BookLine(line.line),
                 )
             }
             _ => (
                 rules.pattern.start_position_string(),
                 &[],
-                format!("pattern {}", rules.pattern),
+                OpeningOrigin::Pattern(rules.pattern),
             ),
         };
-        let position = parse_position(&start).map_err(|error| format!("{origin}: {error}"))?;
+        let position =
+            parse_position(&start).map_err(|error| OpeningError::Start { origin, error })?;
         let mut plies = Vec::new();
         let mut position = play_moves(position, &rules, book_moves, |mv| {
             plies.push(mv.to_string())
         })
-        .map_err(|fault| format!("{origin} under rules {}: {}", describe(&rules), fault.error))?;
+        .map_err(|fault| OpeningError::BookMove {
+            origin,
+            rules,
+            error: fault.error,
+        })?;
         if Status::of(&position, &rules) != Status::InPlay {
-            return Err(format!(
-                "{origin}: the game is already over under rules {}",
-                describe(&rules)
-            ));
+            return Err(OpeningError::GameOver { origin, rules });
         }
         if self.random_plies > 0 {
             let (random, end) = self.random_plies(&position, &rules, pair)?;
@@ -185,7 +268,7 @@ impl OpeningPlan {
         from: &Position,
         rules: &Rules,
         pair: usize,
-    ) -> Result<(Vec<String>, Position), String> {
+    ) -> Result<(Vec<String>, Position), OpeningError> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(
             self.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
         );
@@ -208,10 +291,7 @@ impl OpeningPlan {
                 return Ok((plies, position));
             }
         }
-        Err(format!(
-            "no {} random plies leave the game in play",
-            self.random_plies
-        ))
+        Err(OpeningError::RandomPlies(self.random_plies))
     }
 }
 
@@ -308,6 +388,11 @@ mod tests {
             random_plies: 0,
             seed: 0,
         };
-        assert!(plan.opening(0).unwrap_err().contains("openings line 1"));
+        assert!(
+            plan.opening(0)
+                .unwrap_err()
+                .to_string()
+                .contains("openings line 1")
+        );
     }
 }

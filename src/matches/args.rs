@@ -6,7 +6,7 @@ use std::str::FromStr;
 use clap::Args;
 
 use super::engine_spec::EngineSpec;
-use super::limits::TimeControl;
+use super::limits::{TimeControl, TimeControlError};
 use super::shard::Shard;
 use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
 
@@ -111,6 +111,6 @@ fn parse_spec(text: &str) -> Result<EngineSpec, String> {
         .map_err(|error| error.to_string())
 }
 
-fn parse_tc(text: &str) -> Result<TimeControl, String> {
+fn parse_tc(text: &str) -> Result<TimeControl, TimeControlError> {
     text.parse()
 }

@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use super::limits::Limits;
+use super::limits::{Limits, TimeControlError};
 
 /// The protocol an engine speaks: UCI (the default) or UGI.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
@@ -170,7 +170,11 @@ impl FromStr for EngineSpec {
                     });
                 }
                 "tc" => {
-                    limits.clock = Some(value.parse().map_err(SpecError)?);
+                    limits.clock = Some(
+                        value
+                            .parse()
+                            .map_err(|error: TimeControlError| SpecError(error.to_string()))?,
+                    );
                 }
                 "movetime" => limits.movetime = Some(positive(key, value)?),
                 "depth" => {

@@ -30,19 +30,41 @@ fn ms_to_seconds(ms: u64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// Why a time control does not parse; each variant keeps the text given.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum TimeControlError {
+    /// Not `<seconds>[+<increment seconds>]` with each part a number of
+    /// seconds from 0 to a day.
+    Invalid(String),
+    /// The base time is zero.
+    NoTime(String),
+}
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControlError::Invalid(text) => write!(
+                f,
+                "invalid time control '{text}' (expected <seconds>+<increment>, e.g. 10+0.1)"
+            ),
+            TimeControlError::NoTime(text) => write!(f, "time control '{text}' gives no time"),
+        }
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
 impl FromStr for TimeControl {
-    type Err = String;
+    type Err = TimeControlError;
 
     /// `<seconds>[+<increment seconds>]`, e.g. `10+0.1` or `60`.
-    fn from_str(text: &str) -> Result<TimeControl, String> {
+    fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
-        let bad = || {
-            format!("invalid time control '{text}' (expected <seconds>+<increment>, e.g. 10+0.1)")
-        };
+        let bad = || TimeControlError::Invalid(text.to_string());
         let base_ms = seconds_to_ms(base).ok_or_else(bad)?;
         let increment_ms = seconds_to_ms(increment).ok_or_else(bad)?;
         if base_ms == 0 {
-            return Err(format!("time control '{text}' gives no time"));
+            return Err(TimeControlError::NoTime(text.to_string()));
         }
         Ok(TimeControl {
             base_ms,

@@ -88,14 +88,27 @@ impl fmt::Display for Termination {
     }
 }
 
-impl FromStr for Termination {
-    type Err = String;
+/// A termination name that is none of [`Termination::ALL`]; keeps the
+/// text given.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct TerminationError(pub String);
 
-    fn from_str(text: &str) -> Result<Termination, String> {
+impl fmt::Display for TerminationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown termination '{}'", self.0)
+    }
+}
+
+impl std::error::Error for TerminationError {}
+
+impl FromStr for Termination {
+    type Err = TerminationError;
+
+    fn from_str(text: &str) -> Result<Termination, TerminationError> {
         Termination::ALL
             .into_iter()
             .find(|t| t.to_string() == text)
-            .ok_or_else(|| format!("unknown termination '{text}'"))
+            .ok_or_else(|| TerminationError(text.to_string()))
     }
 }
 

@@ -176,10 +176,68 @@ impl fmt::Display for Decision {
     }
 }
 
+/// Why an SPRT description does not parse. `Display` gives the message
+/// `--sprt` prints after `--sprt: `.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SprtError {
+    /// A word without `=`.
+    NotKeyValue(String),
+    /// A key that is none of elo0, elo1, alpha, beta (as given).
+    UnknownParameter(String),
+    /// A value that is not a finite number.
+    NotANumber {
+        /// The key, as given.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// A key given twice (as given the second time).
+    GivenTwice(String),
+    /// elo0 or elo1 is missing.
+    MissingElo,
+    /// elo0 is not below elo1.
+    EloOrder {
+        /// The elo0 given.
+        elo0: f64,
+        /// The elo1 given.
+        elo1: f64,
+    },
+    /// alpha or beta is not above 0, or their sum is not below 1.
+    Risks {
+        /// The alpha given (or its default).
+        alpha: f64,
+        /// The beta given (or its default).
+        beta: f64,
+    },
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::NotKeyValue(word) => write!(f, "'{word}' is not key=value"),
+            SprtError::UnknownParameter(key) => write!(
+                f,
+                "unknown SPRT parameter '{key}' (expected elo0, elo1, alpha, beta)"
+            ),
+            SprtError::NotANumber { key, value } => write!(f, "{key}: '{value}' is not a number"),
+            SprtError::GivenTwice(key) => write!(f, "{key} given twice"),
+            SprtError::MissingElo => f.write_str("elo0 and elo1 are required"),
+            SprtError::EloOrder { elo0, elo1 } => {
+                write!(f, "elo0 ({elo0}) must be below elo1 ({elo1})")
+            }
+            SprtError::Risks { .. } => {
+                f.write_str("alpha and beta must be above 0 with a sum below 1")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
 impl Sprt {
     /// Parses `elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>]` (words separated
     /// by spaces or commas, in any order; alpha and beta default to 0.05).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let mut values: [Option<f64>; 4] = [None; 4];
         const KEYS: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
         for word in text.split(|c: char| c.is_whitespace() || c == ',') {
@@ -188,32 +246,33 @@ impl Sprt {
             }
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| format!("'{word}' is not key=value"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(word.to_string()))?;
             let index = KEYS
                 .iter()
                 .position(|k| k.eq_ignore_ascii_case(key))
-                .ok_or_else(|| {
-                    format!("unknown SPRT parameter '{key}' (expected elo0, elo1, alpha, beta)")
-                })?;
+                .ok_or_else(|| SprtError::UnknownParameter(key.to_string()))?;
             let number: f64 = value
                 .parse()
                 .ok()
                 .filter(|n: &f64| n.is_finite())
-                .ok_or_else(|| format!("{key}: '{value}' is not a number"))?;
+                .ok_or_else(|| SprtError::NotANumber {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                })?;
             if values[index].replace(number).is_some() {
-                return Err(format!("{key} given twice"));
+                return Err(SprtError::GivenTwice(key.to_string()));
             }
         }
         let (Some(elo0), Some(elo1)) = (values[0], values[1]) else {
-            return Err("elo0 and elo1 are required".into());
+            return Err(SprtError::MissingElo);
         };
         let alpha = values[2].unwrap_or(0.05);
         let beta = values[3].unwrap_or(0.05);
         if elo0 >= elo1 {
-            return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
+            return Err(SprtError::EloOrder { elo0, elo1 });
         }
         if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
-            return Err("alpha and beta must be above 0 with a sum below 1".into());
+            return Err(SprtError::Risks { alpha, beta });
         }
         Ok(Sprt {
             elo0,

@@ -99,7 +99,7 @@ impl Config {
             return Err("--resume needs --out, the records file to resume".into());
         }
         let book = match &args.openings {
-            Some(path) => Some(load_book(path)?),
+            Some(path) => Some(load_book(path).map_err(|error| error.to_string())?),
             None => None,
         };
         let seed = args.seed.unwrap_or_else(|| {

@@ -162,7 +162,7 @@ pub fn rule_sets(
 /// followed by ` moves <ply> <ply> ...`; blank lines and lines starting
 /// with `#` are skipped. Positions are checked here; plies are checked
 /// against each rule set when an opening is built.
-pub fn parse_book(text: &str) -> Result<Vec<BookLine>, String> {
+pub fn parse_book(text: &str) -> Result<Vec<BookLine>, BookError> {
     let mut lines = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let number = index + 1;
@@ -176,7 +176,7 @@ pub fn parse_book(text: &str) -> Result<Vec<BookLine>, String> {
             None => (&words[..], &[][..]),
         };
         let position = position.join(" ");
-        parse_position(&position).map_err(|error| format!("line {number}: {error}"))?;
+        parse_position(&position).map_err(|error| BookError::Position { number, error })?;
         lines.push(BookLine {
             line: number,
             position,
@@ -184,16 +184,94 @@ pub fn parse_book(text: &str) -> Result<Vec<BookLine>, String> {
         });
     }
     if lines.is_empty() {
-        return Err("no position in the file".into());
+        return Err(BookError::Empty);
     }
     Ok(lines)
 }
 
 /// Reads and parses an openings file.
-pub fn load_book(path: &Path) -> Result<Vec<BookLine>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read openings file '{}': {error}", path.display()))?;
-    parse_book(&text).map_err(|error| format!("openings file '{}': {error}", path.display()))
+pub fn load_book(path: &Path) -> Result<Vec<BookLine>, BookFileError> {
+    let text = std::fs::read_to_string(path).map_err(|error| BookFileError::Read {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    parse_book(&text).map_err(|error| BookFileError::Parse {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+/// What is wrong with openings file text.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum BookError {
+    /// A line's position string does not parse.
+    Position {
+        /// The line's number, from 1.
+        number: usize,
+        /// What is wrong with it.
+        error: PositionError,
+    },
+    /// The text has no position.
+    Empty,
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::Position { number, error } => write!(f, "line {number}: {error}"),
+            BookError::Empty => f.write_str("no position in the file"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BookError::Position { error, .. } => Some(error),
+            BookError::Empty => None,
+        }
+    }
+}
+
+/// Why an openings file cannot be had.
+#[derive(Debug)]
+pub enum BookFileError {
+    /// The file cannot be read.
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The file's text is not an openings file.
+    Parse {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        error: BookError,
+    },
+}
+
+impl fmt::Display for BookFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookFileError::Read { path, error } => {
+                write!(f, "cannot read openings file '{}': {error}", path.display())
+            }
+            BookFileError::Parse { path, error } => {
+                write!(f, "openings file '{}': {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for BookFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BookFileError::Read { error, .. } => Some(error),
+            BookFileError::Parse { error, .. } => Some(error),
+        }
+    }
 }
 
 /// How the openings of a match are made.
@@ -379,6 +457,7 @@ mod tests {
         assert!(
             parse_book("not a position")
                 .unwrap_err()
+                .to_string()
                 .starts_with("line 1:")
         );
         let start = Pattern::One.start_position_string();

@@ -43,10 +43,12 @@ fn moves_matter(position: &Position) -> bool {
 
 /// The weighted sum of `terms`, in 1/SCALE centipoints.
 #[inline(always)]
-fn weighted(terms: &Terms) -> i32 {
+const fn weighted(terms: &Terms) -> i32 {
     let mut sum = 0;
-    for term in 0..COUNT {
+    let mut term = 0;
+    while term < COUNT {
         sum += WEIGHTS[term] * terms[term];
+        term += 1;
     }
     sum
 }
@@ -80,15 +82,9 @@ pub fn evaluate_with(position: &Position, rules: &Rules, own: MoveProfile) -> Ev
 }
 
 /// The weighted sum of the opponent's terms alone.
+#[inline(always)]
 const fn opponent_sum(opponent: MoveProfile, left: i32) -> i32 {
-    let terms = features::opponent_terms(opponent, left);
-    let mut sum = 0;
-    let mut term = 0;
-    while term < COUNT {
-        sum += WEIGHTS[term] * terms[term];
-        term += 1;
-    }
-    sum
+    weighted(&features::opponent_terms(opponent, left))
 }
 
 /// The most the opponent's terms can add with `left` points on the board,
@@ -155,8 +151,7 @@ const OPPONENT_TERMS_MAX: [i32; ALL_POINTS as usize + 1] = {
 #[inline]
 pub fn evaluate_above(position: &Position, rules: &Rules, own: MoveProfile, alpha: i32) -> i32 {
     let matter = moves_matter(position);
-    let mut terms = own_terms(position, own, matter);
-    let own_sum = weighted(&terms);
+    let own_sum = weighted(&own_terms(position, own, matter));
     if !matter {
         return own_sum / SCALE;
     }
@@ -165,9 +160,10 @@ pub fn evaluate_above(position: &Position, rules: &Rules, own: MoveProfile, alph
     if bound <= alpha {
         return bound;
     }
+    // The own and the opponent's terms fill disjoint slots, so their sums
+    // add up.
     let opponent = ka_move_profile(position, rules, position.side_to_move().opponent());
-    add_opponent_terms(&mut terms, opponent, left as i32);
-    weighted(&terms) / SCALE
+    (own_sum + opponent_sum(opponent, left as i32)) / SCALE
 }
 
 /// Evaluates `position` from scratch.

@@ -50,29 +50,32 @@ const fn computed_span(index: u32, blockers: u32) -> u32 {
     ((1 << upper) - 1) & !((1 << lower) - 1)
 }
 
-/// The white and black capture lines through `index` of one line word.
+/// The white and black capture lines through `index` of one line, from
+/// its two colour words with the blockers in both (as the position keeps
+/// them): a blocker bit is in the other colour's word, so no span reaches
+/// past it, and in neither line.
 #[inline(always)]
-fn capture_lines(white: u32, black: u32, blockers: u32, index: u32) -> (u32, u32) {
+fn capture_lines(white: u32, black: u32, index: u32) -> (u32, u32) {
+    (white & span(index, black), black & span(index, white))
+}
+
+/// The mask that takes the hole out of the words of line `line` under
+/// `Centre` open (runs and ka moves pass over it there); all ones
+/// otherwise, the hole being a blocker in the position's words.
+#[inline(always)]
+fn open_mask<const OPEN: bool>(line: usize) -> u32 {
+    if OPEN && line == 5 { !(1 << 5) } else { !0 }
+}
+
+/// The colour words of rank or file `line`, blockers included, with the
+/// hole taken out under `Centre` open.
+#[inline(always)]
+fn words<const OPEN: bool>(position: &Position, axis: Axis, line: usize) -> (u32, u32) {
+    let mask = open_mask::<OPEN>(line);
     (
-        white & span(index, black | blockers),
-        black & span(index, white | blockers),
+        position.line_word(axis, Colour::White, line) & mask,
+        position.line_word(axis, Colour::Black, line) & mask,
     )
-}
-
-/// The hole as a blocker word for line 5 (rank 6 or file f), where it is
-/// bit 5: present under `Centre` wall only.
-#[inline(always)]
-fn wall_bits(rules: &Rules) -> u32 {
-    match rules.centre {
-        Centre::Wall => 1 << 5,
-        Centre::Open => 0,
-    }
-}
-
-/// Blockers of line `line` on either axis: the kas and the walled hole.
-#[inline(always)]
-fn blockers(position: &Position, axis: Axis, line: usize, wall: u32) -> u32 {
-    position.ka_word(axis, line) | if line == 5 { wall } else { 0 }
 }
 
 /// Receives every (origin, landing point, capture axis) with its two
@@ -239,8 +242,9 @@ fn passages(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     };
     let south_file = position.passage(Player::South);
     for file in 0..SIZE {
-        let stones = position.stone_word(Axis::File, Colour::White, file)
-            | position.stone_word(Axis::File, Colour::Black, file);
+        // Blockers are in both words: the stones are in exactly one.
+        let stones = position.line_word(Axis::File, Colour::White, file)
+            ^ position.line_word(Axis::File, Colour::Black, file);
         if stones & half_word == 0 {
             continue;
         }
@@ -256,14 +260,19 @@ fn passages(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
 
 #[inline(always)]
 fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
+    match rules.centre {
+        Centre::Wall => ka_entries_in::<false>(position, rules, visitor),
+        Centre::Open => ka_entries_in::<true>(position, rules, visitor),
+    }
+}
+
+#[inline(always)]
+fn ka_entries_in<const OPEN: bool>(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     let side = position.side_to_move();
     let Some(passage) = position.passage(side) else {
         return;
     };
-    let wall = wall_bits(rules);
-    let file_white = position.stone_word(Axis::File, Colour::White, passage);
-    let file_black = position.stone_word(Axis::File, Colour::Black, passage);
-    let file_blockers = blockers(position, Axis::File, passage, wall);
+    let (file_white, file_black) = words::<OPEN>(position, Axis::File, passage);
     let (slide, jump) = match rules.ka_entry {
         KaEntry::Slide => (true, false),
         KaEntry::Jump => (false, true),
@@ -271,15 +280,15 @@ fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     };
     let p = passage as u32;
     for rank in side.half_ranks() {
-        let rank_white = position.stone_word(Axis::Rank, Colour::White, rank);
-        let rank_black = position.stone_word(Axis::Rank, Colour::Black, rank);
-        let rank_blockers = blockers(position, Axis::Rank, rank, wall);
-        let rank_stones = rank_white | rank_black;
-        if (rank_stones | rank_blockers) >> p & 1 != 0 {
+        // No half rank is rank 6: the hole never enters here.
+        let rank_white = position.line_word(Axis::Rank, Colour::White, rank);
+        let rank_black = position.line_word(Axis::Rank, Colour::Black, rank);
+        if (rank_white | rank_black) >> p & 1 != 0 {
             continue; // the passage point is not empty
         }
+        let rank_stones = rank_white ^ rank_black;
         let to = Square::from_index_unchecked(rank * SIZE + passage);
-        let file_lines = capture_lines(file_white, file_black, file_blockers, rank as u32);
+        let file_lines = capture_lines(file_white, file_black, rank as u32);
         let mut origins = 0u32;
         if slide {
             origins |= rank_stones & (0b101 << p >> 1);
@@ -298,8 +307,7 @@ fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
             origins &= origins - 1;
             let from = Square::from_index_unchecked(rank * SIZE + origin as usize);
             let picked = !(1u32 << origin);
-            let rank_lines =
-                capture_lines(rank_white & picked, rank_black & picked, rank_blockers, p);
+            let rank_lines = capture_lines(rank_white & picked, rank_black & picked, p);
             visitor.lines(from, to, false, p, rank_lines);
             visitor.lines(from, to, true, rank as u32, file_lines);
         }
@@ -308,57 +316,44 @@ fn ka_entries(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
 
 #[inline(always)]
 fn ka_moves(position: &Position, rules: &Rules, side: Player, visitor: &mut impl Visitor) {
+    match rules.centre {
+        Centre::Wall => ka_moves_in::<false>(position, side, visitor),
+        Centre::Open => ka_moves_in::<true>(position, side, visitor),
+    }
+}
+
+/// The ka moves of `side`, the hole open when `OPEN`. Both kas and the
+/// hole are blockers in the position's words, so a landing point costs
+/// two loads and two span lookups; the moving ka's own rank and file are
+/// never a capture line, and its own bit in the word it moves along is
+/// outside every span (a span never counts its own index as a blocker).
+#[inline(always)]
+fn ka_moves_in<const OPEN: bool>(position: &Position, side: Player, visitor: &mut impl Visitor) {
     let Some(from) = position.ka(side) else {
         return;
     };
-    let wall = wall_bits(rules);
     let rank = from.rank();
     let file = from.file();
-    // Blockers of every rank and every file (the other ka and the walled
-    // hole), looked up once per landing point. The moving ka's own rank
-    // and file are never a capture line, so the other ka is the only one.
-    let mut rank_blockers = [0u16; SIZE];
-    let mut file_blockers = [0u16; SIZE];
-    rank_blockers[5] = wall as u16;
-    file_blockers[5] = wall as u16;
-    if let Some(other) = position.ka(side.opponent()) {
-        rank_blockers[other.rank()] |= 1 << other.file();
-        file_blockers[other.file()] |= 1 << other.rank();
-    }
+    let (white, black) = words::<OPEN>(position, Axis::Rank, rank);
     // The ka may pass over the open hole but never stop on it.
-    let hole_stop = |line: usize| if line == 5 { !(1u32 << 5) } else { !0 };
-    let stones = |axis: Axis, line: usize| {
-        position.stone_word(axis, Colour::White, line)
-            | position.stone_word(axis, Colour::Black, line)
-    };
-
+    let mut targets = span(file as u32, white | black) & !(1 << file) & open_mask::<OPEN>(rank);
     // Along the rank: capture along the file of the landing point.
-    let occupied = stones(Axis::Rank, rank) | rank_blockers[rank] as u32;
-    let mut targets = span(file as u32, occupied) & !(1 << file) & hole_stop(rank);
     while targets != 0 {
         let target_file = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let lines = capture_lines(
-            position.stone_word(Axis::File, Colour::White, target_file),
-            position.stone_word(Axis::File, Colour::Black, target_file),
-            file_blockers[target_file] as u32,
-            rank as u32,
-        );
+        let (white, black) = words::<OPEN>(position, Axis::File, target_file);
+        let lines = capture_lines(white, black, rank as u32);
         let to = Square::from_index_unchecked(rank * SIZE + target_file);
         visitor.lines(from, to, true, rank as u32, lines);
     }
     // Along the file: capture along the rank of the landing point.
-    let occupied = stones(Axis::File, file) | file_blockers[file] as u32;
-    let mut targets = span(rank as u32, occupied) & !(1 << rank) & hole_stop(file);
+    let (white, black) = words::<OPEN>(position, Axis::File, file);
+    let mut targets = span(rank as u32, white | black) & !(1 << rank) & open_mask::<OPEN>(file);
     while targets != 0 {
         let target_rank = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let lines = capture_lines(
-            position.stone_word(Axis::Rank, Colour::White, target_rank),
-            position.stone_word(Axis::Rank, Colour::Black, target_rank),
-            rank_blockers[target_rank] as u32,
-            file as u32,
-        );
+        let (white, black) = words::<OPEN>(position, Axis::Rank, target_rank);
+        let lines = capture_lines(white, black, file as u32);
         let to = Square::from_index_unchecked(target_rank * SIZE + file);
         visitor.lines(from, to, false, file as u32, lines);
     }
@@ -380,11 +375,11 @@ mod tests {
     #[test]
     fn lines_follow_the_rule_book_examples() {
         // `w . w K . w b`, ka at 3: one line of three whites.
-        let (white, black) = capture_lines(0b010_0101, 0b100_0000, 0, 3);
+        let (white, black) = capture_lines(0b010_0101, 0b100_0000, 3);
         assert_eq!(white.count_ones(), 3);
         assert_eq!(black.count_ones(), 0);
         // `w w K b`: two whites (even), one black.
-        let (white, black) = capture_lines(0b0011, 0b1000, 0, 2);
+        let (white, black) = capture_lines(0b0011, 0b1000, 2);
         assert_eq!(white.count_ones(), 2);
         assert_eq!(black.count_ones(), 1);
     }

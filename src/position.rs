@@ -121,10 +121,16 @@ pub enum Axis {
 /// Line words: per axis, per colour, per line, 11 bits.
 type LineWords = [[[u16; SIZE]; 2]; 2];
 
+/// The hole's bit in the words of rank 6 and file f (line 5 of either axis).
+const HOLE_BIT: u16 = 1 << 5;
+
 /// A position. Every rank and every file is kept as an 11-bit word per
 /// colour, so the line through any point is one load away for the
-/// capture-line arithmetic; 121-bit sets are derived on demand. The whole
-/// is 112 bytes, which keeps copy-make cheap.
+/// capture-line arithmetic; 121-bit sets are derived on demand. The kas and
+/// the hole are entered in both colour words as blockers: a bit set in both
+/// words is a blocker, a bit set in one a stone of that colour, so a capture
+/// line needs no separate blocker word (the open centre takes the hole out
+/// where it applies). The whole is 112 bytes, which keeps copy-make cheap.
 #[derive(Copy, Clone, Eq, PartialEq, Hash)]
 pub struct Position {
     lines: LineWords,
@@ -160,8 +166,9 @@ impl Position {
             parts.stones[0] & Bitboard::PLAYABLE,
             parts.stones[1] & Bitboard::PLAYABLE & !parts.stones[0],
         ];
+        let kas = [parts.ka[0], parts.ka[1]];
         let mut position = Position {
-            lines: line_words(stones),
+            lines: line_words(stones, kas),
             stone_count: (stones[0] | stones[1]).count() as u8,
             ka: [to_raw(parts.ka[0]), to_raw(parts.ka[1])],
             passage: [
@@ -225,10 +232,9 @@ impl Position {
     /// Stones of one colour (rank-major), assembled from the rank words.
     #[inline]
     pub fn stones(&self, colour: Colour) -> Bitboard {
-        let words = &self.lines[Axis::Rank as usize][colour as usize];
         let mut set = 0u128;
-        for (rank, word) in words.iter().enumerate() {
-            set |= (*word as u128) << (rank * SIZE);
+        for rank in 0..SIZE {
+            set |= (self.stone_word(Axis::Rank, colour, rank) as u128) << (rank * SIZE);
         }
         Bitboard::from_bits(set)
     }
@@ -248,26 +254,28 @@ impl Position {
     /// The stones of `colour` on rank or file `line` as an 11-bit word.
     #[inline(always)]
     pub const fn stone_word(&self, axis: Axis, colour: Colour, line: usize) -> u32 {
+        let words = &self.lines[axis as usize];
+        (words[colour as usize][line] & !words[1 - colour as usize][line]) as u32
+    }
+
+    /// The stones of `colour` on rank or file `line` with the blockers
+    /// (both kas and the hole) as an 11-bit word: what the capture-line
+    /// arithmetic reads.
+    #[inline(always)]
+    pub(crate) const fn line_word(&self, axis: Axis, colour: Colour, line: usize) -> u32 {
         self.lines[axis as usize][colour as usize][line] as u32
     }
 
     /// The kas on rank or file `line` as an 11-bit word.
     #[inline(always)]
     pub fn ka_word(&self, axis: Axis, line: usize) -> u32 {
-        let mut word = 0;
-        for raw in self.ka {
-            if raw != NO_SQUARE {
-                let square = Square::from_index_unchecked(raw as usize);
-                let (on, offset) = match axis {
-                    Axis::Rank => (square.rank(), square.file()),
-                    Axis::File => (square.file(), square.rank()),
-                };
-                if on == line {
-                    word |= 1 << offset;
-                }
-            }
-        }
-        word
+        let words = &self.lines[axis as usize];
+        let blockers = words[0][line] & words[1][line];
+        (if line == 5 {
+            blockers & !HOLE_BIT
+        } else {
+            blockers
+        }) as u32
     }
 
     /// All stones.
@@ -347,11 +355,10 @@ impl Position {
     /// The colour of the stone on `square`, if any.
     #[inline]
     pub const fn stone_at(&self, square: Square) -> Option<Colour> {
-        let rank = &self.lines[Axis::Rank as usize];
         let bit = 1 << square.file();
-        if rank[0][square.rank()] & bit != 0 {
+        if self.stone_word(Axis::Rank, Colour::White, square.rank()) & bit != 0 {
             Some(Colour::White)
-        } else if rank[1][square.rank()] & bit != 0 {
+        } else if self.stone_word(Axis::Rank, Colour::Black, square.rank()) & bit != 0 {
             Some(Colour::Black)
         } else {
             None
@@ -392,13 +399,17 @@ impl Position {
             self.passage[side] = capture.line as u8;
         } else {
             let from = mv.from();
-            if self.ka[side] == NO_SQUARE
-                && let Some(colour) = self.stone_at(from)
-            {
-                // Ka entry: the picked stone leaves the board unscored.
-                self.remove_line(Axis::Rank, colour, from.rank(), 1 << from.file());
+            if self.ka[side] == NO_SQUARE {
+                if let Some(colour) = self.stone_at(from) {
+                    // Ka entry: the picked stone leaves the board unscored.
+                    self.remove_line(Axis::Rank, colour, from.rank(), 1 << from.file());
+                }
+            } else {
+                self.toggle_blocker(from);
             }
-            self.ka[side] = mv.to().index() as u8;
+            let to = mv.to();
+            self.toggle_blocker(to);
+            self.ka[side] = to.index() as u8;
         }
         for colour in [Colour::White, Colour::Black] {
             let word = capture.words[colour as usize];
@@ -415,7 +426,7 @@ impl Position {
     pub fn capture(&self, mv: Move) -> Capture {
         if mv.is_passage() {
             let file = mv.passage_file();
-            let half_word: u16 = match self.side {
+            let half_word: u32 = match self.side {
                 Player::South => 0x1f,
                 Player::North => 0x7c0,
             };
@@ -423,8 +434,8 @@ impl Position {
                 axis: Axis::File,
                 line: file,
                 words: [
-                    (self.lines[Axis::File as usize][0][file] & half_word) as u32,
-                    (self.lines[Axis::File as usize][1][file] & half_word) as u32,
+                    self.stone_word(Axis::File, Colour::White, file) & half_word,
+                    self.stone_word(Axis::File, Colour::Black, file) & half_word,
                 ],
             }
         } else {
@@ -473,6 +484,17 @@ impl Position {
         key ^ score_difference_key(difference) ^ score_difference_key(after)
     }
 
+    /// Enters a ka at `square` in the words of its rank and file, both
+    /// colours, or takes it out.
+    #[inline(always)]
+    fn toggle_blocker(&mut self, square: Square) {
+        let (rank, file) = (square.rank(), square.file());
+        for colour in 0..2 {
+            self.lines[Axis::Rank as usize][colour][rank] ^= 1 << file;
+            self.lines[Axis::File as usize][colour][file] ^= 1 << rank;
+        }
+    }
+
     /// Removes the stones of `word` (all of `colour`) from rank or file
     /// `line`, keeping both axes' words and the stone count in step.
     #[inline(always)]
@@ -494,7 +516,8 @@ impl Position {
     /// debug assertions and tests).
     pub fn is_consistent(&self) -> bool {
         let stones = [self.stones(Colour::White), self.stones(Colour::Black)];
-        self.lines == line_words(stones)
+        let kas = [self.ka(Player::South), self.ka(Player::North)];
+        self.lines == line_words(stones, kas)
             && self.stone_count() == self.all_stones().count()
             && (stones[0] & stones[1]).is_empty()
             && (self.all_stones() & self.kas()).is_empty()
@@ -566,9 +589,17 @@ impl Capture {
     }
 }
 
-/// The line words of two sets of points.
-fn line_words(sets: [Bitboard; 2]) -> LineWords {
+/// The line words of two sets of points, with the kas and the hole
+/// entered in both colours.
+fn line_words(sets: [Bitboard; 2], kas: [Option<Square>; 2]) -> LineWords {
     let mut words = [[[0u16; SIZE]; 2]; 2];
+    let blockers = kas.iter().flatten().copied().chain([Square::HOLE]);
+    for square in blockers {
+        for colour in 0..2 {
+            words[Axis::Rank as usize][colour][square.rank()] |= 1 << square.file();
+            words[Axis::File as usize][colour][square.file()] |= 1 << square.rank();
+        }
+    }
     for (colour, set) in sets.iter().enumerate() {
         for square in *set {
             words[Axis::Rank as usize][colour][square.rank()] |= 1 << square.file();

@@ -3,34 +3,62 @@
 
 use rayon::prelude::*;
 
-use crate::movegen::{count_moves, legal_moves};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::movegen::{count_ka_moves, count_moves, generate_ka_moves, generate_moves, legal_moves};
+use crate::moves::{Move, MoveList};
+use crate::position::{Player, Position};
+use crate::rules::{Centre, Rules};
 
 /// Number of move sequences of length `depth` from `position`. The last
 /// ply is counted, never made.
 pub fn perft(position: &Position, rules: &Rules, depth: u32) -> u64 {
+    // Once both kas are on the board every later move is a ka move: the
+    // rest is counted without asking the phase again.
+    if position.ka(Player::South).is_some() && position.ka(Player::North).is_some() {
+        return match rules.centre {
+            Centre::Wall => perft_ka_moves::<false>(position, depth),
+            Centre::Open => perft_ka_moves::<true>(position, depth),
+        };
+    }
     match depth {
         0 => 1,
         1 => count_moves(position, rules),
-        // One level above the leaves the children are counted in this
-        // loop, with no call per child.
-        2 => {
-            let mut total = 0;
-            for &mv in legal_moves(position, rules).iter() {
-                let mut child = *position;
-                child.make_unkeyed(mv);
-                total += count_moves(&child, rules);
-            }
-            total
-        }
         _ => {
+            let mut moves = MoveList::new();
+            generate_moves(position, rules, &mut moves);
             let mut total = 0;
-            for &mv in legal_moves(position, rules).iter() {
+            for &mv in moves.iter() {
                 let mut child = *position;
                 child.make_unkeyed(mv);
                 total += perft(&child, rules, depth - 1);
+            }
+            total
+        }
+    }
+}
+
+/// [`perft`] where both kas are on the board, the hole open when `OPEN`.
+fn perft_ka_moves<const OPEN: bool>(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_ka_moves::<OPEN>(position),
+        _ => {
+            let mut moves = MoveList::new();
+            generate_ka_moves::<OPEN>(position, &mut moves);
+            let mut total = 0;
+            // One level above the leaves the children are counted in this
+            // loop, with no call per child.
+            if depth == 2 {
+                for &mv in moves.iter() {
+                    let mut child = *position;
+                    child.make_ka_move_unkeyed(mv);
+                    total += count_ka_moves::<OPEN>(&child);
+                }
+            } else {
+                for &mv in moves.iter() {
+                    let mut child = *position;
+                    child.make_ka_move_unkeyed(mv);
+                    total += perft_ka_moves::<OPEN>(&child, depth - 1);
+                }
             }
             total
         }

@@ -421,6 +421,33 @@ impl Position {
         self.side = self.side.opponent();
     }
 
+    /// [`Position::make_unkeyed`] for a phase-3 move (the mover's ka is
+    /// on the board): no passage, no entry to test for. Move-path counting
+    /// makes these below the first plies.
+    #[inline(always)]
+    pub(crate) fn make_ka_move_unkeyed(&mut self, mv: Move) {
+        let side = self.side as usize;
+        debug_assert!(self.ka[side] != NO_SQUARE && !mv.is_passage());
+        let to = mv.to();
+        self.toggle_blocker(Square::from_index_unchecked(self.ka[side] as usize));
+        self.toggle_blocker(to);
+        self.ka[side] = to.index() as u8;
+        let (axis, line) = if mv.captures_along_file() {
+            (Axis::File, to.file())
+        } else {
+            (Axis::Rank, to.rank())
+        };
+        let word = mv.line();
+        let (colour, value) = if mv.captures_black() {
+            (Colour::Black, 1)
+        } else {
+            (Colour::White, 2)
+        };
+        self.remove_line(axis, colour, line, word);
+        self.scores[side] += (value * word.count_ones()) as u16;
+        self.side = self.side.opponent();
+    }
+
     /// The stones `mv` (legal here) captures, without making it.
     #[inline(always)]
     pub fn capture(&self, mv: Move) -> Capture {

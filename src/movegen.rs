@@ -22,6 +22,20 @@ fn span(index: u32, blockers: u32) -> u32 {
     SPANS[index as usize][blockers as usize & LINE_MASK] as u32
 }
 
+/// [`span`] without the mask that keeps a wider `blockers` inside the
+/// table: the capture-line test of every landing point takes it.
+///
+/// # Safety
+///
+/// `blockers` is below `1 << SIZE`, as every line word of a position is.
+#[inline(always)]
+unsafe fn span_unchecked(index: u32, blockers: u32) -> u32 {
+    debug_assert!(blockers < 1 << SIZE);
+    let row = &SPANS[index as usize];
+    // SAFETY: the caller keeps `blockers` below the row's length.
+    unsafe { *row.get_unchecked(blockers as usize) as u32 }
+}
+
 const LINE_MASK: usize = (1 << SIZE) - 1;
 
 /// [`span`] for every index and blocker word, built at compile time
@@ -56,7 +70,33 @@ const fn computed_span(index: u32, blockers: u32) -> u32 {
 /// past it, and in neither line.
 #[inline(always)]
 fn capture_lines(white: u32, black: u32, index: u32) -> (u32, u32) {
-    (white & span(index, black), black & span(index, white))
+    debug_assert!(white | black < 1 << SIZE);
+    let white = white & LINE_MASK as u32;
+    let black = black & LINE_MASK as u32;
+    // SAFETY: both words were just masked to 11 bits.
+    unsafe {
+        (
+            white & span_unchecked(index, black),
+            black & span_unchecked(index, white),
+        )
+    }
+}
+
+/// [`capture_lines`] of words taken from a position, which are 11 bits
+/// wide: no mask.
+///
+/// # Safety
+///
+/// `white` and `black` are below `1 << SIZE`.
+#[inline(always)]
+unsafe fn capture_lines_of_words(white: u32, black: u32, index: u32) -> (u32, u32) {
+    // SAFETY: the caller's words are 11 bits wide.
+    unsafe {
+        (
+            white & span_unchecked(index, black),
+            black & span_unchecked(index, white),
+        )
+    }
 }
 
 /// The mask that takes the hole out of the words of line `line` under
@@ -76,6 +116,27 @@ fn words<const OPEN: bool>(position: &Position, axis: Axis, line: usize) -> (u32
         position.line_word(axis, Colour::White, line) & mask,
         position.line_word(axis, Colour::Black, line) & mask,
     )
+}
+
+/// [`words`] of a landing point's line, with no bounds check.
+///
+/// # Safety
+///
+/// `line < SIZE` (a bit index of an 11-bit word).
+#[inline(always)]
+unsafe fn words_unchecked<const OPEN: bool>(
+    position: &Position,
+    axis: Axis,
+    line: usize,
+) -> (u32, u32) {
+    let mask = open_mask::<OPEN>(line);
+    // SAFETY: the caller keeps `line` on the board.
+    unsafe {
+        (
+            position.line_word_unchecked(axis, Colour::White, line) & mask,
+            position.line_word_unchecked(axis, Colour::Black, line) & mask,
+        )
+    }
 }
 
 /// Receives every (origin, landing point, capture axis) with its two
@@ -352,24 +413,37 @@ fn ka_moves_in<const OPEN: bool>(position: &Position, side: Player, visitor: &mu
     let file = from.file();
     let (white, black) = words::<OPEN>(position, Axis::Rank, rank);
     // The ka may pass over the open hole but never stop on it.
-    let mut targets = span(file as u32, white | black) & !(1 << file) & open_mask::<OPEN>(rank);
+    let mut targets = span(file as u32, white | black)
+        & !(1 << file)
+        & open_mask::<OPEN>(rank)
+        & LINE_MASK as u32;
     // Along the rank: capture along the file of the landing point.
     while targets != 0 {
         let target_file = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let (white, black) = words::<OPEN>(position, Axis::File, target_file);
-        let lines = capture_lines(white, black, rank as u32);
+        // SAFETY: a bit of an 11-bit word is a file of the board, and the
+        // position's words are 11 bits wide.
+        let lines = unsafe {
+            let (white, black) = words_unchecked::<OPEN>(position, Axis::File, target_file);
+            capture_lines_of_words(white, black, rank as u32)
+        };
         let to = Square::from_index_unchecked(rank * SIZE + target_file);
         visitor.lines(from, to, true, rank as u32, lines);
     }
     // Along the file: capture along the rank of the landing point.
     let (white, black) = words::<OPEN>(position, Axis::File, file);
-    let mut targets = span(rank as u32, white | black) & !(1 << rank) & open_mask::<OPEN>(file);
+    let mut targets = span(rank as u32, white | black)
+        & !(1 << rank)
+        & open_mask::<OPEN>(file)
+        & LINE_MASK as u32;
     while targets != 0 {
         let target_rank = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let (white, black) = words::<OPEN>(position, Axis::Rank, target_rank);
-        let lines = capture_lines(white, black, file as u32);
+        // SAFETY: as above, for ranks.
+        let lines = unsafe {
+            let (white, black) = words_unchecked::<OPEN>(position, Axis::Rank, target_rank);
+            capture_lines_of_words(white, black, file as u32)
+        };
         let to = Square::from_index_unchecked(target_rank * SIZE + file);
         visitor.lines(from, to, false, file as u32, lines);
     }

@@ -266,6 +266,24 @@ impl Position {
         self.lines[axis as usize][colour as usize][line] as u32
     }
 
+    /// [`Position::line_word`] with no bounds check, for the landing points
+    /// of move generation.
+    ///
+    /// # Safety
+    ///
+    /// `line < SIZE`.
+    #[inline(always)]
+    pub(crate) unsafe fn line_word_unchecked(
+        &self,
+        axis: Axis,
+        colour: Colour,
+        line: usize,
+    ) -> u32 {
+        debug_assert!(line < SIZE);
+        // SAFETY: the caller keeps `line` on the board.
+        unsafe { *self.lines[axis as usize][colour as usize].get_unchecked(line) as u32 }
+    }
+
     /// The kas on rank or file `line` as an 11-bit word.
     #[inline(always)]
     pub fn ka_word(&self, axis: Axis, line: usize) -> u32 {

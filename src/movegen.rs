@@ -290,6 +290,17 @@ pub(crate) fn count_ka_moves<const OPEN: bool>(position: &Position) -> u64 {
     counter.0
 }
 
+/// Number of moves of the ka on `from`, which belongs to the side to
+/// move: the children of one position all count the same ka, whose point
+/// the loop over them knows before it makes any.
+#[inline(always)]
+pub(crate) fn count_ka_moves_from<const OPEN: bool>(position: &Position, from: Square) -> u64 {
+    debug_assert_eq!(position.ka(position.side_to_move()), Some(from));
+    let mut counter = Counter(0);
+    ka_moves_from::<OPEN>(position, from, &mut counter);
+    counter.0
+}
+
 #[inline(always)]
 fn visit(position: &Position, rules: &Rules, visitor: &mut impl Visitor) {
     match position.phase() {
@@ -406,9 +417,14 @@ fn ka_moves(position: &Position, rules: &Rules, side: Player, visitor: &mut impl
 /// outside every span (a span never counts its own index as a blocker).
 #[inline(always)]
 fn ka_moves_in<const OPEN: bool>(position: &Position, side: Player, visitor: &mut impl Visitor) {
-    let Some(from) = position.ka(side) else {
-        return;
-    };
+    if let Some(from) = position.ka(side) {
+        ka_moves_from::<OPEN>(position, from, visitor);
+    }
+}
+
+/// [`ka_moves_in`] of the ka on `from`.
+#[inline(always)]
+fn ka_moves_from<const OPEN: bool>(position: &Position, from: Square, visitor: &mut impl Visitor) {
     let rank = from.rank();
     let file = from.file();
     let (white, black) = words::<OPEN>(position, Axis::Rank, rank);

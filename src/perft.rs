@@ -3,7 +3,10 @@
 
 use rayon::prelude::*;
 
-use crate::movegen::{count_ka_moves, count_moves, generate_ka_moves, generate_moves, legal_moves};
+use crate::movegen::{
+    count_ka_moves, count_ka_moves_from, count_moves, generate_ka_moves, generate_moves,
+    legal_moves,
+};
 use crate::moves::{Move, MoveList};
 use crate::position::{Player, Position};
 use crate::rules::{Centre, Rules};
@@ -48,10 +51,18 @@ fn perft_ka_moves<const OPEN: bool>(position: &Position, depth: u32) -> u64 {
             // One level above the leaves the children are counted in this
             // loop, with no call per child.
             if depth == 2 {
+                // The mover, its ka and the ka each child counts are the
+                // same for every child: known before the first is made,
+                // so no count waits on reading them back from a copy.
+                let side = position.side_to_move();
+                let (Some(from), Some(counted)) = (position.ka(side), position.ka(side.opponent()))
+                else {
+                    return 0;
+                };
                 for &mv in moves.iter() {
                     let mut child = *position;
-                    child.make_ka_move_unkeyed(mv);
-                    total += count_ka_moves::<OPEN>(&child);
+                    child.make_ka_move_from(mv, side, from);
+                    total += count_ka_moves_from::<OPEN>(&child, counted);
                 }
             } else {
                 for &mv in moves.iter() {

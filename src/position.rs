@@ -444,10 +444,21 @@ impl Position {
     /// makes these below the first plies.
     #[inline(always)]
     pub(crate) fn make_ka_move_unkeyed(&mut self, mv: Move) {
-        let side = self.side as usize;
-        debug_assert!(self.ka[side] != NO_SQUARE && !mv.is_passage());
+        let side = self.side;
+        let from = Square::from_index_unchecked(self.ka[side as usize] as usize);
+        self.make_ka_move_from(mv, side, from);
+    }
+
+    /// [`Position::make_ka_move_unkeyed`] told the side to move and where
+    /// its ka stands, which a loop over one position's moves knows before
+    /// it copies the first child: nothing of the fresh copy is read back
+    /// before the words change.
+    #[inline(always)]
+    pub(crate) fn make_ka_move_from(&mut self, mv: Move, side: Player, from: Square) {
+        debug_assert!(side == self.side && self.ka(side) == Some(from) && !mv.is_passage());
+        let side = side as usize;
         let to = mv.to();
-        self.toggle_blocker(Square::from_index_unchecked(self.ka[side] as usize));
+        self.toggle_blocker(from);
         self.toggle_blocker(to);
         self.ka[side] = to.index() as u8;
         let (axis, line) = if mv.captures_along_file() {
@@ -463,7 +474,11 @@ impl Position {
         };
         self.remove_line(axis, colour, line, word);
         self.scores[side] += (value * word.count_ones()) as u16;
-        self.side = self.side.opponent();
+        self.side = if side == 0 {
+            Player::North
+        } else {
+            Player::South
+        };
     }
 
     /// The stones `mv` (legal here) captures, without making it.

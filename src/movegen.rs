@@ -274,20 +274,18 @@ pub fn count_moves(position: &Position, rules: &Rules) -> u64 {
     counter.0
 }
 
-/// Appends the ka moves of the side to move (its ka on the board) to
-/// `list`, the hole open when `OPEN`: move-path counting's generator below
-/// the first plies, with no phase to dispatch on.
+/// Appends the moves of the ka on `from`, which belongs to the side to
+/// move, to `list`, the hole open when `OPEN`: move-path counting's
+/// generator below the first plies, with no phase to dispatch on and the
+/// ka's point known to the caller.
 #[inline(always)]
-pub(crate) fn generate_ka_moves<const OPEN: bool>(position: &Position, list: &mut MoveList) {
-    ka_moves_in::<OPEN>(position, position.side_to_move(), &mut Generator(list));
-}
-
-/// Number of ka moves of the side to move, as [`generate_ka_moves`].
-#[inline(always)]
-pub(crate) fn count_ka_moves<const OPEN: bool>(position: &Position) -> u64 {
-    let mut counter = Counter(0);
-    ka_moves_in::<OPEN>(position, position.side_to_move(), &mut counter);
-    counter.0
+pub(crate) fn generate_ka_moves_from<const OPEN: bool>(
+    position: &Position,
+    from: Square,
+    list: &mut MoveList,
+) {
+    debug_assert_eq!(position.ka(position.side_to_move()), Some(from));
+    ka_moves_from::<OPEN>(position, from, &mut Generator(list));
 }
 
 /// Number of moves of the ka on `from`, which belongs to the side to

@@ -3,9 +3,9 @@
 
 use rayon::prelude::*;
 
+use crate::bitboard::Square;
 use crate::movegen::{
-    count_ka_moves, count_ka_moves_from, count_moves, generate_ka_moves, generate_moves,
-    legal_moves,
+    count_ka_moves_from, count_moves, generate_ka_moves_from, generate_moves, legal_moves,
 };
 use crate::moves::{Move, MoveList};
 use crate::position::{Player, Position};
@@ -16,10 +16,11 @@ use crate::rules::{Centre, Rules};
 pub fn perft(position: &Position, rules: &Rules, depth: u32) -> u64 {
     // Once both kas are on the board every later move is a ka move: the
     // rest is counted without asking the phase again.
-    if position.ka(Player::South).is_some() && position.ka(Player::North).is_some() {
+    let side = position.side_to_move();
+    if let (Some(mover), Some(waiting)) = (position.ka(side), position.ka(side.opponent())) {
         return match rules.centre {
-            Centre::Wall => perft_ka_moves::<false>(position, depth),
-            Centre::Open => perft_ka_moves::<true>(position, depth),
+            Centre::Wall => perft_ka_moves::<false>(position, depth, side, mover, waiting),
+            Centre::Open => perft_ka_moves::<true>(position, depth, side, mover, waiting),
         };
     }
     match depth {
@@ -39,36 +40,43 @@ pub fn perft(position: &Position, rules: &Rules, depth: u32) -> u64 {
     }
 }
 
-/// [`perft`] where both kas are on the board, the hole open when `OPEN`.
-fn perft_ka_moves<const OPEN: bool>(position: &Position, depth: u32) -> u64 {
+/// [`perft`] where both kas are on the board, the hole open when `OPEN`:
+/// `side` to move, its ka on `mover`, the other on `waiting`. The caller
+/// knows all three from the parent and the move, so neither the generator
+/// nor the count waits on reading them back from the freshly made copy.
+fn perft_ka_moves<const OPEN: bool>(
+    position: &Position,
+    depth: u32,
+    side: Player,
+    mover: Square,
+    waiting: Square,
+) -> u64 {
     match depth {
         0 => 1,
-        1 => count_ka_moves::<OPEN>(position),
+        1 => count_ka_moves_from::<OPEN>(position, mover),
         _ => {
             let mut moves = MoveList::new();
-            generate_ka_moves::<OPEN>(position, &mut moves);
+            generate_ka_moves_from::<OPEN>(position, mover, &mut moves);
             let mut total = 0;
             // One level above the leaves the children are counted in this
             // loop, with no call per child.
             if depth == 2 {
-                // The mover, its ka and the ka each child counts are the
-                // same for every child: known before the first is made,
-                // so no count waits on reading them back from a copy.
-                let side = position.side_to_move();
-                let (Some(from), Some(counted)) = (position.ka(side), position.ka(side.opponent()))
-                else {
-                    return 0;
-                };
                 for &mv in moves.iter() {
                     let mut child = *position;
-                    child.make_ka_move_from(mv, side, from);
-                    total += count_ka_moves_from::<OPEN>(&child, counted);
+                    child.make_ka_move_from(mv, side, mover);
+                    total += count_ka_moves_from::<OPEN>(&child, waiting);
                 }
             } else {
                 for &mv in moves.iter() {
                     let mut child = *position;
-                    child.make_ka_move_unkeyed(mv);
-                    total += perft_ka_moves::<OPEN>(&child, depth - 1);
+                    child.make_ka_move_from(mv, side, mover);
+                    total += perft_ka_moves::<OPEN>(
+                        &child,
+                        depth - 1,
+                        side.opponent(),
+                        waiting,
+                        mv.to(),
+                    );
                 }
             }
             total

@@ -439,20 +439,12 @@ impl Position {
         self.side = self.side.opponent();
     }
 
-    /// [`Position::make_unkeyed`] for a phase-3 move (the mover's ka is
-    /// on the board): no passage, no entry to test for. Move-path counting
-    /// makes these below the first plies.
-    #[inline(always)]
-    pub(crate) fn make_ka_move_unkeyed(&mut self, mv: Move) {
-        let side = self.side;
-        let from = Square::from_index_unchecked(self.ka[side as usize] as usize);
-        self.make_ka_move_from(mv, side, from);
-    }
-
-    /// [`Position::make_ka_move_unkeyed`] told the side to move and where
-    /// its ka stands, which a loop over one position's moves knows before
-    /// it copies the first child: nothing of the fresh copy is read back
-    /// before the words change.
+    /// [`Position::make_unkeyed`] for a phase-3 move of `side`, whose ka
+    /// stands on `from`: no passage, no entry to test for, and the side
+    /// and the ka's point come from the caller, which knows them before it
+    /// copies the position, so nothing of the fresh copy is read back
+    /// before its words change. Move-path counting makes these below the
+    /// first plies.
     #[inline(always)]
     pub(crate) fn make_ka_move_from(&mut self, mv: Move, side: Player, from: Square) {
         debug_assert!(side == self.side && self.ka(side) == Some(from) && !mv.is_passage());

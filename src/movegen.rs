@@ -288,14 +288,21 @@ pub(crate) fn generate_ka_moves_from<const OPEN: bool>(
     ka_moves_from::<OPEN>(position, from, &mut Generator(list));
 }
 
-/// Number of moves of the ka on `from`, which belongs to the side to
-/// move: the children of one position all count the same ka, whose point
-/// the loop over them knows before it makes any.
+/// Number of moves of the ka on `rank` and `file`, which belongs to the
+/// side to move: the children of one position all count the same ka,
+/// whose point the loop over them knows before it makes any.
 #[inline(always)]
-pub(crate) fn count_ka_moves_from<const OPEN: bool>(position: &Position, from: Square) -> u64 {
-    debug_assert_eq!(position.ka(position.side_to_move()), Some(from));
+pub(crate) fn count_ka_moves_at<const OPEN: bool>(
+    position: &Position,
+    rank: usize,
+    file: usize,
+) -> u64 {
+    debug_assert_eq!(
+        position.ka(position.side_to_move()),
+        Square::new(rank, file)
+    );
     let mut counter = Counter(0);
-    ka_moves_from::<OPEN>(position, from, &mut counter);
+    ka_moves_at::<OPEN>(position, rank, file, &mut counter);
     counter.0
 }
 
@@ -423,8 +430,18 @@ fn ka_moves_in<const OPEN: bool>(position: &Position, side: Player, visitor: &mu
 /// [`ka_moves_in`] of the ka on `from`.
 #[inline(always)]
 fn ka_moves_from<const OPEN: bool>(position: &Position, from: Square, visitor: &mut impl Visitor) {
-    let rank = from.rank();
-    let file = from.file();
+    ka_moves_at::<OPEN>(position, from.rank(), from.file(), visitor);
+}
+
+/// [`ka_moves_in`] of the ka on `rank` and `file`.
+#[inline(always)]
+fn ka_moves_at<const OPEN: bool>(
+    position: &Position,
+    rank: usize,
+    file: usize,
+    visitor: &mut impl Visitor,
+) {
+    let from = Square::from_index_unchecked(rank * SIZE + file);
     let (white, black) = words::<OPEN>(position, Axis::Rank, rank);
     // The ka may pass over the open hole but never stop on it.
     let mut targets = span(file as u32, white | black)

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use crate::bitboard::Square;
 use crate::movegen::{
-    count_ka_moves_from, count_moves, generate_ka_moves_from, generate_moves, legal_moves,
+    count_ka_moves_at, count_moves, generate_ka_moves_from, generate_moves, legal_moves,
 };
 use crate::moves::{Move, MoveList};
 use crate::position::{Player, Position};
@@ -53,7 +53,7 @@ fn perft_ka_moves<const OPEN: bool>(
 ) -> u64 {
     match depth {
         0 => 1,
-        1 => count_ka_moves_from::<OPEN>(position, mover),
+        1 => count_ka_moves_at::<OPEN>(position, mover.rank(), mover.file()),
         _ => {
             let mut moves = MoveList::new();
             generate_ka_moves_from::<OPEN>(position, mover, &mut moves);
@@ -61,10 +61,13 @@ fn perft_ka_moves<const OPEN: bool>(
             // One level above the leaves the children are counted in this
             // loop, with no call per child.
             if depth == 2 {
+                // The counted ka's rank and file, looked up once for all
+                // children.
+                let (rank, file) = (waiting.rank(), waiting.file());
                 for &mv in moves.iter() {
                     let mut child = *position;
                     child.make_ka_move_from(mv, side, mover);
-                    total += count_ka_moves_from::<OPEN>(&child, waiting);
+                    total += count_ka_moves_at::<OPEN>(&child, rank, file);
                 }
             } else {
                 for &mv in moves.iter() {

@@ -645,17 +645,17 @@ impl Capture {
 /// entered in both colours.
 fn line_words(sets: [Bitboard; 2], kas: [Option<Square>; 2]) -> LineWords {
     let mut words = [[[0u16; SIZE]; 2]; 2];
-    let blockers = kas.iter().flatten().copied().chain([Square::HOLE]);
-    for square in blockers {
-        for colour in 0..2 {
-            words[Axis::Rank as usize][colour][square.rank()] |= 1 << square.file();
-            words[Axis::File as usize][colour][square.file()] |= 1 << square.rank();
-        }
+    let mut enter = |colour: usize, square: Square| {
+        words[Axis::Rank as usize][colour][square.rank()] |= 1 << square.file();
+        words[Axis::File as usize][colour][square.file()] |= 1 << square.rank();
+    };
+    for square in kas.iter().flatten().copied().chain([Square::HOLE]) {
+        enter(0, square);
+        enter(1, square);
     }
     for (colour, set) in sets.iter().enumerate() {
         for square in *set {
-            words[Axis::Rank as usize][colour][square.rank()] |= 1 << square.file();
-            words[Axis::File as usize][colour][square.file()] |= 1 << square.rank();
+            enter(colour, square);
         }
     }
     words

@@ -1,40 +1,10 @@
 //! The command line driven as a user would: the real binary, its output
 //! and its exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::{code, run, stderr, stdout};
 use serde_json::Value;
-
-/// Runs `pasang` with `args`, feeding `input` on stdin.
-fn pasang(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pasang"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    // A process that exits without reading its input closes the pipe;
-    // that is not a failure of the test.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("the binary exits normally")
-}
 
 const AFTER_SIX: &str = "wwwwwbbbb.w/bwwwwbbbb.w/bbwwwbbbw.w/bb.wwbbww.w/..S.wb....N/bb.bb+bbbb./ww.wwbwbbb./w..wbbwwbb./ww.bbbwwwb./ww.bbbwwww./wb.bbbwwwww s 14 20 cj";
 /// North to move and no stone left: South won on points.
@@ -45,7 +15,7 @@ const LAST_STONE: &str = "..........N/.........../.........../.........../......
 
 #[test]
 fn version_and_help() {
-    let output = pasang(&["--version"], "");
+    let output = run(&["--version"], "");
     assert_eq!(code(&output), 0);
     // The version, then what the binary was built for.
     assert!(
@@ -60,7 +30,7 @@ fn version_and_help() {
     for sub in [
         "uci", "analyse", "play", "show", "perft", "bench", "match", "datagen",
     ] {
-        let output = pasang(&[sub, "--help"], "");
+        let output = run(&[sub, "--help"], "");
         assert_eq!(code(&output), 0, "{sub} --help");
         assert!(
             stdout(&output).contains(&format!("Usage: pasang {sub}")),
@@ -69,7 +39,7 @@ fn version_and_help() {
         );
     }
     for sub in ["analyse", "play", "show", "perft"] {
-        let help = stdout(&pasang(&[sub, "--help"], ""));
+        let help = stdout(&run(&[sub, "--help"], ""));
         for flag in [
             "--pattern",
             "--ka-entry",
@@ -95,7 +65,7 @@ fn usage_errors_exit_2() {
         &["show", "--pattern", "3"],
         &["--log-file", "x.log", "perft", "1"],
     ] {
-        let output = pasang(args, "");
+        let output = run(args, "");
         assert_eq!(code(&output), 2, "{args:?}: {}", stderr(&output));
         assert!(stdout(&output).is_empty(), "{args:?}");
         assert!(stderr(&output).contains("error"), "{args:?}");
@@ -104,12 +74,12 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn perft_prints_counts_and_the_total_last() {
-    let output = pasang(&["perft", "3"], "");
+    let output = run(&["perft", "3"], "");
     assert_eq!(code(&output), 0);
     assert_eq!(stdout(&output), "Nodes searched: 850\n");
     assert!(stderr(&output).contains("leaves/s"));
 
-    let output = pasang(&["perft", "2", "--divide", "--threads", "2"], "");
+    let output = run(&["perft", "2", "--divide", "--threads", "2"], "");
     assert_eq!(code(&output), 0);
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
@@ -118,17 +88,17 @@ fn perft_prints_counts_and_the_total_last() {
     assert_eq!(lines[11], "");
     assert_eq!(lines[12], "Nodes searched: 60");
 
-    let output = pasang(&["perft", "3", "--ka-entry", "both"], "");
+    let output = run(&["perft", "3", "--ka-entry", "both"], "");
     assert_eq!(stdout(&output), "Nodes searched: 1595\n");
-    let output = pasang(
+    let output = run(
         &["perft", "1", "--moves", "c j b4c4n k7j7w c4c7ew j7k7s"],
         "",
     );
     assert_eq!(stdout(&output), "Nodes searched: 4\n");
-    let output = pasang(&["perft", "1", "--fen", AFTER_SIX], "");
+    let output = run(&["perft", "1", "--fen", AFTER_SIX], "");
     assert_eq!(stdout(&output), "Nodes searched: 4\n");
 
-    let output = pasang(&["perft", "2", "--fen", "not a position"], "");
+    let output = run(&["perft", "2", "--fen", "not a position"], "");
     assert_eq!(code(&output), 1);
     assert!(stdout(&output).is_empty());
     assert!(stderr(&output).contains("invalid position"));
@@ -136,7 +106,7 @@ fn perft_prints_counts_and_the_total_last() {
 
 #[test]
 fn bench_prints_the_signature_lines() {
-    let output = pasang(&["bench", "2"], "");
+    let output = run(&["bench", "2"], "");
     assert_eq!(code(&output), 0);
     let text = stdout(&output);
     assert!(text.starts_with("Position 1/"), "{text}");
@@ -160,7 +130,7 @@ fn json_lines(text: &str) -> Vec<Value> {
 
 #[test]
 fn analyse_json_from_arguments() {
-    let output = pasang(
+    let output = run(
         &[
             "analyse",
             "--moves",
@@ -202,7 +172,7 @@ fn analyse_stdin_reports_bad_lines_and_goes_on() {
     let input = format!(
         "startpos\n\n# a comment\nthis is no position\nfen {AFTER_SIX}\nstartpos moves c c\n{FINISHED}\n"
     );
-    let output = pasang(&["analyse", "--json", "--depth", "3"], &input);
+    let output = run(&["analyse", "--json", "--depth", "3"], &input);
     assert_eq!(code(&output), 1);
     let objects = json_lines(&stdout(&output));
     assert_eq!(objects.len(), 3, "{}", stdout(&output));
@@ -222,25 +192,25 @@ fn analyse_stdin_reports_bad_lines_and_goes_on() {
 
 #[test]
 fn analyse_text_and_bad_arguments() {
-    let output = pasang(&["analyse", "--fen", AFTER_SIX, "--nodes", "2000"], "");
+    let output = run(&["analyse", "--fen", AFTER_SIX, "--nodes", "2000"], "");
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("bestmove "), "{text}");
     assert!(text.contains("line 1"), "{text}");
 
-    let output = pasang(&["analyse", "--moves", "c zz", "--json"], "");
+    let output = run(&["analyse", "--moves", "c zz", "--json"], "");
     assert_eq!(code(&output), 1);
     assert!(stdout(&output).is_empty());
     assert!(stderr(&output).contains("move 2 of the list"));
 
-    let output = pasang(&["analyse", "--movetime", "50"], "startpos moves c\n");
+    let output = run(&["analyse", "--movetime", "50"], "startpos moves c\n");
     assert_eq!(code(&output), 0);
     assert!(stdout(&output).contains("bestmove"));
 }
 
 #[test]
 fn show_prints_a_diagram_and_writes_svg() {
-    let output = pasang(&["show", "--moves", "c j b4c4n"], "");
+    let output = run(&["show", "--moves", "c j b4c4n"], "");
     assert_eq!(code(&output), 0);
     let text = stdout(&output);
     assert!(
@@ -257,7 +227,7 @@ fn show_prints_a_diagram_and_writes_svg() {
     let dir = std::env::temp_dir().join(format!("pasang-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("board.svg");
-    let output = pasang(
+    let output = run(
         &[
             "show",
             "--moves",
@@ -276,10 +246,10 @@ fn show_prints_a_diagram_and_writes_svg() {
     assert!(svg.contains("g7 captured"));
     let _ = std::fs::remove_dir_all(&dir);
 
-    let output = pasang(&["show", "--svg", "-"], "");
+    let output = run(&["show", "--svg", "-"], "");
     assert!(stdout(&output).starts_with("<svg"));
 
-    let output = pasang(&["show", "--moves", "c c"], "");
+    let output = run(&["show", "--moves", "c c"], "");
     assert_eq!(code(&output), 1);
     assert!(stdout(&output).is_empty());
     assert!(stderr(&output).contains("illegal move 'c'"));
@@ -287,7 +257,7 @@ fn show_prints_a_diagram_and_writes_svg() {
 
 #[test]
 fn play_from_a_pipe() {
-    let output = pasang(
+    let output = run(
         &["play", "--movetime", "30"],
         "c\nb4c4n\nmoves\nhint\nnonsense\nundo\nquit\n",
     );
@@ -309,7 +279,7 @@ fn play_from_a_pipe() {
 
 #[test]
 fn play_to_the_end() {
-    let output = pasang(&["play", "--fen", LAST_STONE], "a1a2e\nn\n");
+    let output = run(&["play", "--fen", LAST_STONE], "a1a2e\nn\n");
     assert_eq!(code(&output), 0);
     let text = stdout(&output);
     // The result is told once, under the board, then the verdict.
@@ -322,7 +292,7 @@ fn play_to_the_end() {
     assert!(text.contains("You win.\nAnother game? (y/n)> "), "{text}");
 
     // The engine plays South and moves first; end of input quits.
-    let output = pasang(
+    let output = run(
         &[
             "play",
             "--side",
@@ -342,7 +312,7 @@ fn play_to_the_end() {
 
 #[test]
 fn protocol_loop_and_log_file() {
-    let output = pasang(&[], "uci\nisready\nquit\n");
+    let output = run(&[], "uci\nisready\nquit\n");
     assert_eq!(code(&output), 0);
     assert!(stdout(&output).contains("uciok"));
     assert!(stdout(&output).contains("readyok"));
@@ -350,7 +320,7 @@ fn protocol_loop_and_log_file() {
     let dir = std::env::temp_dir().join(format!("pasang-cli-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("protocol.log");
-    let output = pasang(
+    let output = run(
         &["uci", "--log-file", log.to_str().unwrap()],
         "isready\nquit\n",
     );
@@ -360,7 +330,7 @@ fn protocol_loop_and_log_file() {
     assert!(text.contains(" >> readyok"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 
-    let output = pasang(&["--log-file", "/nonexistent/dir/x.log"], "");
+    let output = run(&["--log-file", "/nonexistent/dir/x.log"], "");
     assert_eq!(code(&output), 1);
     assert!(stderr(&output).contains("cannot open log file"));
 }
@@ -373,7 +343,7 @@ const BENCH_SIGNATURE: u64 = 5_090_288;
 
 #[test]
 fn bench_signature_is_pinned() {
-    let output = pasang(&["bench"], "");
+    let output = run(&["bench"], "");
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let text = stdout(&output);
     let nodes: u64 = text
@@ -391,7 +361,7 @@ fn bench_signature_is_pinned() {
 
 #[test]
 fn analyse_takes_positions_as_arguments() {
-    let output = pasang(
+    let output = run(
         &["analyse", "--depth", "3", "startpos moves c j", "startpos"],
         "",
     );
@@ -399,7 +369,7 @@ fn analyse_takes_positions_as_arguments() {
     let text = stdout(&output);
     assert_eq!(text.matches("bestmove").count(), 2, "{text}");
     // A bad argument is named by its number; the good ones still run.
-    let output = pasang(&["analyse", "--depth", "2", "startpos", "nonsense"], "");
+    let output = run(&["analyse", "--depth", "2", "startpos", "nonsense"], "");
     assert_eq!(code(&output), 1);
     assert!(
         stderr(&output).contains("argument 2"),
@@ -411,6 +381,6 @@ fn analyse_takes_positions_as_arguments() {
 
 #[test]
 fn perft_threads_have_the_range_of_the_threads_option() {
-    assert_eq!(code(&pasang(&["perft", "2", "--threads", "256"], "")), 0);
-    assert_eq!(code(&pasang(&["perft", "2", "--threads", "257"], "")), 2);
+    assert_eq!(code(&run(&["perft", "2", "--threads", "256"], "")), 0);
+    assert_eq!(code(&run(&["perft", "2", "--threads", "257"], "")), 2);
 }

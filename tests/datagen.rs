@@ -1,19 +1,21 @@
 //! `pasang datagen` run as a user runs it: a few games at tiny node
 //! counts, the file read back line by line.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use pasang::datagen::format::{Header, SearchLimit, scan};
 use pasang::datagen::{GameResult, Record};
 use pasang::position::Player;
 
+/// Runs `pasang datagen` with `args` and no input.
 fn pasang(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pasang"))
+    common::pasang()
         .arg("datagen")
         .args(args)
-        .env_remove("RUST_LOG")
         .output()
         .expect("the binary runs")
 }

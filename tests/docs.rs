@@ -7,9 +7,12 @@
 //! depends on timing and is not run, but must not quote node counts; the
 //! UGI transcript (`<!-- transcript: ugi`) is replayed by tests/ugi.rs.
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use common::{Session, matches_pattern};
 
 /// A transcript block: its lines and whether it is marked not to be run.
 struct Block {
@@ -54,61 +57,33 @@ fn example_blocks(text: &str) -> Vec<Block> {
 
 /// Whether `line` matches `pattern`, in which `…` stands for any text.
 fn matches(pattern: &str, line: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('…').collect();
-    if parts.len() == 1 {
-        return pattern == line;
-    }
-    let Some(mut rest) = line.strip_prefix(parts[0]) else {
-        return false;
-    };
-    let last = parts.len() - 1;
-    for (index, part) in parts.iter().enumerate().skip(1) {
-        if index == last {
-            return part.is_empty() || rest.ends_with(part);
-        }
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    true
+    matches_pattern(pattern, "…", line)
 }
 
 /// Marks the end of an example's output: the engine answers it with an
 /// `unknown command` line, in order with the rest.
 const END: &str = "end-of-example";
 
+/// A liveness bound for one example (some run perft or bench), not a
+/// performance claim.
+const EXAMPLE: Duration = Duration::from_secs(300);
+
 fn run_block(document: &str, block: &[String]) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pasang"))
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the pasang binary starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
+    let mut engine = Session::spawn();
     let mut expected = Vec::new();
     for line in block {
         match line.strip_prefix("> ") {
             Some("quit") => {}
-            Some(command) => writeln!(stdin, "{command}").expect("the engine reads"),
+            Some(command) => engine.send(command),
             None if line == "..." || line.starts_with('#') => {}
             None => expected.push(line.clone()),
         }
     }
-    writeln!(stdin, "{END}").expect("the engine reads");
-    stdin.flush().expect("flush");
-    let mut output = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("piped stdout")).lines() {
-        let line = line.expect("text output");
-        if line.contains(END) {
-            break;
-        }
-        output.push(line);
-    }
-    let _ = writeln!(stdin, "quit");
-    drop(stdin);
-    let _ = child.wait();
+    engine.send(END);
+    let mut output =
+        engine.read_until("the end of the example", |line| line.contains(END), EXAMPLE);
+    output.pop();
+    engine.quit(EXAMPLE);
     let mut next = 0;
     for line in &output {
         if next < expected.len() && matches(&expected[next], line) {
@@ -181,6 +156,17 @@ fn wildcards_match_any_text() {
     assert!(matches("… pv b5c5ew", "info x pv b5c5ew"));
     assert!(!matches("info depth 2 …", "info depth 1 nodes 2"));
     assert!(!matches("a … c", "a b d"));
+    // The ends do not overlap: "a" is not "a…a".
+    assert!(!matches("a…a", "a"));
+    // UGI's transcript writes `...` for any text.
+    assert!(matches_pattern("bestmove ...", "...", "bestmove g"));
+    assert!(matches_pattern(
+        "info depth 1 ... pv ...",
+        "...",
+        "info depth 1 x pv c"
+    ));
+    assert!(!matches_pattern("info depth 1 ...", "...", "info depth 2"));
+    assert!(matches_pattern("ugiok", "...", "ugiok"));
 }
 
 #[test]

@@ -3,6 +3,8 @@
 //! Chromium over the DevTools protocol, clicking with real mouse events.
 //! Without Chromium the browser test says so and passes.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -26,7 +28,7 @@ impl Server {
     }
 
     fn with_args(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pasang"))
+        let mut child = common::pasang()
             .args(["gui", "--port", "0"])
             .args(extra)
             .stdout(Stdio::piped())
@@ -208,7 +210,7 @@ fn an_engine_that_cannot_start_is_reported_to_the_page() {
 
 #[test]
 fn bad_command_lines_are_refused() {
-    let output = Command::new(env!("CARGO_BIN_EXE_pasang"))
+    let output = common::pasang()
         .args(["gui", "--engine", "cmd=x,movetime=5"])
         .output()
         .unwrap();

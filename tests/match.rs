@@ -2,12 +2,13 @@
 //! small misbehaving script engines, the records it writes, and
 //! `--compliance`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::PASANG;
 use pasang::matches::records;
-
-const PASANG: &str = env!("CARGO_BIN_EXE_pasang");
 
 /// A fresh directory for one test's files.
 fn temp_dir(test: &str) -> PathBuf {
@@ -48,7 +49,7 @@ fn script_engine_with(dir: &Path, name: &str, on_isready: &str, on_go: &str) -> 
 }
 
 fn run(args: &[&str]) -> Output {
-    Command::new(PASANG)
+    common::pasang()
         .arg("match")
         .args(args)
         .output()

@@ -1,20 +1,21 @@
 //! The protocol as a GUI sees it: the real `pasang` binary runs as a
 //! subprocess with piped stdin and stdout, and every test talks to it line
-//! by line.
-//!
-//! A reader thread feeds the engine's output lines into a channel, so every
-//! wait has a deadline and no test can hang: a missing answer fails with
-//! the transcript of the session (and the engine's stderr). Timeouts are
+//! by line through the shared [`Session`] (tests/common), so every wait
+//! has a deadline and no test can hang: a missing answer fails with the
+//! transcript of the session (and the engine's stderr). Timeouts are
 //! generous liveness bounds (`readyok` within 1 s, `bestmove` within 2 s of
 //! `stop`); no test asserts a tight timing.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::io::Write;
+use std::ops::{Deref, DerefMut};
+use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use common::{Session, shorten};
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -69,16 +70,24 @@ const WATCH: Duration = Duration::from_millis(300);
 // ---------------------------------------------------------------------------
 // The engine as a subprocess
 
-/// A running `pasang` with piped stdin and stdout.
+/// The engine as a GUI speaks to it: a [`Session`] with the UCI manners
+/// of these tests on top.
 struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Both directions, for failure messages.
-    transcript: Vec<String>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-    /// The thread collecting stderr; it ends when the engine does.
-    stderr_thread: Option<thread::JoinHandle<()>>,
+    session: Session,
+}
+
+impl Deref for Engine {
+    type Target = Session;
+
+    fn deref(&self) -> &Session {
+        &self.session
+    }
+}
+
+impl DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
 }
 
 impl Engine {
@@ -88,58 +97,12 @@ impl Engine {
 
     /// Spawns with `RUST_LOG` set to `log` (or unset).
     fn spawn_with_log(log: Option<&str>) -> Engine {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_pasang"));
-        match log {
-            Some(level) => command.env("RUST_LOG", level),
-            None => command.env_remove("RUST_LOG"),
-        };
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the pasang binary starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&buffer);
-                        let line = text.trim_end_matches(['\n', '\r']).to_string();
-                        if sender.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let stderr_thread = {
-            let mut pipe = child.stderr.take().expect("piped stderr");
-            let stderr = Arc::clone(&stderr);
-            thread::spawn(move || {
-                let mut chunk = [0u8; 4096];
-                while let Ok(read) = pipe.read(&mut chunk) {
-                    if read == 0 {
-                        break;
-                    }
-                    stderr.lock().unwrap().extend_from_slice(&chunk[..read]);
-                }
-            })
-        };
-        let stdin = child.stdin.take();
+        let mut command = common::pasang();
+        if let Some(level) = log {
+            command.env("RUST_LOG", level);
+        }
         let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-            stderr,
-            stderr_thread: Some(stderr_thread),
+            session: Session::spawn_command(command),
         };
         // The banner comes first, before any input.
         let banner = engine.expect_line("the banner", |_| true, WORK);
@@ -148,133 +111,6 @@ impl Engine {
             engine.fail(&format!("the first line should be a banner, got: {banner}"));
         }
         engine
-    }
-
-    /// Fails the test with `message`, the end of the transcript and stderr.
-    fn fail(&mut self, message: &str) -> ! {
-        let exit = match self.child.try_wait() {
-            Ok(Some(status)) => format!("engine exited: {status}"),
-            Ok(None) => "engine still running".to_string(),
-            Err(error) => format!("engine state unknown: {error}"),
-        };
-        let from = self.transcript.len().saturating_sub(80);
-        let transcript: Vec<String> = self.transcript[from..]
-            .iter()
-            .map(|line| shorten(line, 200))
-            .collect();
-        let stderr = String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned();
-        panic!(
-            "{message}\n{exit}\n--- transcript (> to engine, < from engine) ---\n{}\n--- stderr ---\n{}",
-            transcript.join("\n"),
-            shorten(&stderr, 4000)
-        );
-    }
-
-    fn send(&mut self, line: &str) {
-        self.transcript.push(format!("> {}", shorten(line, 200)));
-        self.write(format!("{line}\n").as_bytes());
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        self.transcript.push(format!(
-            "> [{} raw bytes] {}",
-            bytes.len(),
-            shorten(&String::from_utf8_lossy(bytes), 80)
-        ));
-        self.write(bytes);
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let result = match self.stdin.as_mut() {
-            Some(stdin) => stdin.write_all(bytes).and_then(|()| stdin.flush()),
-            None => panic!("stdin already closed"),
-        };
-        if let Err(error) = result {
-            self.fail(&format!("writing to the engine failed: {error}"));
-        }
-    }
-
-    /// Closes stdin: end of input.
-    fn close_stdin(&mut self) {
-        self.transcript.push("> [end of input]".to_string());
-        self.stdin = None;
-    }
-
-    /// The next line within `timeout`.
-    fn recv(&mut self, timeout: Duration) -> Result<String, RecvTimeoutError> {
-        let line = self.lines.recv_timeout(timeout)?;
-        self.transcript.push(format!("< {line}"));
-        Ok(line)
-    }
-
-    /// Lines up to and including the first that matches `predicate`.
-    fn read_until(
-        &mut self,
-        what: &str,
-        predicate: impl Fn(&str) -> bool,
-        timeout: Duration,
-    ) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.recv(left) {
-                Ok(line) => {
-                    let done = predicate(&line);
-                    lines.push(line);
-                    if done {
-                        return lines;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    self.fail(&format!("no {what} within {timeout:?}"))
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.fail(&format!("output ended before {what}"))
-                }
-            }
-        }
-    }
-
-    /// The first line that matches `predicate`.
-    fn expect_line(
-        &mut self,
-        what: &str,
-        predicate: impl Fn(&str) -> bool,
-        timeout: Duration,
-    ) -> String {
-        self.read_until(what, predicate, timeout)
-            .pop()
-            .expect("read_until returns the matching line")
-    }
-
-    /// Lines that arrive within `period`; fails if one matches `forbidden`.
-    fn expect_none_within(
-        &mut self,
-        what: &str,
-        forbidden: impl Fn(&str) -> bool,
-        period: Duration,
-    ) -> Vec<String> {
-        let deadline = Instant::now() + period;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return lines;
-            }
-            match self.recv(left) {
-                Ok(line) => {
-                    if forbidden(&line) {
-                        self.fail(&format!("unexpected {what}: {line}"));
-                    }
-                    lines.push(line);
-                }
-                Err(RecvTimeoutError::Timeout) => return lines,
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.fail(&format!("output ended while watching for {what}"))
-                }
-            }
-        }
     }
 
     /// `isready` → `readyok` within `timeout`; returns the lines before it.
@@ -455,53 +291,6 @@ impl Engine {
         if !after.is_empty() {
             self.fail(&format!("output after bestmove: {after:?}"));
         }
-    }
-
-    /// Waits for the process to end.
-    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return status,
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                Ok(None) => self.fail(&format!("the engine did not exit within {timeout:?}")),
-                Err(error) => self.fail(&format!("waiting for the engine failed: {error}")),
-            }
-        }
-    }
-
-    /// Everything the engine wrote to stderr, once it has exited.
-    fn stderr_after_exit(&mut self) -> String {
-        if let Some(handle) = self.stderr_thread.take() {
-            let _ = handle.join();
-        }
-        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
-    }
-
-    /// The rest of the output after the process ended.
-    fn remaining_output(&mut self) -> Vec<String> {
-        let mut lines = Vec::new();
-        while let Ok(line) = self.recv(READY) {
-            lines.push(line);
-        }
-        lines
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // A failed test must not leave its engine running.
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
-
-fn shorten(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((cut, _)) => format!("{}... [{} bytes]", &text[..cut], text.len()),
-        None => text.to_string(),
     }
 }
 
@@ -2058,8 +1847,7 @@ fn quit_with_queued_searches_answers_each() {
 #[test]
 fn a_closed_output_pipe_does_not_crash_the_engine() {
     // The GUI stops reading (or dies) while the engine still talks.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pasang"))
-        .env_remove("RUST_LOG")
+    let mut child = common::pasang()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -2314,7 +2102,7 @@ fn a_flood_of_input_during_a_search_is_bounded_and_stop_still_works() {
         ));
     }
     assert!(lines.iter().any(|line| count_line(line)));
-    if let Some(peak) = peak_memory_kib(engine.child.id()) {
+    if let Some(peak) = peak_memory_kib(engine.pid()) {
         // Hash 16 MiB + 64 MiB, the bound of issue 20.
         assert!(peak < (16 + 64) * 1024, "peak resident memory {peak} KiB");
     }

@@ -7,6 +7,8 @@
 //! lines; matches run 2 games at 10 ms a move instead of their full
 //! length. A `# Nodes searched: N` comment is checked against the output.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -83,7 +85,7 @@ fn adapt(command: &str, binary: &str) -> (String, bool) {
 fn readme_examples_run_as_written() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
-    let binary = env!("CARGO_BIN_EXE_pasang");
+    let binary = common::PASANG;
     let folder = std::env::temp_dir().join(format!("pasang-readme-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
     std::fs::create_dir_all(&folder).expect("a scratch folder");

@@ -6,12 +6,12 @@
 //! margin here; the full soak (1000 games, no margin, quiet machine) is
 //! run by hand: see README "Reliability".
 
-use std::process::Command;
+mod common;
 
 #[test]
 fn fast_games_threads_two_against_one_on_a_small_table() {
-    let engine = env!("CARGO_BIN_EXE_pasang");
-    let output = Command::new(engine)
+    let engine = common::PASANG;
+    let output = common::pasang()
         .args([
             "match",
             "--engine",

@@ -1,15 +1,14 @@
 //! `pasang tune` run as a user runs it: on a small datagen file, and on
 //! files and flags it must refuse.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
+use std::path::PathBuf;
+use std::process::Output;
+
+/// Runs `pasang` with `args` and no input.
 fn pasang(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pasang"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("the binary runs")
+    common::run(args, "")
 }
 
 fn temp(name: &str) -> PathBuf {

@@ -5,12 +5,11 @@
 //! with `p1time`/`p2time`), refereeing every move with the library's rules;
 //! and the UGI transcript of PROTOCOL.md is replayed line by line.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::{Session, matches_pattern};
 use pasang::notation::{parse_move, parse_position};
 use pasang::outcome::Status;
 use pasang::position::Player;
@@ -21,69 +20,28 @@ const WAIT: Duration = Duration::from_secs(20);
 
 /// A UGI engine process: lines in, lines out, every wait bounded.
 struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// Both directions, for failure messages.
-    transcript: Vec<String>,
+    session: Session,
 }
 
 impl Client {
     fn spawn() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pasang"))
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("pasang starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         Client {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
+            session: Session::spawn(),
         }
     }
 
     fn send(&mut self, line: &str) {
-        self.transcript.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").expect("engine reads");
-        self.stdin.flush().expect("flush");
+        self.session.send(line);
     }
 
     /// The next output line.
     fn line(&mut self) -> String {
-        match self.lines.recv_timeout(WAIT) {
-            Ok(line) => {
-                self.transcript.push(format!("< {line}"));
-                line
-            }
-            Err(_) => panic!("no answer in time:\n{}", self.transcript.join("\n")),
-        }
+        self.session.expect_line("answer", |_| true, WAIT)
     }
 
     /// Lines up to and including the first whose first word is `word`.
     fn until(&mut self, word: &str) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self.line();
-            let done = line.split_whitespace().next() == Some(word);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
+        self.session.until_word(word, WAIT)
     }
 
     /// `query <what>`: the word after `response`.
@@ -91,7 +49,10 @@ impl Client {
         self.send(&format!("query {what}"));
         let line = self.until("response").pop().expect("a line");
         let words: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(words.len(), 2, "'{line}'\n{}", self.transcript.join("\n"));
+        if words.len() != 2 {
+            self.session
+                .fail(&format!("'{line}' is not 'response <word>'"));
+        }
         words[1].to_string()
     }
 
@@ -108,17 +69,8 @@ impl Client {
         self.until("readyok");
     }
 
-    fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("still running 5 s after quit");
+    fn quit(self) {
+        self.session.quit(Duration::from_secs(5));
     }
 }
 
@@ -164,7 +116,7 @@ fn play_game(players: &mut [Client; 2], start: &str, go_tail: &str) -> (String, 
             assert_eq!(result, expected_result(status));
             return (result, moves.len());
         }
-        assert_eq!(over, "false", "{}", mover.transcript.join("\n"));
+        assert_eq!(over, "false", "{}", mover.session.transcript());
         assert_eq!(mover.query("result"), "none");
         mover.send(&format!(
             "go p1time {p1time} p2time {p2time} p1inc 10 p2inc 10{go_tail}"
@@ -280,26 +232,6 @@ fn queries_answer_finished_games() {
     client.quit();
 }
 
-/// Whether `line` matches `pattern`, where `...` stands for any text.
-fn matches_pattern(pattern: &str, line: &str) -> bool {
-    let parts: Vec<&str> = pattern.split("...").collect();
-    if parts.len() == 1 {
-        return pattern == line;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !line.starts_with(first) || !line[first.len()..].ends_with(last) {
-        return false;
-    }
-    let mut rest = &line[first.len()..line.len() - last.len()];
-    for part in &parts[1..parts.len() - 1] {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    true
-}
-
 /// Replays the UGI transcript of PROTOCOL.md: `>` lines are sent, `<`
 /// lines must come in order (`...` in a line is any text; a `< ...` line
 /// alone is any number of lines). Lines before the first expected one
@@ -326,7 +258,7 @@ fn the_protocol_md_ugi_transcript_holds() {
                 .get(index + 1)
                 .and_then(|l| l.strip_prefix("< "))
                 .expect("'< ...' is followed by an expected line");
-            while !matches_pattern(next, &client.line()) {}
+            while !matches_pattern(next, "...", &client.line()) {}
             index += 1;
             checked += 1;
         } else if let Some(expected) = line.strip_prefix("< ") {
@@ -334,14 +266,14 @@ fn the_protocol_md_ugi_transcript_holds() {
             if checked == 0 {
                 // A greeting printed at start-up comes before the first
                 // answer; it is no answer to the transcript's commands.
-                while !matches_pattern(expected, &actual) {
+                while !matches_pattern(expected, "...", &actual) {
                     actual = client.line();
                 }
             }
             assert!(
-                matches_pattern(expected, &actual),
+                matches_pattern(expected, "...", &actual),
                 "expected '{expected}', got '{actual}'\n{}",
-                client.transcript.join("\n")
+                client.session.transcript()
             );
             checked += 1;
         } else {
@@ -351,15 +283,4 @@ fn the_protocol_md_ugi_transcript_holds() {
     }
     assert!(checked > 10, "only {checked} lines checked");
     assert!(body.lines().any(|l| l == "> quit"));
-}
-
-#[test]
-fn patterns_match_with_elisions() {
-    assert!(matches_pattern("bestmove ...", "bestmove g"));
-    assert!(matches_pattern(
-        "info depth 1 ... pv ...",
-        "info depth 1 x pv c"
-    ));
-    assert!(!matches_pattern("info depth 1 ...", "info depth 2"));
-    assert!(matches_pattern("ugiok", "ugiok"));
 }

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use clap::Args;
 
-use super::engine_spec::EngineSpec;
+use super::engine_spec::{EngineSpec, SpecError};
 use super::limits::{TimeControl, TimeControlError};
 use super::shard::Shard;
 use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
@@ -106,9 +106,8 @@ pub(crate) struct MatchArgs {
     pub report_every: u64,
 }
 
-fn parse_spec(text: &str) -> Result<EngineSpec, String> {
-    text.parse::<EngineSpec>()
-        .map_err(|error| error.to_string())
+fn parse_spec(text: &str) -> Result<EngineSpec, SpecError> {
+    text.parse()
 }
 
 fn parse_tc(text: &str) -> Result<TimeControl, TimeControlError> {

@@ -1,16 +1,87 @@
 //! A match's configuration: the arguments checked and combined into what
 //! the runner needs, and how the match describes itself.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::args::MatchArgs;
 use super::engine_spec::{EngineSpec, distinct_names};
 use super::limits::Limits;
-use super::openings::{OpeningPlan, describe, load_book, rule_sets};
+use super::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book, rule_sets};
 use super::referee::Settings;
 use super::shard::{self, Shard};
-use super::statistics::Sprt;
+use super::statistics::{Sprt, SprtError};
+
+/// Why the arguments do not make a match. `Display` gives the message
+/// printed before the usage exit.
+#[derive(Debug)]
+pub(super) enum ConfigError {
+    /// Not exactly two `--engine` options; the number given.
+    EngineCount(usize),
+    /// An engine has no limit of its own and the match gives none.
+    NoLimit,
+    /// `--movetime`, `--depth` or `--nodes` is 0.
+    ZeroLimit,
+    /// `--sprt` does not describe a test.
+    Sprt(SprtError),
+    /// `--games 0`.
+    NoGames,
+    /// `--concurrency 0`.
+    NoConcurrency,
+    /// `--shard` without `--seed` or `--games`: the shards would not play
+    /// the same match.
+    ShardUnpinned(Shard),
+    /// `--shard` with `--sprt`.
+    ShardWithSprt,
+    /// `--resume` without `--out`.
+    ResumeWithoutOut,
+    /// The openings file cannot be had.
+    Book(BookFileError),
+    /// An opening of the first cycle cannot be made.
+    Opening(OpeningError),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::EngineCount(given) => write!(
+                f,
+                "a match needs exactly two --engine options ({given} given)"
+            ),
+            ConfigError::NoLimit => f.write_str(
+                "no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes= in each --engine)",
+            ),
+            ConfigError::ZeroLimit => f.write_str("--movetime, --depth and --nodes must be above 0"),
+            ConfigError::Sprt(error) => write!(f, "--sprt: {error}"),
+            ConfigError::NoGames => f.write_str("--games must be at least 1"),
+            ConfigError::NoConcurrency => f.write_str("--concurrency must be at least 1"),
+            ConfigError::ShardUnpinned(shard) => write!(
+                f,
+                "--shard {shard} needs --seed and --games, so that every shard plays the openings of the same match"
+            ),
+            ConfigError::ShardWithSprt => f.write_str(
+                "--shard with --sprt: an SPRT is judged over all the pairs; give --sprt to --merge",
+            ),
+            ConfigError::ResumeWithoutOut => {
+                f.write_str("--resume needs --out, the records file to resume")
+            }
+            ConfigError::Book(error) => write!(f, "{error}"),
+            ConfigError::Opening(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConfigError::Sprt(error) => Some(error),
+            ConfigError::Book(error) => Some(error),
+            ConfigError::Opening(error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// Everything a match needs, checked.
 pub(super) struct Config {
@@ -35,12 +106,10 @@ pub(super) struct Config {
 }
 
 impl Config {
-    pub(super) fn from_args(args: &MatchArgs) -> Result<Config, String> {
+    /// Checks `args` and combines them into a match.
+    pub(super) fn from_args(args: &MatchArgs) -> Result<Config, ConfigError> {
         let [first, second] = args.engines.as_slice() else {
-            return Err(format!(
-                "a match needs exactly two --engine options ({} given)",
-                args.engines.len()
-            ));
+            return Err(ConfigError::EngineCount(args.engines.len()));
         };
         let mut engines = [first.clone(), second.clone()];
         distinct_names(&mut engines);
@@ -59,47 +128,39 @@ impl Config {
             }
         });
         if limits.iter().any(Limits::is_empty) {
-            return Err(
-                "no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes= in each --engine)"
-                    .into(),
-            );
+            return Err(ConfigError::NoLimit);
         }
         if args.movetime == Some(0) || args.nodes == Some(0) || args.depth == Some(0) {
-            return Err("--movetime, --depth and --nodes must be above 0".into());
+            return Err(ConfigError::ZeroLimit);
         }
         let sprt = match &args.sprt {
-            Some(words) => Some(Sprt::parse(&words.join(" ")).map_err(|e| format!("--sprt: {e}"))?),
+            Some(words) => Some(Sprt::parse(&words.join(" ")).map_err(ConfigError::Sprt)?),
             None => None,
         };
         let games = match (args.games, sprt) {
-            (Some(0), _) => return Err("--games must be at least 1".into()),
+            (Some(0), _) => return Err(ConfigError::NoGames),
             (Some(n), _) => n.saturating_add(n % 2),
             (None, Some(_)) => u64::MAX - 1,
             (None, None) => 2,
         };
         if args.concurrency == 0 {
-            return Err("--concurrency must be at least 1".into());
+            return Err(ConfigError::NoConcurrency);
         }
         if let Some(shard) = args.shard {
             // Every shard must make the same openings: never a seed from
             // the clock, never a match of unknown length.
             if args.seed.is_none() || args.games.is_none() {
-                return Err(format!(
-                    "--shard {shard} needs --seed and --games, so that every shard plays the openings of the same match"
-                ));
+                return Err(ConfigError::ShardUnpinned(shard));
             }
             if sprt.is_some() {
-                return Err(
-                    "--shard with --sprt: an SPRT is judged over all the pairs; give --sprt to --merge"
-                        .into(),
-                );
+                return Err(ConfigError::ShardWithSprt);
             }
         }
         if args.resume && args.out.is_none() {
-            return Err("--resume needs --out, the records file to resume".into());
+            return Err(ConfigError::ResumeWithoutOut);
         }
         let book = match &args.openings {
-            Some(path) => Some(load_book(path).map_err(|error| error.to_string())?),
+            Some(path) => Some(load_book(path).map_err(ConfigError::Book)?),
             None => None,
         };
         let seed = args.seed.unwrap_or_else(|| {
@@ -123,8 +184,7 @@ impl Config {
         let pairs = games / 2;
         let planned = args.shard.map_or(games, |shard| shard.games(games));
         for pair in 0..(plan.cycle() as u64).min(pairs) {
-            plan.opening(pair as usize)
-                .map_err(|error| error.to_string())?;
+            plan.opening(pair as usize).map_err(ConfigError::Opening)?;
         }
         let settings = Settings {
             time_margin: Duration::from_millis(args.time_margin),
@@ -195,5 +255,27 @@ impl Config {
             seed: self.plan.seed.to_string(),
             games: self.bounded.then_some(self.games),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_keep_their_wording() {
+        assert_eq!(
+            ConfigError::EngineCount(1).to_string(),
+            "a match needs exactly two --engine options (1 given)"
+        );
+        let shard: Shard = "2/3".parse().unwrap();
+        assert_eq!(
+            ConfigError::ShardUnpinned(shard).to_string(),
+            "--shard 2/3 needs --seed and --games, so that every shard plays the openings of the same match"
+        );
+        assert_eq!(
+            ConfigError::ResumeWithoutOut.to_string(),
+            "--resume needs --out, the records file to resume"
+        );
     }
 }

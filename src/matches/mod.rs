@@ -71,7 +71,7 @@ pub(crate) fn run(args: &MatchArgs) -> i32 {
     }
     let config = match Config::from_args(args) {
         Ok(config) => config,
-        Err(message) => return usage_error(&message),
+        Err(error) => return usage_error(&error.to_string()),
     };
     config.play()
 }

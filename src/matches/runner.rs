@@ -2,8 +2,10 @@
 //! games, and the progress they share.
 
 use std::collections::HashSet;
+use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -11,10 +13,111 @@ use super::config::Config;
 use super::engine_spec::EngineSpec;
 use super::records::{Record, utc_date};
 use super::referee::{GameResult, Seat, rule_options};
-use super::shard::Played;
+use super::shard::{MatchIdentity, Played, RecordFault, Shard};
 use super::statistics::Decision;
 use super::tally::Tally;
 use super::{openings, records, referee, usage_error};
+
+/// Why the records file (`--out`) cannot be opened or resumed.
+#[derive(Debug)]
+pub(super) enum RecordsFileError {
+    /// A fresh file cannot be created.
+    Create(PathBuf, std::io::Error),
+    /// The file to resume cannot be read.
+    Read(PathBuf, std::io::Error),
+    /// The file to resume cannot be cut or appended to.
+    Append(PathBuf, std::io::Error),
+    /// A record (numbered from 1) cannot be counted again.
+    Record {
+        path: PathBuf,
+        number: usize,
+        fault: RecordFault,
+    },
+    /// A record belongs to another match. (The identities are boxed: an
+    /// error this rare should not make every `Result` it travels in
+    /// hundreds of bytes long.)
+    OtherMatch {
+        path: PathBuf,
+        number: usize,
+        found: Box<MatchIdentity>,
+        expected: Box<MatchIdentity>,
+    },
+    /// A record is of a pair outside this run's shard.
+    OtherShard {
+        path: PathBuf,
+        number: usize,
+        pair: u64,
+        shard: Shard,
+    },
+    /// A record repeats a game already in the file.
+    Repeated {
+        path: PathBuf,
+        number: usize,
+        pair: u64,
+    },
+}
+
+impl fmt::Display for RecordsFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordsFileError::Create(path, error) => {
+                write!(f, "cannot create '{}': {error}", path.display())
+            }
+            RecordsFileError::Read(path, error) => {
+                write!(f, "cannot read '{}': {error}", path.display())
+            }
+            RecordsFileError::Append(path, error) => {
+                write!(f, "cannot append to '{}': {error}", path.display())
+            }
+            RecordsFileError::Record {
+                path,
+                number,
+                fault,
+            } => write!(
+                f,
+                "cannot resume '{}': record {number}: {fault}",
+                path.display()
+            ),
+            RecordsFileError::OtherMatch {
+                path,
+                number,
+                found,
+                expected,
+            } => write!(
+                f,
+                "cannot resume '{}': record {number} is of another match ({found}; this one is {expected})",
+                path.display()
+            ),
+            RecordsFileError::OtherShard {
+                path,
+                number,
+                pair,
+                shard,
+            } => write!(
+                f,
+                "cannot resume '{}': record {number} is of pair {pair}, not of shard {shard}",
+                path.display()
+            ),
+            RecordsFileError::Repeated { path, number, pair } => write!(
+                f,
+                "cannot resume '{}': record {number} repeats a game of pair {pair}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RecordsFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RecordsFileError::Create(_, error)
+            | RecordsFileError::Read(_, error)
+            | RecordsFileError::Append(_, error) => Some(error),
+            RecordsFileError::Record { fault, .. } => Some(fault),
+            _ => None,
+        }
+    }
+}
 
 impl Config {
     /// Opens the records file: created afresh, or with `--resume` (when it
@@ -23,17 +126,17 @@ impl Config {
     fn open_records(
         &self,
         heading: &str,
-    ) -> Result<(Option<BufWriter<File>>, Vec<Played>), String> {
+    ) -> Result<(Option<BufWriter<File>>, Vec<Played>), RecordsFileError> {
         let Some(path) = &self.out else {
             return Ok((None, Vec::new()));
         };
         let shown = path.display();
         if !self.resume || !path.exists() {
-            let file = File::create(path).map_err(|e| format!("cannot create '{shown}': {e}"))?;
+            let file = File::create(path).map_err(|e| RecordsFileError::Create(path.clone(), e))?;
             return Ok((Some(BufWriter::new(file)), Vec::new()));
         }
         let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{shown}': {e}"))?;
+            std::fs::read_to_string(path).map_err(|e| RecordsFileError::Read(path.clone(), e))?;
         let prefix = records::read_prefix(&text);
         let mut keep = prefix.complete_bytes;
         for ending in ["\r\n", "\n"] {
@@ -52,25 +155,33 @@ impl Config {
         let mut played: Vec<Played> = Vec::new();
         for (index, record) in prefix.records.iter().enumerate() {
             let number = index + 1;
-            let game = Played::of(record)
-                .map_err(|fault| format!("cannot resume '{shown}': record {number}: {fault}"))?;
+            let game = Played::of(record).map_err(|fault| RecordsFileError::Record {
+                path: path.clone(),
+                number,
+                fault,
+            })?;
             if game.identity != expected {
-                return Err(format!(
-                    "cannot resume '{shown}': record {number} is of another match ({}; this one is {expected})",
-                    game.identity
-                ));
+                return Err(RecordsFileError::OtherMatch {
+                    path: path.clone(),
+                    number,
+                    found: Box::new(game.identity),
+                    expected: Box::new(expected),
+                });
             }
             if let Some(shard) = self.shard.filter(|shard| !shard.has(game.pair)) {
-                return Err(format!(
-                    "cannot resume '{shown}': record {number} is of pair {}, not of shard {shard}",
-                    game.pair
-                ));
+                return Err(RecordsFileError::OtherShard {
+                    path: path.clone(),
+                    number,
+                    pair: game.pair,
+                    shard,
+                });
             }
             if played.iter().any(|other| other.game() == game.game()) {
-                return Err(format!(
-                    "cannot resume '{shown}': record {number} repeats a game of pair {}",
-                    game.pair
-                ));
+                return Err(RecordsFileError::Repeated {
+                    path: path.clone(),
+                    number,
+                    pair: game.pair,
+                });
             }
             played.push(game);
         }
@@ -78,13 +189,13 @@ impl Config {
             .append(true)
             .open(path)
             .and_then(|file| file.set_len(keep as u64).map(|()| file))
-            .map_err(|e| format!("cannot append to '{shown}': {e}"))?;
+            .map_err(|e| RecordsFileError::Append(path.clone(), e))?;
         let kept = &text[..keep];
         if !kept.is_empty() && !kept.ends_with("\n\n") && !kept.ends_with("\r\n\r\n") {
             // Records are separated by a blank line.
             let separated = if kept.ends_with('\n') { "\n" } else { "\n\n" };
             file.write_all(separated.as_bytes())
-                .map_err(|e| format!("cannot append to '{shown}': {e}"))?;
+                .map_err(|e| RecordsFileError::Append(path.clone(), e))?;
         }
         Ok((Some(BufWriter::new(file)), played))
     }
@@ -129,7 +240,7 @@ impl Config {
         let heading = self.heading();
         let (writer, played) = match self.open_records(&heading) {
             Ok(opened) => opened,
-            Err(message) => return usage_error(&message),
+            Err(error) => return usage_error(&error.to_string()),
         };
         let total = match (self.bounded, self.shard) {
             (true, Some(shard)) => format!(

@@ -6,6 +6,7 @@
 //! only ever receives whole results, so a consumer such as `jq` never sees
 //! a broken object. The exit code is 1 if any line failed.
 
+use std::fmt;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Mutex;
 
@@ -13,7 +14,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{PositionArgs, Progress, RuleArgs, describe_result};
-use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_MULTIPV, MAX_THREADS};
+use crate::engine::{DEFAULT_HASH_MIB, Engine, EngineError, MAX_MULTIPV, MAX_THREADS};
 use crate::eval::wdl::Wdl;
 use crate::notation::format_position;
 use crate::outcome::Status;
@@ -68,10 +69,46 @@ pub struct AnalyseArgs {
     json: bool,
 }
 
+/// Why one input gives no position to analyse.
+#[derive(Debug)]
+enum InputError {
+    /// `position` alone.
+    NoBase,
+    /// `fen` without a position string.
+    NoFen,
+    /// The first word is no position string, `startpos` or `fen` (the
+    /// word, shortened).
+    NotAPosition(String),
+    /// After the position comes something other than `moves` (the word,
+    /// shortened).
+    NotMoves(String),
+    /// The engine refuses the position or a move.
+    Engine(EngineError),
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::NoBase => {
+                f.write_str("'position' needs 'startpos' or 'fen <position string>'")
+            }
+            InputError::NoFen => f.write_str("'fen' needs a position string"),
+            InputError::NotAPosition(word) => write!(
+                f,
+                "expected a position string, 'startpos' or 'fen <position string>', found '{word}'"
+            ),
+            InputError::NotMoves(word) => {
+                write!(f, "expected 'moves' after the position, found '{word}'")
+            }
+            InputError::Engine(error) => write!(f, "{error}"),
+        }
+    }
+}
+
 /// What went wrong with one input.
 enum Failure {
     /// The input is bad: report it and go on with the next line.
-    Input(String),
+    Input(InputError),
     /// Stdout is gone (e.g. `| head`): stop quietly.
     Output,
 }
@@ -104,7 +141,7 @@ pub fn run(args: &AnalyseArgs) -> i32 {
         engine.new_game();
         engine
             .set_position(fen, moves)
-            .map_err(|error| Failure::Input(error.to_string()))?;
+            .map_err(|error| Failure::Input(InputError::Engine(error)))?;
         let report = search(&engine, &limits, &progress);
         let line = if args.json {
             json_report(text, &engine, &report).to_string()
@@ -205,13 +242,13 @@ pub fn run(args: &AnalyseArgs) -> i32 {
 
 /// Splits an input line into a position string (`None`: the start) and
 /// moves.
-fn parse_line(text: &str) -> Result<(Option<String>, Vec<String>), String> {
+fn parse_line(text: &str) -> Result<(Option<String>, Vec<String>), InputError> {
     let mut tokens: Vec<&str> = text.split_whitespace().collect();
     if tokens.first() == Some(&"position") {
         tokens.remove(0);
     }
     let (fen, rest) = match tokens.first() {
-        None => return Err("'position' needs 'startpos' or 'fen <position string>'".into()),
+        None => return Err(InputError::NoBase),
         Some(&"startpos") => (None, &tokens[1..]),
         Some(&"fen") => {
             let end = tokens
@@ -219,15 +256,12 @@ fn parse_line(text: &str) -> Result<(Option<String>, Vec<String>), String> {
                 .position(|t| *t == "moves")
                 .unwrap_or(tokens.len());
             if end == 1 {
-                return Err("'fen' needs a position string".into());
+                return Err(InputError::NoFen);
             }
             (Some(tokens[1..end].join(" ")), &tokens[end..])
         }
         Some(word) if !word.contains('/') => {
-            return Err(format!(
-                "expected a position string, 'startpos' or 'fen <position string>', found '{}'",
-                crate::notation::shorten(word)
-            ));
+            return Err(InputError::NotAPosition(crate::notation::shorten(word)));
         }
         Some(_) => {
             let end = tokens
@@ -241,10 +275,7 @@ fn parse_line(text: &str) -> Result<(Option<String>, Vec<String>), String> {
         None => Vec::new(),
         Some((&"moves", moves)) => moves.iter().map(|m| m.to_string()).collect(),
         Some((word, _)) => {
-            return Err(format!(
-                "expected 'moves' after the position, found '{}'",
-                crate::notation::shorten(word)
-            ));
+            return Err(InputError::NotMoves(crate::notation::shorten(word)));
         }
     };
     Ok((fen, moves))
@@ -508,7 +539,12 @@ mod tests {
         assert_eq!(fen.as_deref(), Some("a/b c d e"));
         assert!(moves.is_empty());
         assert!(parse_line("startpos c j").is_err());
-        assert!(parse_line("bogus line").unwrap_err().contains("'bogus'"));
+        assert!(
+            parse_line("bogus line")
+                .unwrap_err()
+                .to_string()
+                .contains("'bogus'")
+        );
         assert!(parse_line("fen").is_err());
         assert!(parse_line("position").is_err());
     }

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::Progress;
+use super::{CliError, Progress};
 
 /// Arguments of `pasang bench`.
 #[derive(Args, Debug)]
@@ -16,7 +16,7 @@ pub struct BenchArgs {
 }
 
 /// Runs `pasang bench`: one line per position, then the totals.
-pub fn run(args: &BenchArgs) -> Result<i32, String> {
+pub fn run(args: &BenchArgs) -> Result<i32, CliError> {
     let progress = Progress::stderr();
     let count = crate::bench::positions().len();
     let mut done = 0;
@@ -47,7 +47,7 @@ pub fn run(args: &BenchArgs) -> Result<i32, String> {
         }
     }
     match failed {
-        Some(error) => Err(format!("cannot write the output: {error}")),
+        Some(error) => Err(CliError::Output(error)),
         None => Ok(0),
     }
 }

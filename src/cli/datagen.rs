@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::Progress;
+use super::{CliError, Progress};
 use crate::datagen::{Config, Header, Report, SearchLimit, Target};
 
 /// The file format, after the flags in `--help`.
@@ -91,7 +91,7 @@ fn status_line(report: &Report, target: Target) -> String {
 }
 
 /// Runs `pasang datagen`.
-pub fn run(args: &DatagenArgs) -> Result<i32, String> {
+pub fn run(args: &DatagenArgs) -> Result<i32, CliError> {
     let limit = match args.depth {
         Some(depth) => SearchLimit::Depth(depth),
         None => SearchLimit::Nodes(args.nodes.unwrap_or(DEFAULT_NODES)),
@@ -99,7 +99,7 @@ pub fn run(args: &DatagenArgs) -> Result<i32, String> {
     let target = match (args.games, args.positions) {
         (Some(games), _) => Target::Games(games),
         (None, Some(positions)) => Target::Positions(positions),
-        (None, None) => return Err("give --games or --positions".into()),
+        (None, None) => return Err(CliError::NoTarget),
     };
     let config = Config {
         out: args.out.clone(),
@@ -126,7 +126,7 @@ pub fn run(args: &DatagenArgs) -> Result<i32, String> {
             }
         }
     })
-    .map_err(|error| error.to_string())?;
+    .map_err(CliError::Datagen)?;
     progress.clear();
     eprintln!("{}", status_line(&report, target));
     println!(

@@ -8,6 +8,7 @@
 mod analyse;
 mod bench;
 mod datagen;
+mod error;
 mod perft;
 mod play;
 mod progress;
@@ -27,6 +28,7 @@ use crate::position::Position;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
 pub(crate) use crate::outcome::{describe_result, player_title};
+pub(crate) use error::{CliError, ReplayError};
 pub(crate) use progress::Progress;
 
 /// Pasang engine: speaks a UCI-style protocol on stdin/stdout when run
@@ -126,7 +128,7 @@ impl PositionArgs {
     }
 
     /// The position these flags give under `rules`, with its history.
-    pub fn replay(&self, rules: &Rules) -> Result<Replay, String> {
+    pub fn replay(&self, rules: &Rules) -> Result<Replay, ReplayError> {
         Replay::new(rules, self.fen.as_deref(), &self.move_list())
     }
 
@@ -169,18 +171,16 @@ pub(crate) struct Replay {
 impl Replay {
     /// Plays `moves` from `fen` (or the start of `rules.pattern`); the
     /// error names the first bad move.
-    pub fn new(rules: &Rules, fen: Option<&str>, moves: &[String]) -> Result<Replay, String> {
+    pub fn new(rules: &Rules, fen: Option<&str>, moves: &[String]) -> Result<Replay, ReplayError> {
         let base = match fen {
             None => start_position(rules.pattern),
-            Some(text) => {
-                parse_position(text).map_err(|error| format!("invalid position: {error}"))?
-            }
+            Some(text) => parse_position(text).map_err(ReplayError::Position)?,
         };
         let mut replay = Replay {
             positions: vec![base],
             moves: Vec::new(),
         };
-        play_moves(base, rules, moves, |mv| replay.push(mv)).map_err(|error| error.to_string())?;
+        play_moves(base, rules, moves, |mv| replay.push(mv)).map_err(ReplayError::Move)?;
         Ok(replay)
     }
 
@@ -250,24 +250,22 @@ pub fn run() -> i32 {
         Some(Command::Match(args)) => return crate::matches::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
-        Some(Command::Gui(args)) => crate::gui::run(&args).map_err(|error| error.to_string()),
+        Some(Command::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
     };
     match result {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(error) => {
+            eprintln!("error: {error}");
             1
         }
     }
 }
 
 /// The protocol loop, logging to `log_file` if given.
-fn run_protocol(log_file: Option<&str>) -> Result<i32, String> {
+fn run_protocol(log_file: Option<&str>) -> Result<i32, CliError> {
     let output = Arc::new(crate::protocol::Output::stdout());
     if let Some(path) = log_file {
-        output
-            .set_log_file(Some(path))
-            .map_err(|error| error.to_string())?;
+        output.set_log_file(Some(path)).map_err(CliError::LogFile)?;
     }
     Ok(crate::protocol::run(std::io::stdin().lock(), output))
 }
@@ -297,7 +295,9 @@ mod tests {
         let replay = Replay::new(&rules, None, &["c".into(), "j".into()]).unwrap();
         assert_eq!(replay.moves.len(), 2);
         assert_eq!(replay.last().unwrap().1.to_string(), "j");
-        let error = Replay::new(&rules, None, &["c".into(), "c".into()]).unwrap_err();
+        let error = Replay::new(&rules, None, &["c".into(), "c".into()])
+            .unwrap_err()
+            .to_string();
         assert!(error.starts_with("move 2 of the list"), "{error}");
     }
 }

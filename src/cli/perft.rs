@@ -11,7 +11,7 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
-use super::{PositionArgs, Progress, RuleArgs};
+use super::{CliError, PositionArgs, Progress, RuleArgs};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::perft::perft;
@@ -34,7 +34,7 @@ pub struct PerftArgs {
 }
 
 /// Runs `pasang perft`.
-pub fn run(args: &PerftArgs) -> Result<i32, String> {
+pub fn run(args: &PerftArgs) -> Result<i32, CliError> {
     let rules = args.rules.rules();
     let replay = args.position.replay(&rules)?;
     let position = replay.current();
@@ -42,7 +42,7 @@ pub fn run(args: &PerftArgs) -> Result<i32, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|error| format!("cannot start {threads} threads: {error}"))?;
+        .map_err(|error| CliError::Threads(threads, error))?;
     let progress = Progress::stderr();
     let start = Instant::now();
     let counts: Vec<(Move, u64)> = if args.depth == 0 {
@@ -92,7 +92,7 @@ pub fn run(args: &PerftArgs) -> Result<i32, String> {
         writeln!(out, "Nodes searched: {total}")?;
         out.flush()
     };
-    write().map_err(|error| format!("cannot write the output: {error}"))?;
+    write().map_err(CliError::Output)?;
     let seconds = elapsed.as_secs_f64();
     eprintln!(
         "time {:.3} s, {:.0} leaves/s",

@@ -1,15 +1,17 @@
 //! `pasang play`: a person against the engine, line by line on
 //! stdin/stdout, so it works in any terminal and can be driven by a pipe.
 
+use std::fmt;
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 use clap::Args;
 
 use super::show::{board_text_from, details};
-use super::{PositionArgs, Replay, RuleArgs, player_title};
-use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_THREADS, OPTIONS};
+use super::{CliError, PositionArgs, Replay, RuleArgs, player_title};
+use crate::engine::{DEFAULT_HASH_MIB, Engine, EngineError, MAX_THREADS, OPTIONS};
 use crate::moves::Move;
-use crate::notation::{format_position, parse_move};
+use crate::notation::{MoveError, format_position, parse_move};
 use crate::outcome::Status;
 use crate::position::Player;
 use crate::rules::Rules;
@@ -61,27 +63,64 @@ pub struct PlayArgs {
     rules: RuleArgs,
 }
 
-fn parse_side(text: &str) -> Result<Player, String> {
+/// A `--side` that names neither player; holds the text given.
+#[derive(Debug)]
+struct SideError(String);
+
+impl fmt::Display for SideError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not south or north", self.0)
+    }
+}
+
+impl std::error::Error for SideError {}
+
+fn parse_side(text: &str) -> Result<Player, SideError> {
     match text.trim().to_ascii_lowercase().as_str() {
         "south" | "s" => Ok(Player::South),
         "north" | "n" => Ok(Player::North),
-        _ => Err(format!("'{text}' is not south or north")),
+        _ => Err(SideError(text.to_string())),
+    }
+}
+
+/// Why a finished game could not be added to the record file; the game
+/// goes on being playable, so this is told to the player, not fatal.
+#[derive(Debug)]
+enum SaveError {
+    /// The file cannot be opened (or created) to append.
+    Open(PathBuf, std::io::Error),
+    /// The record cannot be written to it.
+    Write(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for SaveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SaveError::Open(path, error) => {
+                write!(f, "cannot open the record file {}: {error}", path.display())
+            }
+            SaveError::Write(path, error) => write!(
+                f,
+                "cannot write the record file {}: {error}",
+                path.display()
+            ),
+        }
     }
 }
 
 /// Runs `pasang play` on stdin/stdout.
-pub fn run(args: &PlayArgs) -> Result<i32, String> {
+pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
     let rules = args.rules.rules();
     let replay = args.position.replay(&rules)?;
     let mut engine = Engine::new();
     engine.set_rules(rules);
     engine
         .set_option("Hash", Some(&args.hash.to_string()))
-        .map_err(|error| error.to_string())?;
+        .map_err(CliError::Engine)?;
     engine
         .set_option("Threads", Some(&args.threads.to_string()))
-        .map_err(|error| error.to_string())?;
-    let depth_cap = apply_skill(&mut engine, args.skill)?;
+        .map_err(CliError::Engine)?;
+    let depth_cap = apply_skill(&mut engine, args.skill).map_err(CliError::Engine)?;
     let limits = Limits {
         movetime: Some(args.movetime),
         depth: match (args.depth, depth_cap) {
@@ -113,17 +152,15 @@ pub fn run(args: &PlayArgs) -> Result<i32, String> {
         Ok(()) => Ok(0),
         // The terminal or pipe went away: nothing more to say.
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
-        Err(error) => Err(format!("terminal input/output failed: {error}")),
+        Err(error) => Err(CliError::Terminal(error)),
     }
 }
 
 /// Sets the engine's `Skill Level`; returns a depth cap to use instead
 /// when the engine has no such option.
-fn apply_skill(engine: &mut Engine, skill: u8) -> Result<Option<u32>, String> {
+fn apply_skill(engine: &mut Engine, skill: u8) -> Result<Option<u32>, EngineError> {
     if OPTIONS.iter().any(|(name, _)| *name == "Skill Level") {
-        engine
-            .set_option("Skill Level", Some(&skill.to_string()))
-            .map_err(|error| error.to_string())?;
+        engine.set_option("Skill Level", Some(&skill.to_string()))?;
         Ok(None)
     } else if skill < MAX_SKILL {
         Ok(Some(1 + skill as u32 / 2))
@@ -217,7 +254,7 @@ impl Game {
     }
 
     /// Appends the game just played to the record file, if any.
-    fn save_record(&self, ending: Ending) -> Result<(), String> {
+    fn save_record(&self, ending: Ending) -> Result<(), SaveError> {
         let Some(path) = &self.record else {
             return Ok(());
         };
@@ -258,9 +295,8 @@ impl Game {
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|error| format!("cannot open the record file {}: {error}", path.display()))?;
-        write!(file, "{record}")
-            .map_err(|error| format!("cannot write the record file {}: {error}", path.display()))
+            .map_err(|error| SaveError::Open(path.clone(), error))?;
+        write!(file, "{record}").map_err(|error| SaveError::Write(path.clone(), error))
     }
 
     fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<Ending> {
@@ -329,7 +365,7 @@ impl Game {
         }
     }
 
-    fn parse_input(&self, text: &str) -> Result<Input, String> {
+    fn parse_input(&self, text: &str) -> Result<Input, MoveError> {
         Ok(match text.to_ascii_lowercase().as_str() {
             "moves" | "legal" => Input::Moves,
             "undo" | "takeback" | "back" => Input::Undo,
@@ -338,10 +374,7 @@ impl Game {
             "fen" | "position" => Input::Fen,
             "help" | "?" => Input::Help,
             "quit" | "exit" | "q" | "resign" => Input::Quit,
-            _ => Input::Move(
-                parse_move(&self.replay.current(), &self.rules, text)
-                    .map_err(|error| error.to_string())?,
-            ),
+            _ => Input::Move(parse_move(&self.replay.current(), &self.rules, text)?),
         })
     }
 

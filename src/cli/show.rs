@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{PositionArgs, RuleArgs, describe_result, player_title};
+use super::{CliError, PositionArgs, RuleArgs, describe_result, player_title};
 use crate::bitboard::Square;
 use crate::movegen::count_moves;
 use crate::moves::Move;
@@ -44,17 +44,20 @@ fn from_record(
     path: &std::path::Path,
     game: usize,
     ply: Option<usize>,
-) -> Result<(Rules, super::Replay, String), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read '{}': {error}", path.display()))?;
+) -> Result<(Rules, super::Replay, String), CliError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| CliError::Read(path.to_owned(), error))?;
     let records = crate::matches::records::read(&text)
-        .map_err(|error| format!("'{}': {error}", path.display()))?;
-    let count = records.len();
+        .map_err(|error| CliError::Records(path.to_owned(), error))?;
     let record = game
         .checked_sub(1)
         .and_then(|index| records.get(index))
-        .ok_or_else(|| format!("game {game} is not in '{}' ({count} games)", path.display()))?;
-    let rules = record.rules().map_err(|error| error.to_string())?;
+        .ok_or_else(|| CliError::NoSuchGame {
+            path: path.to_owned(),
+            game,
+            count: records.len(),
+        })?;
+    let rules = record.rules().map_err(CliError::RecordRules)?;
     let moves: Vec<String> = record
         .moves
         .iter()
@@ -75,7 +78,7 @@ fn from_record(
 }
 
 /// Runs `pasang show`.
-pub fn run(args: &ShowArgs) -> Result<i32, String> {
+pub fn run(args: &ShowArgs) -> Result<i32, CliError> {
     let (rules, replay) = match &args.record {
         Some(path) => {
             let (rules, replay, title) = from_record(path, args.game, args.ply)?;
@@ -95,8 +98,7 @@ pub fn run(args: &ShowArgs) -> Result<i32, String> {
             print!("{picture}");
             return Ok(0);
         }
-        std::fs::write(path, picture)
-            .map_err(|error| format!("cannot write '{}': {error}", path.display()))?;
+        std::fs::write(path, picture).map_err(|error| CliError::Write(path.clone(), error))?;
         eprintln!("SVG written to {}", path.display());
     }
     let mut text = board_text(&position, last);

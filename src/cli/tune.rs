@@ -6,6 +6,8 @@ use std::time::Instant;
 
 use clap::Args;
 
+use super::CliError;
+
 use crate::eval::features::{COUNT, NAMES, index};
 use crate::tune::{Sample, fit, fit_wdl, samples};
 
@@ -36,27 +38,24 @@ pub struct TuneArgs {
 }
 
 /// Runs `pasang tune`.
-pub fn run(args: &TuneArgs) -> Result<i32, String> {
+pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     let mut active = [true; COUNT];
     for name in &args.without {
         let Some(term) = NAMES.iter().position(|known| known == name) else {
-            return Err(format!(
-                "unknown term '{name}' in --without; the terms are {}",
-                NAMES.join(", ")
-            ));
+            return Err(CliError::UnknownTerm(name.clone()));
         };
         if term == index::MARGIN {
-            return Err("the margin sets the scale and cannot be left out".into());
+            return Err(CliError::MarginLeftOut);
         }
         active[term] = false;
     }
     let started = Instant::now();
     let mut all: Vec<Sample> = Vec::new();
     for path in &args.data {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("cannot read '{}': {error}", path.display()))?;
-        let mut more = samples(&text, args.holdout)
-            .map_err(|error| format!("'{}': {error}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|error| CliError::Read(path.clone(), error))?;
+        let mut more =
+            samples(&text, args.holdout).map_err(|error| CliError::Samples(path.clone(), error))?;
         all.append(&mut more);
     }
     eprintln!(
@@ -67,8 +66,8 @@ pub fn run(args: &TuneArgs) -> Result<i32, String> {
     let steps = args.steps as usize;
     let mut margin_only = [false; COUNT];
     margin_only[index::MARGIN] = true;
-    let baseline = fit(&all, &margin_only, steps, args.l2).map_err(|error| error.to_string())?;
-    let fitted = fit(&all, &active, steps, args.l2).map_err(|error| error.to_string())?;
+    let baseline = fit(&all, &margin_only, steps, args.l2).map_err(CliError::Tune)?;
+    let fitted = fit(&all, &active, steps, args.l2).map_err(CliError::Tune)?;
     println!(
         "positions {} cross-entropy: margin alone {:.5} (held out {:.5}), fit {:.5} (held out {:.5})",
         all.len(),

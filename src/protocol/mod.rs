@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use command::{Command, CommandError, GoParams, PositionBase, Query};
 pub(crate) use lines::{LineRead, read_line_bounded};
-pub(crate) use output::Output;
+pub(crate) use output::{LogFileError, Output};
 
 use crate::bench;
 use crate::engine::{Engine, OptionEffect, option_lines};

@@ -195,50 +195,101 @@ pub struct RecordError {
     /// Line number, from 1.
     pub line: usize,
     /// The fault.
-    pub message: String,
+    pub fault: RecordSyntax,
 }
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        write!(f, "line {}: {}", self.line, self.fault)
     }
 }
 
-impl std::error::Error for RecordError {}
+impl std::error::Error for RecordError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.fault)
+    }
+}
+
+/// How a line of record text breaks the format.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum RecordSyntax {
+    /// A tag line follows moves: the record before it has no result.
+    TagsAfterMoves,
+    /// A tag line is not `[Name "value"]`.
+    TagShape,
+    /// A tag's value is not in double quotes.
+    Unquoted,
+    /// A backslash in a tag value escapes neither `\` nor `"`.
+    BadEscape,
+    /// A quote inside a tag value is not escaped.
+    InnerQuote,
+    /// A tag's name is empty or not letters, digits and `_`.
+    TagName(String),
+    /// A token is neither a move, a move number nor a result.
+    NotAMove(String),
+    /// A `{` comment is still open at the end of the text.
+    UnclosedComment,
+    /// The text ends inside a record, before its result.
+    NoResult,
+}
+
+impl fmt::Display for RecordSyntax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordSyntax::TagsAfterMoves => {
+                f.write_str("tags after moves: the record before has no result")
+            }
+            RecordSyntax::TagShape => f.write_str("a tag must be [Name \"value\"]"),
+            RecordSyntax::Unquoted => f.write_str("a tag value must be in double quotes"),
+            RecordSyntax::BadEscape => {
+                f.write_str("a backslash in a tag value must escape \\ or \"")
+            }
+            RecordSyntax::InnerQuote => f.write_str("an unescaped quote inside a tag value"),
+            RecordSyntax::TagName(name) => write!(f, "invalid tag name '{name}'"),
+            RecordSyntax::NotAMove(token) => {
+                write!(f, "'{token}' is neither a move nor a move number")
+            }
+            RecordSyntax::UnclosedComment => f.write_str("comment never closed"),
+            RecordSyntax::NoResult => f.write_str("the last record has no result"),
+        }
+    }
+}
+
+impl std::error::Error for RecordSyntax {}
 
 fn is_result(token: &str) -> bool {
     matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 /// Parses `[Name "value"]`.
-fn parse_tag(text: &str) -> Result<(String, String), String> {
+fn parse_tag(text: &str) -> Result<(String, String), RecordSyntax> {
     let inner = text
         .strip_prefix('[')
         .and_then(|rest| rest.strip_suffix(']'))
-        .ok_or("a tag must be [Name \"value\"]")?
+        .ok_or(RecordSyntax::TagShape)?
         .trim();
     let (name, rest) = inner
         .split_once(char::is_whitespace)
-        .ok_or("a tag must be [Name \"value\"]")?;
+        .ok_or(RecordSyntax::TagShape)?;
     let quoted = rest.trim();
     let body = quoted
         .strip_prefix('"')
         .and_then(|rest| rest.strip_suffix('"'))
-        .ok_or("a tag value must be in double quotes")?;
+        .ok_or(RecordSyntax::Unquoted)?;
     let mut value = String::with_capacity(body.len());
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
         match c {
             '\\' => match chars.next() {
                 Some(escaped @ ('\\' | '"')) => value.push(escaped),
-                _ => return Err("a backslash in a tag value must escape \\ or \"".into()),
+                _ => return Err(RecordSyntax::BadEscape),
             },
-            '"' => return Err("an unescaped quote inside a tag value".into()),
+            '"' => return Err(RecordSyntax::InnerQuote),
             other => value.push(other),
         }
     }
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(format!("invalid tag name '{name}'"));
+        return Err(RecordSyntax::TagName(name.to_string()));
     }
     Ok((name.to_string(), value))
 }
@@ -290,9 +341,9 @@ fn read_into(
         let raw = raw.trim_end_matches(['\n', '\r']);
         let number = index + 1;
         last_line = number;
-        let error = |message: String| RecordError {
+        let error = |fault: RecordSyntax| RecordError {
             line: number,
-            message,
+            fault,
         };
         let mut rest = raw;
         if comment.is_none() {
@@ -300,9 +351,7 @@ fn read_into(
             if trimmed.starts_with('[') {
                 let record = current.get_or_insert_with(Record::default);
                 if !record.moves.is_empty() {
-                    return Err(error(
-                        "tags after moves: the record before has no result".into(),
-                    ));
+                    return Err(error(RecordSyntax::TagsAfterMoves));
                 }
                 record.tags.push(parse_tag(trimmed).map_err(error)?);
                 continue;
@@ -353,9 +402,7 @@ fn read_into(
             let unnumbered = if token.starts_with(|c: char| c.is_ascii_digit()) {
                 let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
                 if !digits.starts_with('.') {
-                    return Err(error(format!(
-                        "'{token}' is neither a move nor a move number"
-                    )));
+                    return Err(error(RecordSyntax::NotAMove(token.to_string())));
                 }
                 digits.trim_start_matches('.')
             } else {
@@ -375,13 +422,13 @@ fn read_into(
     if let Some((_, line)) = comment {
         return Err(RecordError {
             line,
-            message: "comment never closed".into(),
+            fault: RecordSyntax::UnclosedComment,
         });
     }
     if current.is_some() {
         return Err(RecordError {
             line: last_line,
-            message: "the last record has no result".into(),
+            fault: RecordSyntax::NoResult,
         });
     }
     Ok(())
@@ -494,16 +541,33 @@ mod tests {
 
     #[test]
     fn malformed_text_is_an_error_with_its_line() {
-        for (text, line) in [
-            ("[Event x]\n\n1. c *\n", 1),
-            ("[Event \"x\"]\n\n1. c j\n", 3),
-            ("[Event \"x\"]\n\n1. c {open\n", 3),
-            ("[Event \"x\"]\n1. c\n[Round \"2\"]\n", 3),
-            ("1x c *", 1),
-            ("[Event \"a\\q\"]\n*", 1),
+        for (text, line, message) in [
+            (
+                "[Event x]\n\n1. c *\n",
+                1,
+                "a tag value must be in double quotes",
+            ),
+            (
+                "[Event \"x\"]\n\n1. c j\n",
+                3,
+                "the last record has no result",
+            ),
+            ("[Event \"x\"]\n\n1. c {open\n", 3, "comment never closed"),
+            (
+                "[Event \"x\"]\n1. c\n[Round \"2\"]\n",
+                3,
+                "tags after moves: the record before has no result",
+            ),
+            ("1x c *", 1, "'1x' is neither a move nor a move number"),
+            (
+                "[Event \"a\\q\"]\n*",
+                1,
+                "a backslash in a tag value must escape \\ or \"",
+            ),
         ] {
             let error = read(text).unwrap_err();
             assert_eq!(error.line, line, "{text:?}: {error}");
+            assert_eq!(error.to_string(), format!("line {line}: {message}"));
         }
         assert_eq!(read("").unwrap(), vec![]);
     }

@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use pasang::notation::parse_position;
 use pasang::rules::Rules;
-use pasang::search::{Limits, ProvenResults, Settings, Signals, Silent, search};
+use pasang::search::{Limits, Searcher, Settings, Signals, Silent};
 use pasang::tt::{Bound, TranspositionTable};
 use std::hint::black_box;
 
@@ -21,20 +21,19 @@ fn search_speed(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("depth 10 midgame, 1 thread", |b| {
         b.iter(|| {
-            let table = TranspositionTable::new(16);
+            let searcher = Searcher::new(TranspositionTable::new(16));
             let signals = Signals::default();
-            search(
-                black_box(&position),
-                &rules,
-                &table,
-                &ProvenResults::new(),
-                &limits,
-                &Settings::default(),
-                &signals,
-                1,
-                &Silent,
-            )
-            .nodes
+            searcher
+                .search(
+                    black_box(&position),
+                    &rules,
+                    &limits,
+                    &Settings::default(),
+                    &signals,
+                    1,
+                    &Silent,
+                )
+                .nodes
         })
     });
     group.finish();

@@ -17,8 +17,7 @@ use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{Centre, KaEntry, OptionValueError, Pattern, Rules, SecondColumn};
 use crate::search::{
-    Limits, Listener, ProvenResults, Reference, ReferenceError, SearchResult, Settings, Signals,
-    search, skill,
+    Limits, Listener, Reference, ReferenceError, SearchResult, Searcher, Settings, Signals, skill,
 };
 use crate::tt::{MAX_HASH_MIB, TableError, TranspositionTable};
 
@@ -275,8 +274,8 @@ pub struct Engine {
     /// The rules the current position is played under.
     game_rules: Rules,
     position: Position,
-    table: TranspositionTable,
-    proven: ProvenResults,
+    /// The table, the proven results and the helper threads.
+    searcher: Searcher,
     hash_mib: usize,
     settings: Settings,
     skill_level: u8,
@@ -302,8 +301,7 @@ impl Engine {
             rules,
             game_rules: rules,
             position: start_position(rules.pattern),
-            table: TranspositionTable::new(DEFAULT_HASH_MIB),
-            proven: ProvenResults::new(),
+            searcher: Searcher::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
             hash_mib: DEFAULT_HASH_MIB,
             settings: Settings::default(),
             skill_level: skill::MAX_LEVEL,
@@ -352,8 +350,7 @@ impl Engine {
     }
 
     fn forget(&mut self) {
-        self.table.clear();
-        self.proven.clear();
+        self.searcher.forget();
     }
 
     /// Applies `setoption`. On error nothing changes.
@@ -412,15 +409,17 @@ impl Engine {
                 let mib = spin(*min, *max)? as usize;
                 if mib != self.hash_mib {
                     // Free the old table first so the peak is one table.
-                    self.table = TranspositionTable::new(1);
+                    self.searcher.set_table(TranspositionTable::new(1));
                     match TranspositionTable::try_new(mib) {
                         Ok(table) => {
-                            self.table = table;
+                            self.searcher.set_table(table);
                             self.hash_mib = mib;
                         }
                         Err(error) => {
-                            self.table = TranspositionTable::try_new(self.hash_mib)
-                                .unwrap_or_else(|_| TranspositionTable::new(1));
+                            self.searcher.set_table(
+                                TranspositionTable::try_new(self.hash_mib)
+                                    .unwrap_or_else(|_| TranspositionTable::new(1)),
+                            );
                             return Err(EngineError::Table(error));
                         }
                     }
@@ -539,11 +538,9 @@ impl Engine {
         id: u64,
         listener: &dyn Listener,
     ) -> SearchResult {
-        search(
+        self.searcher.search(
             &self.position,
             &self.game_rules,
-            &self.table,
-            &self.proven,
             limits,
             settings,
             signals,

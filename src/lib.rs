@@ -22,10 +22,11 @@
 //!   [`outcome::Status`], [`perft::perft`] and [`perft::divide`];
 //! - text: [`notation::parse_position`], [`notation::format_position`] and
 //!   [`notation::parse_move`] with their typed errors;
-//! - the search: [`search::search`] with its [`search::Limits`],
-//!   [`search::Settings`], [`search::Signals`], a [`search::Listener`]
-//!   (or [`search::Silent`]), the [`tt::TranspositionTable`] and
-//!   [`search::ProvenResults`], giving a [`search::SearchResult`];
+//! - the search: a [`search::Searcher`] (owning the
+//!   [`tt::TranspositionTable`], the [`search::ProvenResults`] and its
+//!   helper threads) with its [`search::Limits`], [`search::Settings`],
+//!   [`search::Signals`] and a [`search::Listener`] (or
+//!   [`search::Silent`]), giving a [`search::SearchResult`];
 //! - the [`engine::Engine`] facade (used by [`datagen`]) and its
 //!   [`engine::EngineError`];
 //! - [`eval`], whose terms the tuner's tests count;

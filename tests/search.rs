@@ -12,7 +12,7 @@ use pasang::moves::Move;
 use pasang::position::{Phase, Position};
 use pasang::rules::Rules;
 use pasang::search::{
-    Limits, MATE, MATE_BOUND, ProvenResults, Score, SearchResult, Settings, Signals, Silent, search,
+    Limits, MATE, MATE_BOUND, Score, SearchResult, Searcher, Settings, Signals, Silent,
 };
 use pasang::tt::{Bound, TranspositionTable};
 use rand::rngs::SmallRng;
@@ -82,17 +82,18 @@ fn endgames(seed: u64, games: usize, max_stones: u32) -> Vec<Position> {
     found
 }
 
+/// Searches with `searcher`'s table and an empty store of proven results,
+/// so that each search proves on its own.
 fn run(
     position: &Position,
     limits: &Limits,
     settings: &Settings,
-    table: &TranspositionTable,
+    searcher: &Searcher,
 ) -> SearchResult {
-    search(
+    searcher.proven().clear();
+    searcher.search(
         position,
         &Rules::default(),
-        table,
-        &ProvenResults::new(),
         limits,
         settings,
         &Signals::default(),
@@ -101,19 +102,23 @@ fn run(
     )
 }
 
-/// Searches with a given store of proven results and a fresh small table.
-fn run_with_store(position: &Position, store: &ProvenResults) -> SearchResult {
-    search(
+/// Searches deep with `searcher`'s proven results and a fresh small table.
+fn run_with_fresh_table(position: &Position, searcher: &mut Searcher) -> SearchResult {
+    searcher.set_table(TranspositionTable::new(1));
+    searcher.search(
         position,
         &Rules::default(),
-        &TranspositionTable::new(1),
-        store,
         &deep(),
         &Settings::default(),
         &Signals::default(),
         1,
         &Silent,
     )
+}
+
+/// A searcher with a table of `mib` MiB.
+fn new_searcher(mib: usize) -> Searcher {
+    Searcher::new(TranspositionTable::new(mib))
 }
 
 fn deep() -> Limits {
@@ -136,8 +141,8 @@ fn proven_results_match_the_exhaustive_solver() {
     let (mut wins, mut losses, mut draws) = (0, 0, 0);
     for position in positions.iter().step_by(2) {
         let exact = solve(position, &rules, false, &mut memo);
-        let table = TranspositionTable::new(4);
-        let result = run(position, &deep(), &Settings::default(), &table);
+        let searcher = new_searcher(4);
+        let result = run(position, &deep(), &Settings::default(), &searcher);
         assert!(result.proven, "not proven: {position:?}");
         assert_eq!(
             score_of(&result),
@@ -189,8 +194,8 @@ fn check_solved_endgames(settings: &Settings) {
     let mut solved_past_the_depth = 0;
     for position in positions.iter().step_by(positions.len() / 12).take(12) {
         let exact = solve(position, &rules, false, &mut memo);
-        let table = TranspositionTable::new(4);
-        let result = run(position, &Limits::default(), settings, &table);
+        let searcher = new_searcher(4);
+        let result = run(position, &Limits::default(), settings, &searcher);
         assert!(result.proven, "not proven: {position:?}");
         let info = result.final_info.as_ref().expect("a line");
         match (info.score, Score::from_internal(exact)) {
@@ -232,8 +237,8 @@ fn two_threads_prove_the_same_results() {
     };
     for position in endgames(3, 12, 14).iter().take(10) {
         let exact = solve(position, &rules, false, &mut memo);
-        let table = TranspositionTable::new(4);
-        let result = run(position, &deep(), &settings, &table);
+        let searcher = new_searcher(4);
+        let result = run(position, &deep(), &settings, &searcher);
         assert!(result.proven, "not proven: {position:?}");
         assert_eq!(
             score_of(&result),
@@ -261,8 +266,8 @@ fn finds_forced_suntuk_in_one_two_and_three_moves() {
             continue;
         }
         seen[moves as usize - 1] = true;
-        let table = TranspositionTable::new(4);
-        let result = run(&position, &deep(), &Settings::default(), &table);
+        let searcher = new_searcher(4);
+        let result = run(&position, &deep(), &Settings::default(), &searcher);
         assert_eq!(score_of(&result), Score::Mate(moves), "{position:?}");
         let child = position.play(result.best_move.unwrap());
         assert_eq!(
@@ -298,8 +303,8 @@ fn prefers_a_winning_line_over_a_bigger_capture() {
         if greedy_value > 0 {
             continue; // the biggest capture wins too
         }
-        let table = TranspositionTable::new(4);
-        let result = run(&position, &deep(), &Settings::default(), &table);
+        let searcher = new_searcher(4);
+        let result = run(&position, &deep(), &Settings::default(), &searcher);
         let chosen = -solve(
             &position.play(result.best_move.unwrap()),
             &rules,
@@ -326,13 +331,13 @@ fn midgame() -> Position {
 
 #[test]
 fn depth_limit_is_exact() {
-    let table = TranspositionTable::new(4);
+    let searcher = new_searcher(4);
     for depth in [1, 4, 9] {
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
-        let result = run(&midgame(), &limits, &Settings::default(), &table);
+        let result = run(&midgame(), &limits, &Settings::default(), &searcher);
         assert_eq!(result.final_info.unwrap().depth, depth);
     }
 }
@@ -343,18 +348,8 @@ fn node_limit_is_honoured_and_deterministic() {
         nodes: Some(20_000),
         ..Limits::default()
     };
-    let first = run(
-        &midgame(),
-        &limits,
-        &Settings::default(),
-        &TranspositionTable::new(4),
-    );
-    let second = run(
-        &midgame(),
-        &limits,
-        &Settings::default(),
-        &TranspositionTable::new(4),
-    );
+    let first = run(&midgame(), &limits, &Settings::default(), &new_searcher(4));
+    let second = run(&midgame(), &limits, &Settings::default(), &new_searcher(4));
     assert!(
         first.nodes >= 20_000 && first.nodes <= 20_000 + 1024,
         "{}",
@@ -367,12 +362,7 @@ fn node_limit_is_honoured_and_deterministic() {
         nodes: Some(1),
         ..Limits::default()
     };
-    let result = run(
-        &midgame(),
-        &tiny,
-        &Settings::default(),
-        &TranspositionTable::new(1),
-    );
+    let result = run(&midgame(), &tiny, &Settings::default(), &new_searcher(1));
     assert!(legal_moves(&midgame(), &Rules::default()).contains(result.best_move.unwrap()));
 }
 
@@ -387,14 +377,14 @@ fn stale_and_colliding_table_entries_never_yield_illegal_moves() {
         .iter()
         .flat_map(|p| legal_moves(p, &rules).to_vec())
         .collect();
-    let table = TranspositionTable::new(1);
+    let searcher = new_searcher(1);
     let settings = Settings {
         threads: 2,
         ..Settings::default()
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let table = &table;
+        let table = searcher.table();
         let foreign = &foreign;
         let stop_ref = &stop;
         // A thread hammers the table with junk under colliding keys: the
@@ -428,7 +418,7 @@ fn stale_and_colliding_table_entries_never_yield_illegal_moves() {
                 depth: Some(depth),
                 ..Limits::default()
             };
-            let result = run(&position, &limits, &settings, table);
+            let result = run(&position, &limits, &settings, &searcher);
             let info = result.final_info.unwrap();
             // The whole pv must be playable.
             let mut walk = position;
@@ -451,17 +441,17 @@ fn proven_results_outlive_the_table() {
     let mut checked = 0;
     let (mut first_total, mut second_total) = (0, 0);
     for position in endgames(5, 40, 20) {
-        let store = ProvenResults::new();
-        let first = run_with_store(&position, &store);
+        let mut searcher = new_searcher(1);
+        let first = run_with_fresh_table(&position, &mut searcher);
         // Only proofs big enough for the store to keep them.
         if first.nodes < 50_000 {
             continue;
         }
-        let second = run_with_store(&position, &store);
+        let second = run_with_fresh_table(&position, &mut searcher);
         assert!(first.proven && second.proven, "{position:?}");
         // The first result is checked against the solver elsewhere.
         assert_eq!(score_of(&second), score_of(&first), "{position:?}");
-        assert!(!store.is_empty());
+        assert!(!searcher.proven().is_empty());
         assert!(second.nodes <= first.nodes, "{position:?}");
         (first_total, second_total) = (first_total + first.nodes, second_total + second.nodes);
         checked += 1;

@@ -16,19 +16,13 @@ mod proven;
 pub(crate) mod reference;
 mod report;
 mod score;
+mod searcher;
 mod signals;
 pub(crate) mod skill;
 mod threads;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
-
 use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::tt::TranspositionTable;
 
 pub use limits::Limits;
 pub(crate) use limits::TimeBudget;
@@ -39,9 +33,9 @@ use report::elapsed_ms;
 pub use report::{Info, Listener, Silent};
 pub(crate) use score::{INFINITY, MAX_PLY};
 pub use score::{MATE, MATE_BOUND, Score};
+pub use searcher::Searcher;
 pub use signals::Signals;
-use threads::{PaddedCounter, Shared};
-use worker::Worker;
+use threads::Shared;
 
 /// Engine settings that shape a search.
 #[derive(Clone, Debug)]
@@ -83,105 +77,4 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Whether the score is the game's exact result.
     pub proven: bool,
-}
-
-/// Searches `position` and returns the best move found; `id` identifies the
-/// search for [`Signals`].
-#[allow(clippy::too_many_arguments)]
-pub fn search(
-    position: &Position,
-    rules: &Rules,
-    table: &TranspositionTable,
-    proven: &ProvenResults,
-    limits: &Limits,
-    settings: &Settings,
-    signals: &Signals,
-    id: u64,
-    listener: &dyn Listener,
-) -> SearchResult {
-    if settings.reference != Reference::Off {
-        return reference_search(position, rules, settings.reference);
-    }
-    table.new_search();
-    let threads = settings.threads.max(1);
-    let level = settings.skill_level.min(skill::MAX_LEVEL);
-    let mut limits = limits.clone();
-    let mut settings = settings.clone();
-    if level < skill::MAX_LEVEL {
-        let cap = skill::depth_cap(level);
-        limits.depth = Some(limits.depth.map_or(cap, |depth| depth.min(cap)));
-        settings.multipv = settings.multipv.max(skill::CANDIDATE_LINES);
-    }
-    let (limits, settings) = (&limits, &settings);
-    let shared = Shared {
-        rules: *rules,
-        table,
-        proven,
-        signals,
-        id,
-        limits,
-        settings,
-        listener,
-        abort: AtomicBool::new(false),
-        node_counters: (0..threads).map(|_| PaddedCounter::default()).collect(),
-        start: Instant::now(),
-        deepest_helper: Mutex::new(None),
-        solution: OnceLock::new(),
-        busy: (threads > 1).then(|| busy::BusyMoves::new(threads)),
-    };
-    std::thread::scope(|scope| {
-        for index in 1..threads {
-            let shared = &shared;
-            let position = *position;
-            // Helper threads need their own large stack frames for deep
-            // searches; 8 MiB matches the main thread's default.
-            let spawned = std::thread::Builder::new()
-                .stack_size(8 << 20)
-                .spawn_scoped(scope, move || {
-                    let mut worker = Worker::new(index, shared, position);
-                    worker.iterate();
-                });
-            if let Err(error) = spawned {
-                log::warn!("could not start search thread {index}: {error}");
-            }
-        }
-        let mut main = Worker::new(0, &shared, *position);
-        let result = main.iterate();
-        shared.abort.store(true, Ordering::Relaxed);
-        result
-    })
-    .finish(&shared, level)
-}
-
-/// A reference player's answer in the shape of a search result.
-fn reference_search(position: &Position, rules: &Rules, reference: Reference) -> SearchResult {
-    let start = Instant::now();
-    match reference::choose(reference, position, rules) {
-        Some((mv, score, nodes)) => {
-            let info = Info {
-                depth: 1,
-                seldepth: 1,
-                multipv: 1,
-                score: Score::Centipoints(score),
-                nodes,
-                time_ms: elapsed_ms(start),
-                hashfull: 0,
-                pv: vec![mv],
-            };
-            SearchResult {
-                best_move: Some(mv),
-                ponder_move: None,
-                final_info: Some(info),
-                nodes,
-                proven: false,
-            }
-        }
-        None => SearchResult {
-            best_move: None,
-            ponder_move: None,
-            final_info: None,
-            nodes: 0,
-            proven: false,
-        },
-    }
 }

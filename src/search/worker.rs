@@ -59,6 +59,9 @@ pub(super) struct Worker<'a> {
     solve_limit: u64,
     /// Set when `solve_limit` stopped the search, not a limit of the search.
     solve_paused: bool,
+    /// Whether the search may prune on the evaluation; off while solving,
+    /// whose results must be exact.
+    selective: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -91,6 +94,7 @@ impl<'a> Worker<'a> {
             announced: (0, 0),
             solve_limit: u64::MAX,
             solve_paused: false,
+            selective: true,
         }
     }
 

@@ -54,6 +54,7 @@ impl Worker<'_> {
             u64::MAX
         };
         let depth = self.root.stone_count() as i32;
+        self.selective = false;
         let result = self.null_window_root(depth, -1).and_then(|(score, mv)| {
             if score.abs() >= MATE_BOUND {
                 Some((score, mv))
@@ -72,6 +73,7 @@ impl Worker<'_> {
             }
         });
         self.solve_limit = u64::MAX;
+        self.selective = true;
         if self.solve_paused {
             self.solve_paused = false;
             self.stopped = false;

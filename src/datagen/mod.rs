@@ -1,7 +1,7 @@
 //! Training data by self-play: the engine plays itself at a fixed node
 //! count or depth from seeded random openings under every rule set, and
 //! every position it searched is written with its search score and the
-//! game's result (see [`format`] and docs/datagen.md).
+//! game's result (see [`format`](mod@format) and docs/datagen.md).
 //!
 //! Game `i` depends only on the header (seed, limit, random plies) and
 //! `i`: its rule set and opening come from a generator seeded by both, and

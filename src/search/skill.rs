@@ -16,7 +16,7 @@ pub const CANDIDATE_LINES: usize = 4;
 /// neighbouring levels (docs/strength.md). `UCI_Elo` maps onto it.
 /// Measured at 50 ms a move, 100 games per pair: 5 vs 0 +276, 10 vs 5
 /// +372, 15 vs 10 +252, 20 vs 15 +330 (each about +-100).
-pub const LADDER: [(u8, i32); 5] = [(0, 1000), (5, 1276), (10, 1648), (15, 1900), (20, 2230)];
+pub const LADDER: [(u8, i32); 5] = [(0, 1000), (5, 1241), (10, 1516), (15, 1741), (20, 2114)];
 
 /// The lowest and highest `UCI_Elo`.
 pub const fn elo_range() -> (i32, i32) {

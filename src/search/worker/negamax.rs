@@ -2,7 +2,7 @@
 //! and the store of proven results.
 
 use super::{PROVEN_DEPTH, Worker};
-use crate::eval::{evaluate_above, evaluate_with};
+use crate::eval::evaluate_above;
 use crate::movegen::{generate_moves, move_profile};
 use crate::moves::{MAX_MOVES, MoveList, StackList};
 use crate::position::{Player, Position};
@@ -118,8 +118,11 @@ impl Worker<'_> {
             if own.moves == 0 {
                 return -(MATE - ply as i32); // suntuk
             }
-            let static_eval = evaluate_with(position, &rules, own).total;
-            if static_eval - FUTILITY_MARGIN * depth >= beta {
+            // Only whether the evaluation reaches the threshold matters,
+            // so the opponent's moves are counted only if they could.
+            let threshold = beta + FUTILITY_MARGIN * depth;
+            let static_eval = evaluate_above(position, &rules, own, threshold - 1);
+            if static_eval >= threshold {
                 // A guess, not a result of the game: not proven.
                 self.horizon_hits += 1;
                 return static_eval;

@@ -285,7 +285,7 @@ pub(crate) fn generate_ka_moves_from<const OPEN: bool>(
     list: &mut MoveList,
 ) {
     debug_assert_eq!(position.ka(position.side_to_move()), Some(from));
-    ka_moves_from::<OPEN>(position, from, &mut Generator(list));
+    ka_moves_at::<OPEN>(position, from.rank(), from.file(), &mut Generator(list));
 }
 
 /// Number of moves of the ka on `rank` and `file`, which belongs to the
@@ -423,14 +423,8 @@ fn ka_moves(position: &Position, rules: &Rules, side: Player, visitor: &mut impl
 #[inline(always)]
 fn ka_moves_in<const OPEN: bool>(position: &Position, side: Player, visitor: &mut impl Visitor) {
     if let Some(from) = position.ka(side) {
-        ka_moves_from::<OPEN>(position, from, visitor);
+        ka_moves_at::<OPEN>(position, from.rank(), from.file(), visitor);
     }
-}
-
-/// [`ka_moves_in`] of the ka on `from`.
-#[inline(always)]
-fn ka_moves_from<const OPEN: bool>(position: &Position, from: Square, visitor: &mut impl Visitor) {
-    ka_moves_at::<OPEN>(position, from.rank(), from.file(), visitor);
 }
 
 /// [`ka_moves_in`] of the ka on `rank` and `file`.

@@ -448,29 +448,21 @@ impl Position {
     #[inline(always)]
     pub(crate) fn make_ka_move_from(&mut self, mv: Move, side: Player, from: Square) {
         debug_assert!(side == self.side && self.ka(side) == Some(from) && !mv.is_passage());
-        let side = side as usize;
+        let mover = side as usize;
         let to = mv.to();
         self.toggle_blocker(from);
         self.toggle_blocker(to);
-        self.ka[side] = to.index() as u8;
-        let (axis, line) = if mv.captures_along_file() {
-            (Axis::File, to.file())
-        } else {
-            (Axis::Rank, to.rank())
-        };
+        self.ka[mover] = to.index() as u8;
+        let (axis, line) = ka_capture_line(mv);
         let word = mv.line();
-        let (colour, value) = if mv.captures_black() {
-            (Colour::Black, 1)
+        let colour = if mv.captures_black() {
+            Colour::Black
         } else {
-            (Colour::White, 2)
+            Colour::White
         };
         self.remove_line(axis, colour, line, word);
-        self.scores[side] += (value * word.count_ones()) as u16;
-        self.side = if side == 0 {
-            Player::North
-        } else {
-            Player::South
-        };
+        self.scores[mover] += (colour.value() * word.count_ones()) as u16;
+        self.side = side.opponent();
     }
 
     /// The stones `mv` (legal here) captures, without making it.
@@ -491,12 +483,7 @@ impl Position {
                 ],
             }
         } else {
-            let to = mv.to();
-            let (axis, line) = if mv.captures_along_file() {
-                (Axis::File, to.file())
-            } else {
-                (Axis::Rank, to.rank())
-            };
+            let (axis, line) = ka_capture_line(mv);
             let words = if mv.captures_black() {
                 [0, mv.line()]
             } else {
@@ -638,6 +625,18 @@ impl Capture {
             }
         }
         key
+    }
+}
+
+/// The axis and line along which the ka move `mv` captures: the file or
+/// the rank of its landing point.
+#[inline(always)]
+fn ka_capture_line(mv: Move) -> (Axis, usize) {
+    let to = mv.to();
+    if mv.captures_along_file() {
+        (Axis::File, to.file())
+    } else {
+        (Axis::Rank, to.rank())
     }
 }
 

@@ -353,6 +353,7 @@ impl Position {
     }
 
     /// Points of all stones still on the board.
+    #[inline(always)]
     pub fn material_left(&self) -> u32 {
         2 * self.stones(Colour::White).count() + self.stones(Colour::Black).count()
     }
@@ -399,6 +400,16 @@ impl Position {
         // The key has one account, `key_after`; the stones and the rest
         // follow from the unkeyed make.
         let key = self.key_after(mv);
+        self.make_unkeyed(mv);
+        self.key = key;
+        debug_assert!(self.is_consistent(), "inconsistent after {mv}");
+    }
+
+    /// As [`Position::make`], with the key already known: `key` is
+    /// `self.key_after(mv)`, computed earlier by the search.
+    #[inline(always)]
+    pub(crate) fn make_with_key(&mut self, mv: Move, key: u64) {
+        debug_assert_eq!(key, self.key_after(mv));
         self.make_unkeyed(mv);
         self.key = key;
         debug_assert!(self.is_consistent(), "inconsistent after {mv}");

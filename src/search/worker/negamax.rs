@@ -139,9 +139,13 @@ impl Worker<'_> {
         // most of a node's time when it misses the cache: ask for all their
         // clusters now, so the loads overlap (0.75-0.83x the time of an
         // endgame solve, 0.88x of the bench).
+        // Their keys are kept for making them below.
+        let mut child_keys = StackList::<u64, MAX_MOVES>::new();
         if depth > 1 {
             for &mv in moves.iter() {
-                self.shared.table.prefetch(position.key_after(mv));
+                let child_key = position.key_after(mv);
+                self.shared.table.prefetch(child_key);
+                child_keys.push(child_key);
             }
         }
         let mut order = StackList::<i32, MAX_MOVES>::new();
@@ -177,6 +181,9 @@ impl Worker<'_> {
                 }
                 order.swap(index, pick);
                 moves.as_mut_slice().swap(index, pick);
+                if child_depth > 0 {
+                    child_keys.swap(index, pick);
+                }
                 moves[index]
             } else {
                 deferred[index - count]
@@ -184,7 +191,9 @@ impl Worker<'_> {
 
             // Leaves never read their key: skip updating it.
             let mut child = *position;
-            if child_depth > 0 {
+            if child_depth > 0 && index < count {
+                child.make_with_key(mv, child_keys[index]);
+            } else if child_depth > 0 {
                 child.make(mv);
             } else {
                 child.make_unkeyed(mv);

@@ -135,12 +135,18 @@ const HOLE_BIT: u16 = 1 << 5;
 pub struct Position {
     lines: LineWords,
     stone_count: u8,
+    /// Points of the stones on the board (at most 180), kept with the
+    /// stone count: every leaf's evaluation reads it, and assembling the
+    /// two 121-bit sets to count it was 4% of a middlegame search.
+    material: u8,
     ka: [u8; 2],
     passage: [u8; 2],
     scores: [u16; 2],
     side: Player,
     key: u64,
 }
+
+const _: () = assert!(std::mem::size_of::<Position>() == 112);
 
 /// The raw parts a position is built from; [`Position::from_parts`] checks
 /// nothing, the position-string parser does.
@@ -170,6 +176,8 @@ impl Position {
         let mut position = Position {
             lines: line_words(stones, kas),
             stone_count: (stones[0] | stones[1]).count() as u8,
+            material: (Colour::White.value() * stones[0].count()
+                + Colour::Black.value() * stones[1].count()) as u8,
             ka: [to_raw(parts.ka[0]), to_raw(parts.ka[1])],
             passage: [
                 parts.passage[0].map_or(NO_SQUARE, |f| f as u8),
@@ -354,8 +362,8 @@ impl Position {
 
     /// Points of all stones still on the board.
     #[inline(always)]
-    pub fn material_left(&self) -> u32 {
-        2 * self.stones(Colour::White).count() + self.stones(Colour::Black).count()
+    pub const fn material_left(&self) -> u32 {
+        self.material as u32
     }
 
     /// What the player to move does.
@@ -546,13 +554,14 @@ impl Position {
     }
 
     /// Removes the stones of `word` (all of `colour`) from rank or file
-    /// `line`, keeping both axes' words and the stone count in step.
+    /// `line`, keeping both axes' words, the stone count and the material in step.
     #[inline(always)]
     fn remove_line(&mut self, axis: Axis, colour: Colour, line: usize, word: u32) {
         let c = colour as usize;
         debug_assert_eq!(self.lines[axis as usize][c][line] as u32 & word, word);
         self.lines[axis as usize][c][line] ^= word as u16;
         self.stone_count -= word.count_ones() as u8;
+        self.material -= (colour.value() * word.count_ones()) as u8;
         let across = 1 - axis as usize;
         let mut rest = word;
         while rest != 0 {
@@ -569,6 +578,9 @@ impl Position {
         let kas = [self.ka(Player::South), self.ka(Player::North)];
         self.lines == line_words(stones, kas)
             && self.stone_count() == self.all_stones().count()
+            && self.material_left()
+                == Colour::White.value() * stones[0].count()
+                    + Colour::Black.value() * stones[1].count()
             && (stones[0] & stones[1]).is_empty()
             && (self.all_stones() & self.kas()).is_empty()
             && (self.all_stones() | self.kas()) & !Bitboard::PLAYABLE == Bitboard::EMPTY

@@ -514,8 +514,9 @@ impl Position {
 
     /// The key of the position after `mv` (legal here), computed from the
     /// move alone: the search asks for its children's table entries
-    /// before it makes them.
-    #[inline]
+    /// before it makes them. Always inlined: a call per move of every
+    /// interior node cost 3.7% of a middlegame search's instructions.
+    #[inline(always)]
     pub fn key_after(&self, mv: Move) -> u64 {
         let side = self.side as usize;
         let capture = self.capture(mv);

@@ -176,8 +176,7 @@ impl Position {
         let mut position = Position {
             lines: line_words(stones, kas),
             stone_count: (stones[0] | stones[1]).count() as u8,
-            material: (Colour::White.value() * stones[0].count()
-                + Colour::Black.value() * stones[1].count()) as u8,
+            material: points_of(&stones) as u8,
             ka: [to_raw(parts.ka[0]), to_raw(parts.ka[1])],
             passage: [
                 parts.passage[0].map_or(NO_SQUARE, |f| f as u8),
@@ -579,14 +578,17 @@ impl Position {
         let kas = [self.ka(Player::South), self.ka(Player::North)];
         self.lines == line_words(stones, kas)
             && self.stone_count() == self.all_stones().count()
-            && self.material_left()
-                == Colour::White.value() * stones[0].count()
-                    + Colour::Black.value() * stones[1].count()
+            && self.material_left() == points_of(&stones)
             && (stones[0] & stones[1]).is_empty()
             && (self.all_stones() & self.kas()).is_empty()
             && (self.all_stones() | self.kas()) & !Bitboard::PLAYABLE == Bitboard::EMPTY
             && self.key == self.compute_key()
     }
+}
+
+/// The points of the stones in `stones` (white, black).
+fn points_of(stones: &[Bitboard; 2]) -> u32 {
+    Colour::White.value() * stones[0].count() + Colour::Black.value() * stones[1].count()
 }
 
 /// The index of the point at `offset` along rank or file `line`.

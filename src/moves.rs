@@ -176,9 +176,15 @@ impl<T: Copy, const N: usize> StackList<T, N> {
     /// An empty list.
     #[inline(always)]
     pub const fn new() -> StackList<T, N> {
-        StackList {
-            items: [MaybeUninit::uninit(); N],
-            len: 0,
+        // Only the length is written: built as a whole value, the list was
+        // cleared to zero by a memset at every search node (LLVM merged the
+        // length's store with the undefined slots).
+        let mut list = MaybeUninit::<StackList<T, N>>::uninit();
+        // SAFETY: `len` is written before the value is used, and every
+        // other field is `MaybeUninit`, valid uninitialised.
+        unsafe {
+            (&raw mut (*list.as_mut_ptr()).len).write(0);
+            list.assume_init()
         }
     }
 

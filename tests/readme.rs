@@ -1,11 +1,13 @@
-//! The README's shell examples run as written, in the order written, in a
-//! fresh folder (so a file one example writes is there for the next), with
+//! The shell examples of the README and of docs/development.md run as
+//! written, in the order written, in a fresh folder per document (so a file
+//! one example writes is there for the next), with
 //! `target/release/pasang` meaning the binary under test. Exceptions, as
 //! the project's notes allow: `cargo` and fuzz commands and the interactive
 //! session (lines starting `$`) are not run; a `| jq` stage is cut off (jq
 //! is not part of the project) and the output before it checked to be JSON
-//! lines; matches run 2 games at 10 ms a move instead of their full
-//! length. A `# Nodes searched: N` comment is checked against the output.
+//! lines; matches and training data run 2 games (matches at 10 ms a move)
+//! instead of their full length. A `# Nodes searched: N` comment is checked
+//! against the output.
 
 mod common;
 
@@ -50,7 +52,7 @@ fn adapt(command: &str, binary: &str) -> (String, bool) {
         command.truncate(at);
         json = true;
     }
-    if command.contains(" match ") {
+    if command.contains(" match ") || command.contains(" datagen ") {
         let words: Vec<String> = command.split(' ').map(str::to_string).collect();
         let mut out = Vec::new();
         let mut index = 0;
@@ -77,21 +79,20 @@ fn adapt(command: &str, binary: &str) -> (String, bool) {
     (command, json)
 }
 
-#[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "runs perft 9, bench and matches: cargo test --release runs it"
-)]
-fn readme_examples_run_as_written() {
+/// Runs every example of `document` in a fresh folder and returns the
+/// folder, for the caller to check what the examples wrote (and remove).
+fn run_examples(document: &str) -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let text = std::fs::read_to_string(root.join(document)).expect(document);
     let binary = common::PASANG;
-    let folder = std::env::temp_dir().join(format!("pasang-readme-{}", std::process::id()));
+    let folder = std::env::temp_dir().join(format!(
+        "pasang-examples-{}-{}",
+        document.replace('/', "-"),
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&folder);
     std::fs::create_dir_all(&folder).expect("a scratch folder");
-    let examples = examples(&readme);
-    assert!(examples.len() >= 10, "{examples:?}");
-    for (written, comment) in &examples {
+    for (written, comment) in &examples(&text) {
         let (command, json) = adapt(written, binary);
         let output = Command::new("sh")
             .arg("-c")
@@ -104,7 +105,7 @@ fn readme_examples_run_as_written() {
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
             output.status.success(),
-            "README example failed ({}): {written}\n{stdout}\n{}",
+            "{document} example failed ({}): {written}\n{stdout}\n{}",
             output.status,
             String::from_utf8_lossy(&output.stderr)
         );
@@ -123,7 +124,50 @@ fn readme_examples_run_as_written() {
             );
         }
     }
-    assert!(folder.join("games.pgn").exists());
-    assert!(folder.join("board.svg").exists());
+    folder
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "runs perft 9, bench and matches: cargo test --release runs it"
+)]
+fn readme_examples_run_as_written() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    assert!(examples(&readme).len() >= 8, "{:?}", examples(&readme));
+    let folder = run_examples("README.md");
+    for written in ["games.pgn", "board.svg", "data.txt"] {
+        assert!(folder.join(written).exists(), "{written}");
+    }
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "runs a match: cargo test --release runs it"
+)]
+fn development_examples_run_as_written() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("docs/development.md")).expect("docs/development.md");
+    assert!(!examples(&text).is_empty());
+    let folder = run_examples("docs/development.md");
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn the_readme_leads_a_new_user_to_the_board() {
+    // The set-up commands and the board come first: within the first
+    // screen (about 50 lines) of a README under about 200 lines.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let lines: Vec<&str> = readme.lines().collect();
+    let first = |needle: &str| lines.iter().position(|line| line.contains(needle));
+    let run = first("    cargo run --release").expect("the run command");
+    let test = first("    cargo test --release").expect("the test command");
+    let gui = first("    cargo run --release -- gui").expect("the board's command");
+    assert!(run < test && test < gui && gui < 50, "{run} {test} {gui}");
+    assert!(lines.len() <= 210, "README.md has {} lines", lines.len());
 }

@@ -1,11 +1,15 @@
-//! The transcripts of docs/rules.md and PROTOCOL.md are sessions with the
-//! engine: every fenced block with lines starting `> ` is sent to the real
+//! The transcripts of PROTOCOL.md, docs/rules.md and docs/session.md are
+//! sessions with the engine: every fenced block with lines starting `> ` is
+//! sent to the real
 //! binary, and the block's other lines must come back in order (the engine
 //! may print more between them). In an expected line `…` stands for any
 //! text; a line `...` (lines left out) and `#` comments are skipped; `quit`
 //! is left to the end. A block right after `<!-- not run: <why> -->`
 //! depends on timing and is not run, but must not quote node counts; the
 //! UGI transcript (`<!-- transcript: ugi`) is replayed by tests/ugi.rs.
+//! The documents' links are checked too: every relative link names a file
+//! that exists and, with a `#`, one of its headings; and the command that
+//! makes docs/gui.png (docs/screenshot.sh) is run.
 
 mod common;
 
@@ -140,10 +144,188 @@ fn every_transcript_in_the_protocol_document_is_what_the_engine_does() {
 }
 
 #[test]
+fn every_transcript_in_the_sessions_document_is_what_the_engine_does() {
+    // The search examples run; the timed sessions only quote no counts.
+    let ran = check_document("docs/session.md");
+    assert!(ran >= 4, "only {ran} transcripts");
+}
+
+#[test]
 fn the_search_notes_quote_no_counts() {
     // docs/search.md's one transcript depends on the machine: not run.
     let ran = check_document("docs/search.md");
     assert_eq!(ran, 0);
+}
+
+/// The documents whose transcripts the tests above check.
+const CHECKED: [&str; 4] = [
+    "PROTOCOL.md",
+    "docs/rules.md",
+    "docs/session.md",
+    "docs/search.md",
+];
+
+/// Every Markdown document of the repository: the top folder's and docs/.
+fn documents() -> Vec<String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut documents = Vec::new();
+    for folder in ["", "docs"] {
+        let entries = std::fs::read_dir(root.join(folder)).expect("a folder of documents");
+        for entry in entries {
+            let name = entry.expect("a folder entry").file_name();
+            let name = name.to_string_lossy();
+            if name.ends_with(".md") {
+                documents.push(if folder.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{folder}/{name}")
+                });
+            }
+        }
+    }
+    documents.sort();
+    documents
+}
+
+#[test]
+fn no_document_has_transcripts_that_no_test_checks() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let documents = documents();
+    assert!(documents.iter().any(|d| d == "README.md"), "{documents:?}");
+    for document in documents {
+        let text = std::fs::read_to_string(root.join(&document)).expect("a document");
+        let blocks = example_blocks(&text);
+        assert!(
+            blocks.is_empty() || CHECKED.contains(&document.as_str()),
+            "{document} has {} transcript(s): add it to CHECKED in tests/docs.rs",
+            blocks.len()
+        );
+    }
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation other than `-`
+/// and `_` dropped, spaces made `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown text's headings (outside code blocks), with
+/// GitHub's `-1`, `-2` for repeated ones.
+fn anchors(text: &str) -> Vec<String> {
+    let mut anchors: Vec<String> = Vec::new();
+    let mut code = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            code = !code;
+        }
+        if code || !line.starts_with('#') {
+            continue;
+        }
+        let heading = line.trim_start_matches('#');
+        if !heading.starts_with(' ') {
+            continue;
+        }
+        let base = anchor(heading);
+        let mut name = base.clone();
+        let mut count = 0;
+        while anchors.contains(&name) {
+            count += 1;
+            name = format!("{base}-{count}");
+        }
+        anchors.push(name);
+    }
+    anchors
+}
+
+/// The targets of a Markdown text's inline links `[text](target)` outside
+/// code blocks and code spans.
+fn links(text: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    let mut code = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            code = !code;
+        }
+        if code || line.starts_with("    ") {
+            continue;
+        }
+        // Drop code spans, which may hold `](` as plain text.
+        let mut plain = String::new();
+        for (index, part) in line.split('`').enumerate() {
+            if index % 2 == 0 {
+                plain.push_str(part);
+            }
+        }
+        let mut rest = plain.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            if let Some(end) = rest.find(')') {
+                links.push(rest[..end].to_string());
+                rest = &rest[end..];
+            }
+        }
+    }
+    links
+}
+
+#[test]
+fn every_link_between_the_documents_leads_somewhere() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for document in documents() {
+        let path = root.join(&document);
+        let text = std::fs::read_to_string(&path).expect("a document");
+        let folder = path.parent().expect("a folder").to_path_buf();
+        for link in links(&text) {
+            if link.contains("://") || link.starts_with("mailto:") {
+                continue;
+            }
+            let (file, fragment) = match link.split_once('#') {
+                Some((file, fragment)) => (file, Some(fragment)),
+                None => (link.as_str(), None),
+            };
+            let target = if file.is_empty() {
+                path.clone()
+            } else {
+                folder.join(file)
+            };
+            assert!(
+                target.exists(),
+                "{document}: the link ({link}) leads to no file"
+            );
+            if let Some(fragment) = fragment {
+                let target_text = std::fs::read_to_string(&target).expect("a linked document");
+                assert!(
+                    anchors(&target_text).iter().any(|a| a == fragment),
+                    "{document}: the link ({link}) names no heading of {}",
+                    target.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} links");
+}
+
+#[test]
+fn anchors_are_github_s() {
+    assert_eq!(anchor(" Game records (`--out`)"), "game-records---out");
+    assert_eq!(anchor(" 1. Lines and timing"), "1-lines-and-timing");
+    assert_eq!(
+        anchor(" Re-measured on 2026-11-25, evening (a69a4a4)"),
+        "re-measured-on-2026-11-25-evening-a69a4a4"
+    );
+    assert_eq!(anchors("# A\n## A\n```\n# B\n```\n## B"), ["a", "a-1", "b"]);
+    assert_eq!(
+        links("see [x](a.md#b) and `[y](not.md)` or [z](c.md)"),
+        ["a.md#b", "c.md"]
+    );
 }
 
 #[test]
@@ -181,4 +363,66 @@ fn the_rules_document_is_linked_and_its_pictures_exist() {
         assert!(text.contains(picture));
         assert!(root.join("docs").join(picture).exists(), "{picture}");
     }
+}
+
+/// The first installed Chromium, by the names Debian and others give it.
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|name| {
+            std::process::Command::new(name)
+                .arg("--version")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success())
+        })
+}
+
+#[test]
+fn the_screenshot_command_makes_a_picture_of_the_board() {
+    // docs/development.md's command for docs/gui.png, run as documented but
+    // for one second and with the binary under test.
+    let Some(browser) = chromium() else {
+        // Under CI a missing browser is a failure: a green run means the
+        // documented command ran.
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Chromium is missing under CI=true"
+        );
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped the_screenshot_command_makes_a_picture_of_the_board: Chromium is not \
+             installed (apt-get install chromium; .ci/run installs it when it can)"
+        );
+        return;
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let picture = std::env::temp_dir().join(format!("pasang-shot-{}.png", std::process::id()));
+    let output = std::process::Command::new("sh")
+        .arg(root.join("docs/screenshot.sh"))
+        .arg(&picture)
+        .args(["?mode=analyse&moves=c%20j", "640x480", "1"])
+        .env("PASANG", common::PASANG)
+        .env("CHROMIUM", browser)
+        .current_dir(&root)
+        .output()
+        .expect("sh runs");
+    assert!(
+        output.status.success(),
+        "docs/screenshot.sh failed: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let png = std::fs::read(&picture).expect("the picture");
+    let _ = std::fs::remove_file(&picture);
+    // A PNG's signature, then its header chunk with the width and height.
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!((width, height), (640, 480));
+    // The documented picture exists and is a PNG too.
+    let shipped = std::fs::read(root.join("docs/gui.png")).expect("docs/gui.png");
+    assert_eq!(&shipped[..8], b"\x89PNG\r\n\x1a\n");
 }

@@ -4,7 +4,7 @@
 //! The tests run in parallel on a small CI machine, where a process can
 //! wait tens of milliseconds for a core, so the referee allows a 250 ms
 //! margin here; the full soak (1000 games, no margin, quiet machine) is
-//! run by hand: see README "Reliability".
+//! run by hand: see docs/development.md, "Checks".
 
 mod common;
 

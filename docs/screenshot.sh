@@ -72,10 +72,10 @@ exec 5<>"$scratch/commands"
     3<&5 4>"$scratch/answers" 2>"$scratch/chromium.err" &
 browser=$!
 
-# Sends command number $1, JSON $2; prints its answer (waiting up to 30 s).
+# Sends command number $1, JSON $2; prints its answer (waiting up to 60 s).
 call() {
     printf '%s\0' "$2" >&5
-    for _ in $(seq 300); do
+    for _ in $(seq 600); do
         answer=$(tr '\0' '\n' <"$scratch/answers" | grep "^{\"id\":$1," || true)
         if [ -n "$answer" ]; then
             echo "$answer"

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -32,8 +33,9 @@ when only one move goes from that origin to that landing point) or one of:
   quit    leave the game
 The board is drawn from your side: your half at the bottom. At the end of a
 game, answer 'y' to play another. With --record, every game (finished or
-left) is appended to that file as a game record, which 'pasang show
---record' replays.")]
+left) is appended to that file as a game record, with both players' names
+and the engine's score after each of its moves, which 'pasang show
+--record' replays and 'pasang annotate' reviews.")]
 pub struct PlayArgs {
     /// The side you play: south (moves first) or north.
     #[arg(long, default_value = "south", value_parser = parse_side)]
@@ -57,6 +59,10 @@ pub struct PlayArgs {
     /// `pasang match --out`, docs/match.md).
     #[arg(long, value_name = "PATH")]
     record: Option<std::path::PathBuf>,
+    /// Your name in the records (default: your login name, from USER or
+    /// USERNAME).
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
     #[command(flatten)]
     position: PositionArgs,
     #[command(flatten)]
@@ -138,9 +144,11 @@ pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
         engine,
         rules,
         human: args.side,
+        human_name: args.name.clone().unwrap_or_else(login_name),
         skill: args.skill,
         limits,
         hint_limits,
+        comments: vec![None; replay.moves.len()],
         base: replay.clone(),
         replay,
         record: args.record.clone(),
@@ -154,6 +162,16 @@ pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
         Err(error) => Err(CliError::Terminal(error)),
     }
+}
+
+/// The person's name for records: the login name, or `you` without one.
+fn login_name() -> String {
+    ["USER", "USERNAME"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .map(|name| name.trim().to_string())
+        .find(|name| !name.is_empty())
+        .unwrap_or_else(|| "you".to_string())
 }
 
 /// Sets the engine's `Skill Level`; returns a depth cap to use instead
@@ -174,6 +192,8 @@ struct Game {
     engine: Engine,
     rules: Rules,
     human: Player,
+    /// The person's name in records.
+    human_name: String,
     skill: u8,
     /// Limits of the engine's own moves (with any skill depth cap).
     limits: Limits,
@@ -182,6 +202,9 @@ struct Game {
     /// Where each game starts (the start, or --fen and --moves).
     base: Replay,
     replay: Replay,
+    /// The record comment of each move of `replay`: the engine's score,
+    /// depth and time after its own moves, as match records carry them.
+    comments: Vec<Option<String>>,
     /// The file games are appended to.
     record: Option<std::path::PathBuf>,
     /// Games played so far (finished or left).
@@ -248,6 +271,7 @@ impl Game {
                 return Ok(());
             }
             self.replay = self.base.clone();
+            self.comments = vec![None; self.replay.moves.len()];
             self.engine.new_game();
             writeln!(out)?;
         }
@@ -259,9 +283,14 @@ impl Game {
             return Ok(());
         };
         let mut record = crate::matches::records::Record::default();
+        let engine_name = format!(
+            "pasang {} (skill {})",
+            env!("CARGO_PKG_VERSION"),
+            self.skill
+        );
         let (south, north) = match self.human {
-            Player::South => ("you".to_string(), format!("pasang (skill {})", self.skill)),
-            Player::North => (format!("pasang (skill {})", self.skill), "you".to_string()),
+            Player::South => (self.human_name.clone(), engine_name),
+            Player::North => (engine_name, self.human_name.clone()),
         };
         let position = self.replay.current();
         let result = match (ending, Status::of(&position, &self.rules)) {
@@ -285,9 +314,11 @@ impl Game {
             .replay
             .moves
             .iter()
-            .map(|mv| crate::matches::records::RecordMove {
+            .zip(&self.comments)
+            .map(|(mv, comment)| crate::matches::records::RecordMove {
                 text: mv.to_string(),
-                comment: None,
+                comment: comment.clone(),
+                mark: None,
             })
             .collect();
         record.result = result.to_string();
@@ -349,7 +380,7 @@ impl Game {
                 Err(message) => writeln!(out, "{message} (type 'moves' for the legal moves)")?,
                 Ok(Input::Move(mv)) => {
                     self.report_move(out, mv, "You play", "")?;
-                    self.replay.push(mv);
+                    self.push(mv, None);
                 }
                 Ok(Input::Moves) => self.list_moves(out)?,
                 Ok(Input::Undo) => self.undo(out)?,
@@ -413,17 +444,25 @@ impl Game {
         )
     }
 
-    /// Searches the current position with `limits`.
-    fn think(&mut self, limits: &Limits) -> Option<(Move, Score)> {
+    /// Plays `mv` with its record comment.
+    fn push(&mut self, mv: Move, comment: Option<String>) {
+        self.replay.push(mv);
+        self.comments.push(comment);
+    }
+
+    /// Searches the current position with `limits`: the move, its score,
+    /// the depth reached and the time taken.
+    fn think(&mut self, limits: &Limits) -> Option<(Move, Score, u32, Duration)> {
         let position = format_position(&self.replay.current());
         if let Err(message) = self.engine.set_position(Some(&position), &[]) {
             // Every position reached in play formats and parses back.
             log::error!("cannot set the position {position}: {message}");
             return None;
         }
+        let start = Instant::now();
         let result = self.engine.search(limits, &Signals::default(), 1, &Silent);
-        let score = result.final_info.map(|info| info.score)?;
-        Some((result.best_move?, score))
+        let info = result.final_info?;
+        Some((result.best_move?, info.score, info.depth, start.elapsed()))
     }
 
     fn engine_move(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -431,12 +470,13 @@ impl Game {
         out.flush()?;
         let limits = self.limits.clone();
         match self.think(&limits) {
-            Some((mv, score)) => {
+            Some((mv, score, depth, elapsed)) => {
                 let side = player_title(self.human.opponent());
                 let who = format!("pasang ({side}) plays");
                 let note = format!("  [eval {score} for {side}]");
                 self.report_move(out, mv, &who, &note)?;
-                self.replay.push(mv);
+                let comment = crate::matches::records::engine_comment(score, depth, elapsed);
+                self.push(mv, Some(comment));
             }
             None => {
                 // Unreachable while the game is in play; fall back to the
@@ -445,7 +485,7 @@ impl Game {
                     return Ok(());
                 };
                 self.report_move(out, mv, "pasang plays", "")?;
-                self.replay.push(mv);
+                self.push(mv, None);
             }
         }
         Ok(())
@@ -481,6 +521,7 @@ impl Game {
                     .map(ToString::to_string)
                     .collect();
                 self.replay.truncate(index);
+                self.comments.truncate(index);
                 writeln!(out, "Took back {}.", taken.join(" "))?;
                 self.show_board(out)
             }
@@ -497,7 +538,7 @@ impl Game {
             let _ = apply_skill(&mut self.engine, self.skill);
         }
         match found {
-            Some((mv, score)) => writeln!(out, "Hint: {mv} (eval {score} for you)"),
+            Some((mv, score, _, _)) => writeln!(out, "Hint: {mv} (eval {score} for you)"),
             None => writeln!(out, "No hint: there is no legal move."),
         }
     }
@@ -527,6 +568,7 @@ mod tests {
             engine,
             rules,
             human,
+            human_name: "Ani".to_string(),
             skill: MAX_SKILL,
             limits: Limits {
                 depth: Some(2),
@@ -538,6 +580,7 @@ mod tests {
             },
             base: Replay::new(&rules, None, &[]).unwrap(),
             replay: Replay::new(&rules, None, &[]).unwrap(),
+            comments: Vec::new(),
             record: None,
             games: 0,
         }
@@ -601,6 +644,19 @@ mod tests {
         assert_eq!(records[0].result, "*");
         assert_eq!(records[0].moves.len(), 2, "{text}");
         assert!(records[0].replay().is_ok());
+        assert_eq!(records[0].tag("South"), Some("Ani"));
+        let engine = format!("pasang {} (skill 20)", env!("CARGO_PKG_VERSION"));
+        assert_eq!(records[0].tag("North"), Some(engine.as_str()));
+        // The person's move has no comment; the engine's carries its score
+        // (from its own view), depth and time, as in match records.
+        assert_eq!(records[0].moves[0].comment, None);
+        let comment = records[0].moves[1].comment.clone().unwrap_or_default();
+        let (score, time) = comment.split_once(' ').unwrap_or_default();
+        assert!(
+            score.ends_with("/2") && score.starts_with(['+', '-']),
+            "{comment}"
+        );
+        assert!(time.ends_with('s'), "{comment}");
         assert_eq!(records[1].result, "1-0", "{text}");
         assert!(records[1].replay().is_ok());
     }

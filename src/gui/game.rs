@@ -197,6 +197,7 @@ impl Game {
             .map(|mv| RecordMove {
                 text: mv.to_string(),
                 comment: None,
+                mark: None,
             })
             .collect();
         record.result = result.to_string();

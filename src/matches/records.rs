@@ -5,22 +5,102 @@
 //! `\\` escaped), a blank line, then the moves in canonical notation with
 //! move numbers (`1. c j 2. b4c4n k7j7w`), optional `{comments}` after a
 //! move, and the result (`1-0` South won, `0-1` North won, `1/2-1/2`
-//! draw, `*` unknown) ending the record. See `docs/match.md`.
+//! draw, `*` unknown) ending the record. A move may carry a mark as PGN
+//! writes it: a suffix (`b5c5e??`) or a numeric annotation glyph after it
+//! (`$4`); see [`Mark`]. See `docs/match.md` and `docs/review.md`.
 
 use std::fmt;
+use std::time::Duration;
 
 use crate::notation::{ListMoveError, PositionError, parse_position, play_moves};
 use crate::position::Position;
 use crate::rules::{OptionValueError, Rules};
+use crate::search::Score;
 
 /// One move of a record.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct RecordMove {
-    /// The move as written (canonical notation when written by the runner).
+    /// The move as written (canonical notation when written by the runner),
+    /// without its mark.
     pub text: String,
     /// The `{...}` comment after it, trimmed: `book` for opening plies,
-    /// `<score>/<depth> <seconds>s` for engine moves.
+    /// `<score>/<depth> <seconds>s` for engine moves (several comments
+    /// after one move are joined with a space).
     pub comment: Option<String>,
+    /// Its mark (`??`, `$4`, ...), if any.
+    pub mark: Option<Mark>,
+}
+
+/// A move's mark: PGN's suffixes and their numeric annotation glyphs
+/// (NAGs `$1` to `$6`). A review marks only [`Mark::Inaccuracy`],
+/// [`Mark::Mistake`] and [`Mark::Blunder`]; the others are read and
+/// written back so that records from elsewhere keep them.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub enum Mark {
+    /// `!`, `$1`: a good move.
+    Good,
+    /// `?`, `$2`: a mistake.
+    Mistake,
+    /// `!!`, `$3`: a brilliant move.
+    Brilliant,
+    /// `??`, `$4`: a blunder.
+    Blunder,
+    /// `!?`, `$5`: an interesting move.
+    Interesting,
+    /// `?!`, `$6`: an inaccuracy (PGN's "dubious move").
+    Inaccuracy,
+}
+
+impl Mark {
+    /// Every mark, in the order of their NAGs.
+    pub const ALL: [Mark; 6] = [
+        Mark::Good,
+        Mark::Mistake,
+        Mark::Brilliant,
+        Mark::Blunder,
+        Mark::Interesting,
+        Mark::Inaccuracy,
+    ];
+
+    /// The suffix written after the move: `!`, `?`, `!!`, `??`, `!?`, `?!`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Mark::Good => "!",
+            Mark::Mistake => "?",
+            Mark::Brilliant => "!!",
+            Mark::Blunder => "??",
+            Mark::Interesting => "!?",
+            Mark::Inaccuracy => "?!",
+        }
+    }
+
+    /// Its numeric annotation glyph, 1 to 6.
+    pub fn nag(self) -> u8 {
+        match self {
+            Mark::Good => 1,
+            Mark::Mistake => 2,
+            Mark::Brilliant => 3,
+            Mark::Blunder => 4,
+            Mark::Interesting => 5,
+            Mark::Inaccuracy => 6,
+        }
+    }
+
+    /// The mark of a suffix, if it is one.
+    pub fn from_suffix(suffix: &str) -> Option<Mark> {
+        Mark::ALL.into_iter().find(|mark| mark.suffix() == suffix)
+    }
+
+    /// The mark of a NAG, if it is one of 1 to 6.
+    pub fn from_nag(nag: u8) -> Option<Mark> {
+        Mark::ALL.into_iter().find(|mark| mark.nag() == nag)
+    }
+}
+
+impl fmt::Display for Mark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.suffix())
+    }
 }
 
 /// One game record.
@@ -156,13 +236,17 @@ impl fmt::Display for Record {
         for (index, mv) in self.moves.iter().enumerate() {
             let ply = index + usize::from(north_first);
             let number = ply / 2 + 1;
+            let text = match mv.mark {
+                Some(mark) => format!("{}{mark}", mv.text),
+                None => mv.text.clone(),
+            };
             // A move number stays on the line of its move.
             if ply % 2 == 0 {
-                tokens.push(format!("{number}. {}", mv.text));
+                tokens.push(format!("{number}. {text}"));
             } else if index == 0 {
-                tokens.push(format!("{number}... {}", mv.text));
+                tokens.push(format!("{number}... {text}"));
             } else {
-                tokens.push(mv.text.clone());
+                tokens.push(text);
             }
             if let Some(comment) = &mv.comment {
                 tokens.push(format!("{{{}}}", clean_comment(comment)));
@@ -227,6 +311,10 @@ pub enum RecordSyntax {
     TagName(String),
     /// A token is neither a move, a move number nor a result.
     NotAMove(String),
+    /// A `$` token is not a number of 0 to 255 (a NAG).
+    BadNag(String),
+    /// A mark (a suffix or a NAG) with no move before it.
+    MarkWithoutMove(String),
     /// A `{` comment is still open at the end of the text.
     UnclosedComment,
     /// The text ends inside a record, before its result.
@@ -248,6 +336,12 @@ impl fmt::Display for RecordSyntax {
             RecordSyntax::TagName(name) => write!(f, "invalid tag name '{name}'"),
             RecordSyntax::NotAMove(token) => {
                 write!(f, "'{token}' is neither a move nor a move number")
+            }
+            RecordSyntax::BadNag(token) => {
+                write!(f, "'{token}' is not an annotation glyph ($0 to $255)")
+            }
+            RecordSyntax::MarkWithoutMove(token) => {
+                write!(f, "the mark '{token}' follows no move")
             }
             RecordSyntax::UnclosedComment => f.write_str("comment never closed"),
             RecordSyntax::NoResult => f.write_str("the last record has no result"),
@@ -366,7 +460,13 @@ fn read_into(
                         comment = None;
                         rest = &rest[end + 1..];
                         if let Some(last) = current.as_mut().and_then(|r| r.moves.last_mut()) {
-                            last.comment = Some(finished);
+                            last.comment = Some(match last.comment.take() {
+                                Some(earlier) if !finished.is_empty() => {
+                                    format!("{earlier} {finished}")
+                                }
+                                Some(earlier) => earlier,
+                                None => finished,
+                            });
                         }
                     }
                     None => {
@@ -408,15 +508,27 @@ fn read_into(
             } else {
                 token
             };
-            if !unnumbered.is_empty() {
-                current
-                    .get_or_insert_with(Record::default)
-                    .moves
-                    .push(RecordMove {
-                        text: unnumbered.to_string(),
-                        comment: None,
-                    });
+            if unnumbered.is_empty() {
+                continue;
             }
+            let record = current.get_or_insert_with(Record::default);
+            let (text, mark) = split_mark(unnumbered).map_err(error)?;
+            if text.is_empty() {
+                // A NAG or a suffix standing alone marks the move before.
+                let last = record
+                    .moves
+                    .last_mut()
+                    .ok_or_else(|| error(RecordSyntax::MarkWithoutMove(token.to_string())))?;
+                if mark.is_some() {
+                    last.mark = mark;
+                }
+                continue;
+            }
+            record.moves.push(RecordMove {
+                text: text.to_string(),
+                comment: None,
+                mark,
+            });
         }
     }
     if let Some((_, line)) = comment {
@@ -432,6 +544,106 @@ fn read_into(
         });
     }
     Ok(())
+}
+
+/// The comment after an engine's move, as match records write it:
+/// `<score>/<depth> <seconds>s`, the score in points from the mover's view
+/// (`+M<n>`/`-M<n>` for a win or loss by force in n moves).
+pub(crate) fn engine_comment(score: Score, depth: u32, elapsed: Duration) -> String {
+    let score = match score {
+        Score::Centipoints(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Score::Mate(moves) if moves < 0 => format!("-M{}", -moves),
+        Score::Mate(moves) => format!("+M{moves}"),
+    };
+    format!("{score}/{depth} {:.3}s", elapsed.as_secs_f64())
+}
+
+/// Splits a movetext token into the move and its mark: `b5c5e??` gives
+/// `b5c5e` and a blunder, `$4` gives no move and a blunder. NAGs beyond
+/// 6 are valid PGN and are read as no mark.
+fn split_mark(token: &str) -> Result<(&str, Option<Mark>), RecordSyntax> {
+    if let Some(digits) = token.strip_prefix('$') {
+        let nag: u8 = digits
+            .parse()
+            .map_err(|_| RecordSyntax::BadNag(token.to_string()))?;
+        return Ok(("", Mark::from_nag(nag)));
+    }
+    let text = token.trim_end_matches(['!', '?']);
+    let suffix = &token[text.len()..];
+    if suffix.is_empty() {
+        return Ok((text, None));
+    }
+    match Mark::from_suffix(suffix) {
+        Some(mark) => Ok((text, Some(mark))),
+        None => Err(RecordSyntax::NotAMove(token.to_string())),
+    }
+}
+
+/// Reads the records of `text` one by one: a fault in one record is that
+/// record's error, and reading goes on with the next (a record begins at a
+/// tag line that follows movetext, or at the file's first tag line). Line
+/// numbers are the file's. What [`read`] stops at, `pasang annotate`
+/// reports and goes past.
+pub fn read_each(text: &str) -> Vec<Result<Record, RecordError>> {
+    let mut results = Vec::new();
+    for (first_line, chunk) in chunks(text) {
+        let mut records = Vec::new();
+        let mut complete = 0;
+        match read_into(chunk, &mut records, &mut complete) {
+            Ok(()) => results.extend(records.into_iter().map(Ok)),
+            Err(mut error) => {
+                // Records read whole before the fault stand.
+                results.extend(records.into_iter().map(Ok));
+                error.line += first_line - 1;
+                results.push(Err(error));
+            }
+        }
+    }
+    results
+}
+
+/// Splits record text at each tag line that follows movetext (outside a
+/// comment): the pieces and the line each starts on, from 1.
+fn chunks(text: &str) -> Vec<(usize, &str)> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut start_line = 1;
+    let mut offset = 0;
+    let mut in_comment = false;
+    let mut seen_moves = false;
+    let mut after_blank = true;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        // A comment left open does not swallow the records after it: a tag
+        // line after a blank line starts the next record all the same.
+        if in_comment && after_blank && parse_tag(trimmed).is_ok() {
+            in_comment = false;
+        }
+        after_blank = trimmed.is_empty();
+        if !in_comment && trimmed.starts_with('[') {
+            if seen_moves {
+                pieces.push((start_line, &text[start..offset]));
+                start = offset;
+                start_line = index + 1;
+                seen_moves = false;
+            }
+        } else {
+            for c in line.chars() {
+                match c {
+                    '{' if !in_comment => in_comment = true,
+                    '}' if in_comment => in_comment = false,
+                    ';' if !in_comment => break,
+                    c if !in_comment && !c.is_whitespace() => seen_moves = true,
+                    _ => {}
+                }
+            }
+        }
+        offset += line.len();
+    }
+    if !text[start..].trim().is_empty() {
+        pieces.push((start_line, &text[start..]));
+    }
+    pieces
 }
 
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
@@ -481,6 +693,7 @@ mod tests {
                     2 => Some("+3.00/12 0.051s".into()),
                     _ => None,
                 },
+                mark: (i == 3).then_some(Mark::Blunder),
             })
             .collect();
         record.result = "1-0".into();
@@ -499,7 +712,7 @@ mod tests {
             text.contains("[South \"engine \\\"one\\\" \\\\ a\"]"),
             "{text}"
         );
-        assert!(text.contains("1. c {book} j {book} 2. b4c4n {+3.00/12 0.051s} k7j7w"));
+        assert!(text.contains("1. c {book} j {book} 2. b4c4n {+3.00/12 0.051s} k7j7w??"));
         let back = read(&text).unwrap();
         assert_eq!(back, vec![one.clone(), two]);
         assert_eq!(back[0].tag("South"), Some("engine \"one\" \\ a"));
@@ -516,6 +729,7 @@ mod tests {
             .map(|_| RecordMove {
                 text: "a1a2n".into(),
                 comment: Some("+0.00/1 0.001s".into()),
+                mark: None,
             })
             .collect();
         let text = record.to_string();
@@ -537,6 +751,87 @@ mod tests {
         assert_eq!(moves, ["c", "j", "b4c4n"]);
         assert_eq!(records[0].moves[0].comment.as_deref(), Some("a comment"));
         assert_eq!(records[0].result, "0-1");
+    }
+
+    #[test]
+    fn marks_are_read_as_suffixes_and_nags() {
+        let text = "[Event \"x\"]\n\n1. c! {a} {b} j?! 2. b4c4n $4 k7j7w?? $6 c4c7ew $2 {c} $200 j7k7s!? *\n";
+        let record = &read(text).unwrap()[0];
+        let marks: Vec<Option<Mark>> = record.moves.iter().map(|m| m.mark).collect();
+        assert_eq!(
+            marks,
+            [
+                Some(Mark::Good),
+                Some(Mark::Inaccuracy),
+                Some(Mark::Blunder),
+                Some(Mark::Inaccuracy),
+                Some(Mark::Mistake),
+                Some(Mark::Interesting)
+            ]
+        );
+        assert_eq!(record.moves[0].comment.as_deref(), Some("a b"));
+        assert_eq!(record.moves[4].comment.as_deref(), Some("c"));
+        assert!(record.replay().is_ok());
+        // Written back as suffixes, read back the same.
+        let again = read(&record.to_string()).unwrap();
+        assert_eq!(&again[0], record);
+        assert!(
+            record
+                .to_string()
+                .contains("2. b4c4n?? k7j7w?! 3. c4c7ew? {c}")
+        );
+        for mark in Mark::ALL {
+            assert_eq!(Mark::from_nag(mark.nag()), Some(mark));
+            assert_eq!(Mark::from_suffix(mark.suffix()), Some(mark));
+        }
+    }
+
+    #[test]
+    fn bad_marks_are_errors() {
+        for (text, message) in [
+            ("1. c $x *", "'$x' is not an annotation glyph ($0 to $255)"),
+            (
+                "1. c $256 *",
+                "'$256' is not an annotation glyph ($0 to $255)",
+            ),
+            ("$1 c *", "the mark '$1' follows no move"),
+            ("1. c??? *", "'c???' is neither a move nor a move number"),
+        ] {
+            assert_eq!(
+                read(text).unwrap_err().to_string(),
+                format!("line 1: {message}")
+            );
+        }
+    }
+
+    #[test]
+    fn each_record_is_read_on_its_own() {
+        let good = sample().to_string();
+        let bad = "[Event \"broken\"]\n\n1. c {open\n\n";
+        let cut = "[Event \"cut\"]\n\n1. c j\n\n";
+        let text = format!("{good}{cut}{good}{bad}{good}");
+        let results = read_each(&text);
+        assert_eq!(results.len(), 5, "{results:?}");
+        assert_eq!(results[4].as_ref().unwrap(), &sample());
+        assert_eq!(results[0].as_ref().unwrap(), &sample());
+        let cut_line = good.lines().count() + 4;
+        assert_eq!(
+            results[1].as_ref().unwrap_err(),
+            &RecordError {
+                line: cut_line,
+                fault: RecordSyntax::NoResult
+            }
+        );
+        assert_eq!(results[2].as_ref().unwrap(), &sample());
+        let open_line = 2 * good.lines().count() + 4 + 3;
+        assert_eq!(
+            results[3].as_ref().unwrap_err(),
+            &RecordError {
+                line: open_line,
+                fault: RecordSyntax::UnclosedComment
+            }
+        );
+        assert!(read_each("").is_empty());
     }
 
     #[test]
@@ -598,6 +893,21 @@ mod tests {
                 .to_string()
                 .starts_with("ply 2:")
         );
+    }
+
+    #[test]
+    fn engine_comments_are_the_match_format() {
+        let ms = Duration::from_millis(52);
+        assert_eq!(
+            engine_comment(Score::Centipoints(736), 11, ms),
+            "+7.36/11 0.052s"
+        );
+        assert_eq!(
+            engine_comment(Score::Centipoints(-5), 3, ms),
+            "-0.05/3 0.052s"
+        );
+        assert_eq!(engine_comment(Score::Mate(-2), 3, ms), "-M2/3 0.052s");
+        assert_eq!(engine_comment(Score::Mate(4), 9, ms), "+M4/9 0.052s");
     }
 
     #[test]

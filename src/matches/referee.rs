@@ -293,6 +293,7 @@ pub fn play(
             .map(|ply| RecordMove {
                 text: ply.clone(),
                 comment: Some("book".into()),
+                mark: None,
             })
             .collect(),
     };
@@ -371,6 +372,7 @@ pub fn play(
         game.moves.push(RecordMove {
             text: mv.to_string(),
             comment: Some(comment(answer.info.as_deref(), answer.elapsed)),
+            mark: None,
         });
         position = position.play(mv);
     }

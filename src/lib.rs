@@ -51,6 +51,7 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod tt;

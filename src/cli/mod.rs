@@ -6,6 +6,7 @@
 //! operation failed, 2 for usage errors (clap's convention).
 
 mod analyse;
+mod annotate;
 mod bench;
 mod datagen;
 mod error;
@@ -51,6 +52,9 @@ enum Command {
     /// Analyses positions given as arguments or on stdin, one per line.
     #[command(visible_alias = "analyze")]
     Analyse(analyse::AnalyseArgs),
+    /// Reviews recorded games with the engine: evaluations, the better
+    /// moves, marked mistakes and each side's accuracy.
+    Annotate(annotate::AnnotateArgs),
     /// Plays a game against the engine in the terminal.
     Play(play::PlayArgs),
     /// Prints a board diagram of a position, or writes it as SVG.
@@ -243,6 +247,7 @@ pub fn run() -> i32 {
             run_protocol(args.log_file.as_deref().or(cli.log_file.as_deref()))
         }
         Some(Command::Analyse(args)) => return analyse::run(&args),
+        Some(Command::Annotate(args)) => return annotate::run(&args),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Show(args)) => show::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),

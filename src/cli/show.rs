@@ -12,6 +12,7 @@ use crate::moves::Move;
 use crate::notation::{board_char, format_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
+use crate::review::AnnotatedGame;
 use crate::rules::Rules;
 
 /// Arguments of `pasang show`.
@@ -25,8 +26,10 @@ pub struct ShowArgs {
     /// SVG to stdout instead of the diagram).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// Replay a game from a `pasang match --out` file instead (its rules and
-    /// start position replace --fen, --moves and the rule flags).
+    /// Replay a game from a record file instead (`pasang match --out`,
+    /// `play --record`, `pasang annotate`): its rules and start position
+    /// replace --fen, --moves and the rule flags; an annotated record's
+    /// review of the last move shown and each side's accuracy are shown.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
     record: Option<PathBuf>,
     /// With --record: which game of the file, from 1.
@@ -39,7 +42,9 @@ pub struct ShowArgs {
 }
 
 /// The rules, start and moves of game `game` (from 1) of a record file,
-/// truncated to `ply` plies, with a one-line description of the game.
+/// truncated to `ply` plies, with a description of the game: a title
+/// line, and for an annotated record the accuracy and marks of each side
+/// and the review of the last move shown (otherwise its comment, if any).
 fn from_record(
     path: &std::path::Path,
     game: usize,
@@ -65,7 +70,7 @@ fn from_record(
         .map(|mv| mv.text.clone())
         .collect();
     let replay = super::Replay::new(&rules, record.tag("FEN"), &moves)?;
-    let title = format!(
+    let mut title = format!(
         "Game {game}: {} (South) vs {} (North), {} {}, after {} of {} plies",
         record.tag("South").unwrap_or("?"),
         record.tag("North").unwrap_or("?"),
@@ -74,7 +79,69 @@ fn from_record(
         moves.len(),
         record.moves.len()
     );
+    title.push_str(&review_text(record, moves.len()));
     Ok((rules, replay, title))
+}
+
+/// For an annotated record, each side's figures and the review of ply
+/// `shown` (from 1; 0 shows none); for another, the comment of that ply.
+/// Empty, or lines each starting with a newline.
+fn review_text(record: &crate::matches::records::Record, shown: usize) -> String {
+    let mut text = String::new();
+    let Ok(review) = AnnotatedGame::from_record(record) else {
+        if let Some(mv) = shown
+            .checked_sub(1)
+            .and_then(|index| record.moves.get(index))
+        {
+            let mark = mv.mark.map_or("", |mark| mark.suffix());
+            if let Some(comment) = &mv.comment {
+                let _ = write!(text, "\nPly {shown}: {}{mark} {{{comment}}}", mv.text);
+            }
+        }
+        return text;
+    };
+    for side in [Player::South, Player::North] {
+        let summary = review.summary(side);
+        let accuracy = summary
+            .accuracy
+            .map_or_else(|| "-".to_string(), |a| format!("{a:.1}"));
+        let _ = write!(
+            text,
+            "\n{} accuracy {accuracy}; inaccuracies (?!) {}, mistakes (?) {}, blunders (??) {}",
+            player_title(side),
+            summary.inaccuracies,
+            summary.mistakes,
+            summary.blunders
+        );
+    }
+    if let Some(ply) = shown
+        .checked_sub(1)
+        .and_then(|index| review.plies().get(index))
+    {
+        let mark = ply.mark.map_or("", |mark| mark.suffix());
+        let _ = write!(
+            text,
+            "\nPly {}: {}{mark} by {}, evaluation {}",
+            ply.ply,
+            ply.played,
+            player_title(ply.mover),
+            ply.eval
+        );
+        if ply.depth > 0 {
+            let _ = write!(text, " (depth {})", ply.depth);
+        }
+        if let Some(best) = &ply.best {
+            let line: Vec<String> = best.line.iter().map(ToString::to_string).collect();
+            let _ = write!(
+                text,
+                "\nBest was {} ({}): {}",
+                best.mv,
+                best.eval,
+                line.join(" ")
+            );
+        }
+    }
+    text
 }
 
 /// Runs `pasang show`.
@@ -225,6 +292,29 @@ mod tests {
         assert!(title.contains("after 3 of 4 plies"), "{title}");
         assert!(from_record(&path, 2, None).is_err());
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn annotated_records_show_their_review() {
+        let text = "[Event \"x\"]\n[StartEvaluation \"+3.08/8\"]\n\n\
+            1. c {+2.47/8 Best +3.08: a k} j {+2.64/8} 2. b4c4n?! {-0.45/8 Inaccuracy. Best +2.64: b5c5ew i7j7ew} *\n";
+        let record = &crate::matches::records::read(text).unwrap()[0];
+        let review = review_text(record, 3);
+        assert!(
+            review.contains("\nSouth accuracy 7")
+                && review.contains("; inaccuracies (?!) 1, mistakes (?) 0, blunders (??) 0"),
+            "{review}"
+        );
+        assert!(review.contains("\nNorth accuracy "), "{review}");
+        assert!(
+            review.contains("\nPly 3: b4c4n?! by South, evaluation -0.45 (depth 8)\nBest was b5c5ew (+2.64): b5c5ew i7j7ew"),
+            "{review}"
+        );
+        // A record without a review shows the ply's comment.
+        let plain = "[Event \"x\"]\n\n1. c {book} j {+0.10/3 0.1s} *\n";
+        let record = &crate::matches::records::read(plain).unwrap()[0];
+        assert_eq!(review_text(record, 2), "\nPly 2: j {+0.10/3 0.1s}");
+        assert_eq!(review_text(record, 0), "");
     }
 
     #[test]

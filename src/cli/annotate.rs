@@ -1,0 +1,307 @@
+//! `pasang annotate`: reviews the games of record files with the engine
+//! and writes them back annotated (or as JSON), with a progress bar on a
+//! terminal. See docs/review.md.
+//!
+//! A game that cannot be reviewed (its text does not parse, a move is
+//! illegal) is reported on stderr with its file, number and ply, and
+//! left out; the others are reviewed, and the exit code is 1 at the end.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::Progress;
+use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS};
+use crate::matches::records::{self, Record, RecordError};
+use crate::position::Player;
+use crate::review::{
+    AnnotatedGame, DEFAULT_MOVETIME, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
+};
+use crate::tt::MAX_HASH_MIB;
+
+/// Arguments of `pasang annotate`.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Each game is searched position by position and written back with, after
+each move, its evaluation from South's view, the engine's choice where it
+differs (with its line), and a mark: ?! inaccuracy, ? mistake, ?? blunder
+for a drop of 5, 10 or 15 points in the mover's winning chances, or a
+forced win thrown away. Header tags give each side's accuracy and marks.
+
+Exit status: 0 if every game was annotated, 1 if any could not be (each
+is reported on stderr with its file, game and ply), 2 for usage errors.")]
+pub struct AnnotateArgs {
+    /// Record files: `pasang match --out`, `play --record` or the board's
+    /// save.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Write the annotated games to this file instead of stdout (a
+    /// summary of each game then goes to stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Search each position this many milliseconds (default 200 when no
+    /// limit is given).
+    #[arg(long, value_name = "MS", conflicts_with_all = ["depth", "nodes"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Search each position to this depth.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=127))]
+    depth: Option<u32>,
+    /// Search about this many nodes a position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MIB as u64))]
+    hash: u64,
+    /// Write one JSON object per game and line instead of records.
+    #[arg(long)]
+    json: bool,
+}
+
+impl AnnotateArgs {
+    fn settings(&self) -> ReviewSettings {
+        let limit = match (self.movetime, self.depth, self.nodes) {
+            (_, Some(depth), _) => ReviewLimit::Depth(depth),
+            (_, _, Some(nodes)) => ReviewLimit::Nodes(nodes),
+            (movetime, _, _) => ReviewLimit::Movetime(movetime.unwrap_or(DEFAULT_MOVETIME)),
+        };
+        ReviewSettings {
+            limit,
+            threads: self.threads as usize,
+            hash_mib: self.hash as usize,
+        }
+    }
+}
+
+/// One game read from a file, or why it could not be.
+struct Game {
+    file: PathBuf,
+    /// Its number in the file, from 1.
+    number: usize,
+    record: Result<Record, RecordError>,
+}
+
+/// Each player's figures over the games, by name.
+#[derive(Default)]
+struct Totals {
+    games: u32,
+    accuracy_sum: f64,
+    accuracy_games: u32,
+    inaccuracies: u32,
+    mistakes: u32,
+    blunders: u32,
+}
+
+/// Runs `pasang annotate`; returns the exit code.
+pub fn run(args: &AnnotateArgs) -> i32 {
+    let mut failed = 0usize;
+    let mut games = Vec::new();
+    for file in &args.files {
+        match std::fs::read_to_string(file) {
+            Ok(text) => games.extend(records::read_each(&text).into_iter().enumerate().map(
+                |(index, record)| Game {
+                    file: file.clone(),
+                    number: index + 1,
+                    record,
+                },
+            )),
+            Err(error) => {
+                eprintln!("error: cannot read '{}': {error}", file.display());
+                failed += 1;
+            }
+        }
+    }
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Box::new(std::io::BufWriter::new(file)),
+            Err(error) => {
+                eprintln!("error: cannot write '{}': {error}", path.display());
+                return 1;
+            }
+        },
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let settings = args.settings();
+    let mut reviewer = match Reviewer::new(&settings) {
+        Ok(reviewer) => reviewer,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return 1;
+        }
+    };
+    let progress = Progress::stderr();
+    let started = Instant::now();
+    let mut totals: BTreeMap<String, Totals> = BTreeMap::new();
+    let mut annotated = 0usize;
+    let count = games.len();
+    for (index, game) in games.iter().enumerate() {
+        let name = format!("'{}': game {}", game.file.display(), game.number);
+        let record = match &game.record {
+            Ok(record) => record,
+            Err(error) => {
+                progress.clear();
+                eprintln!("error: {name}: {error}");
+                failed += 1;
+                continue;
+            }
+        };
+        let result = reviewer.annotate(record, &mut |step: ReviewProgress| {
+            progress.show(&bar(index + 1, count, step, started));
+            ControlFlow::Continue(())
+        });
+        progress.clear();
+        let review = match result {
+            Ok(review) => review,
+            Err(error) => {
+                eprintln!("error: {name}: {error}");
+                failed += 1;
+                continue;
+            }
+        };
+        annotated += 1;
+        add_totals(&mut totals, &review);
+        let written = if args.json {
+            let mut object = review.to_json();
+            if let Some(map) = object.as_object_mut() {
+                map.insert("file".into(), game.file.display().to_string().into());
+                map.insert("game".into(), game.number.into());
+            }
+            writeln!(out, "{object}")
+        } else {
+            write!(out, "{}", review.to_record())
+        };
+        if let Err(error) = written.and_then(|()| out.flush()) {
+            if error.kind() == std::io::ErrorKind::BrokenPipe {
+                return i32::from(failed > 0);
+            }
+            eprintln!("error: cannot write the output: {error}");
+            return 1;
+        }
+        if args.out.is_some() {
+            println!("{}", game_line(game, &review));
+        }
+    }
+    drop(out);
+    let summary = totals_text(&totals);
+    if args.out.is_some() {
+        print!("{summary}");
+    } else {
+        eprint!("{summary}");
+    }
+    eprintln!(
+        "Annotated {annotated} of {count} games in {:.1} s ({})",
+        started.elapsed().as_secs_f64(),
+        settings.limit
+    );
+    if failed > 0 {
+        eprintln!("{failed} failed");
+        1
+    } else {
+        0
+    }
+}
+
+/// The progress line: game, a bar of the positions searched, time.
+fn bar(game: usize, games: usize, step: ReviewProgress, started: Instant) -> String {
+    const WIDTH: usize = 30;
+    let filled = WIDTH * step.done / step.total.max(1);
+    format!(
+        "game {game}/{games} [{}{}] {}/{} positions, {:.0} s",
+        "#".repeat(filled),
+        ".".repeat(WIDTH - filled),
+        step.done,
+        step.total,
+        started.elapsed().as_secs_f64()
+    )
+}
+
+/// One line per game: each side's name, accuracy and marks.
+fn game_line(game: &Game, review: &AnnotatedGame) -> String {
+    let record = review.source();
+    let mut line = format!("Game {} {}:", game.number, record.result);
+    for side in [Player::South, Player::North] {
+        let summary = review.summary(side);
+        let title = crate::outcome::player_title(side);
+        let accuracy = summary
+            .accuracy
+            .map_or_else(|| "-".to_string(), |a| format!("{a:.1}"));
+        let _ = write!(
+            line,
+            " {} ({title}) accuracy {accuracy}, ?! {} ? {} ?? {};",
+            record.tag(title).unwrap_or("?"),
+            summary.inaccuracies,
+            summary.mistakes,
+            summary.blunders
+        );
+    }
+    line.pop();
+    line
+}
+
+fn add_totals(totals: &mut BTreeMap<String, Totals>, review: &AnnotatedGame) {
+    for side in [Player::South, Player::North] {
+        let name = review
+            .source()
+            .tag(crate::outcome::player_title(side))
+            .unwrap_or("?")
+            .to_string();
+        let summary = review.summary(side);
+        let entry = totals.entry(name).or_default();
+        entry.games += 1;
+        if let Some(accuracy) = summary.accuracy {
+            entry.accuracy_sum += accuracy;
+            entry.accuracy_games += 1;
+        }
+        entry.inaccuracies += summary.inaccuracies;
+        entry.mistakes += summary.mistakes;
+        entry.blunders += summary.blunders;
+    }
+}
+
+/// Each player's games, mean accuracy and marks over all games.
+fn totals_text(totals: &BTreeMap<String, Totals>) -> String {
+    let mut text = String::new();
+    for (name, total) in totals {
+        let accuracy = if total.accuracy_games == 0 {
+            "-".to_string()
+        } else {
+            format!(
+                "{:.1}",
+                total.accuracy_sum / f64::from(total.accuracy_games)
+            )
+        };
+        let _ = writeln!(
+            text,
+            "{name}: {} game{}, mean accuracy {accuracy}, inaccuracies {}, mistakes {}, blunders {}",
+            total.games,
+            if total.games == 1 { "" } else { "s" },
+            total.inaccuracies,
+            total.mistakes,
+            total.blunders
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_fills_with_the_positions() {
+        let start = Instant::now();
+        let half = bar(2, 5, ReviewProgress { done: 5, total: 10 }, start);
+        assert!(
+            half.starts_with("game 2/5 [###############...............] 5/10 positions"),
+            "{half}"
+        );
+    }
+}

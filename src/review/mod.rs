@@ -1,0 +1,669 @@
+//! Game review: every position of a game searched, each move judged by
+//! how much it lowered its mover's winning chances, and the game written
+//! back as an annotated record (or JSON). `pasang annotate` and the
+//! board's review mode are built on this module.
+//!
+//! # Use
+//!
+//! ```no_run
+//! use std::ops::ControlFlow;
+//! use pasang::matches::records;
+//! use pasang::review::{self, ReviewLimit, ReviewSettings};
+//!
+//! let text = std::fs::read_to_string("games.pgn").unwrap();
+//! let settings = ReviewSettings {
+//!     limit: ReviewLimit::Movetime(100),
+//!     ..ReviewSettings::default()
+//! };
+//! let mut reviewer = review::Reviewer::new(&settings).unwrap();
+//! for record in records::read(&text).unwrap() {
+//!     let game = reviewer
+//!         .annotate(&record, &mut |progress| {
+//!             eprintln!("{}/{}", progress.done, progress.total);
+//!             ControlFlow::Continue(())
+//!         })
+//!         .unwrap();
+//!     print!("{}", game.to_record());
+//!     println!("{}", game.to_json());
+//! }
+//! ```
+//!
+//! [`annotate_game`] does the same for one game with a reviewer of its
+//! own; [`AnnotatedGame::from_record`] reads a record annotated before
+//! without searching anything.
+//!
+//! # Definitions (docs/review.md)
+//!
+//! - **Winning chances** of a side: W + D/2 of `UCI_ShowWDL`'s model at the
+//!   searched score, in percent; 100 or 0 for a proven win or loss, 50 for
+//!   a proven draw.
+//! - **Drop** of a move: the mover's winning chances before it (the search
+//!   of the position it was played in) less those after it (the search of
+//!   the position it led to), at least 0. A move the engine chose itself
+//!   has no drop, whatever the two searches say.
+//! - **Marks**: a drop of 5, 10 and 15 points or more is an inaccuracy
+//!   `?!`, a mistake `?` and a blunder `??` (lichess's thresholds); a move
+//!   that throws away a forced win or walks into a forced loss is a
+//!   blunder whatever its drop.
+//! - **Move accuracy**: 103.1668 x exp(-0.04354 x drop) - 3.1669, clamped
+//!   to 0-100; **game accuracy** of a side: lichess's mean of the
+//!   volatility-weighted mean and the harmonic mean of its moves'
+//!   accuracies ([`game_accuracy`]).
+//! - Opening plies a record calls `book` are evaluated but not judged: no
+//!   mark, and not in the accuracy.
+//!
+//! Positions are searched from the game's end back to its start, with one
+//! table for the game: what a later position's search proved is at hand
+//! for the earlier ones, so consecutive evaluations agree more.
+
+mod accuracy;
+mod analysis;
+mod comment;
+mod evaluation;
+
+use std::ops::ControlFlow;
+
+use serde_json::{Map, Value, json};
+
+use crate::engine::DEFAULT_HASH_MIB;
+use crate::matches::records::{Mark, Record, RecordMove};
+use crate::moves::Move;
+use crate::notation::{
+    MoveError, PositionError, format_position, parse_move, parse_position, play_moves,
+};
+use crate::position::{Player, Position};
+use crate::rules::{OptionValueError, Rules};
+use crate::tt::TableError;
+
+pub use accuracy::{
+    BLUNDER_DROP, INACCURACY_DROP, JudgedMove, MISTAKE_DROP, game_accuracy, mark_for_drop,
+    move_accuracy,
+};
+pub use evaluation::Evaluation;
+
+use analysis::{Analyser, PositionEval};
+
+/// Tags an annotated record carries, replaced when a game is annotated
+/// again.
+pub const TAGS: [&str; 10] = [
+    "Annotator",
+    "StartEvaluation",
+    "SouthAccuracy",
+    "SouthInaccuracies",
+    "SouthMistakes",
+    "SouthBlunders",
+    "NorthAccuracy",
+    "NorthInaccuracies",
+    "NorthMistakes",
+    "NorthBlunders",
+];
+
+/// What bounds the search of each position.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum ReviewLimit {
+    /// Milliseconds a position.
+    Movetime(u64),
+    /// Plies of iterative deepening (deterministic on one thread).
+    Depth(u32),
+    /// About this many nodes a position (deterministic on one thread).
+    Nodes(u64),
+}
+
+impl std::fmt::Display for ReviewLimit {
+    /// `movetime 100`, `depth 12`, `nodes 100000`: `go`'s words.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReviewLimit::Movetime(ms) => write!(f, "movetime {ms}"),
+            ReviewLimit::Depth(depth) => write!(f, "depth {depth}"),
+            ReviewLimit::Nodes(nodes) => write!(f, "nodes {nodes}"),
+        }
+    }
+}
+
+/// How a review searches.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct ReviewSettings {
+    /// The limit of each position's search.
+    pub limit: ReviewLimit,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+}
+
+/// Default movetime of a review, in milliseconds a position.
+pub const DEFAULT_MOVETIME: u64 = 200;
+
+impl Default for ReviewSettings {
+    /// 200 ms a position, one thread, the engine's default table.
+    fn default() -> ReviewSettings {
+        ReviewSettings {
+            limit: ReviewLimit::Movetime(DEFAULT_MOVETIME),
+            threads: 1,
+            hash_mib: DEFAULT_HASH_MIB,
+        }
+    }
+}
+
+/// How far a review has come, given to its progress callback after each
+/// position searched.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct ReviewProgress {
+    /// Positions evaluated so far.
+    pub done: usize,
+    /// Positions of the game (its plies + 1).
+    pub total: usize,
+}
+
+/// Why a game cannot be reviewed (or read as annotated). `Display` names
+/// the ply where there is one; the caller adds the game.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// A rule tag's value is not one of the option's values.
+    #[error("{0}")]
+    Rules(OptionValueError),
+    /// The `FEN` tag does not parse.
+    #[error("FEN: {0}")]
+    Start(PositionError),
+    /// A move does not parse or is illegal where it is played.
+    #[error("ply {ply}: {error}")]
+    Move {
+        /// The ply, from 1.
+        ply: usize,
+        /// What is wrong with the move.
+        error: MoveError,
+    },
+    /// The table cannot be had.
+    #[error("{0}")]
+    Table(TableError),
+    /// The progress callback asked to stop.
+    #[error("the review was stopped")]
+    Stopped,
+    /// The record carries no annotation of this ply (0: no
+    /// `StartEvaluation` tag), or one that does not read.
+    #[error("{}", not_annotated(*ply))]
+    NotAnnotated {
+        /// The ply, from 1; 0 for the start.
+        ply: usize,
+    },
+}
+
+fn not_annotated(ply: usize) -> String {
+    if ply == 0 {
+        "not an annotated record: no StartEvaluation tag".to_string()
+    } else {
+        format!("ply {ply}: the comment is not an annotation")
+    }
+}
+
+/// The engine's choice in a position, where it differs from the move
+/// played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestMove {
+    /// The move.
+    pub mv: Move,
+    /// The position's evaluation with it (South's view).
+    pub eval: Evaluation,
+    /// The engine's line, starting with the move.
+    pub line: Vec<Move>,
+}
+
+/// One move of a reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyReview {
+    /// The ply, from 1.
+    pub ply: usize,
+    /// Who played it.
+    pub mover: Player,
+    /// The move played.
+    pub played: Move,
+    /// The evaluation after it (South's view).
+    pub eval: Evaluation,
+    /// The depth of that evaluation's search (0: the game ended).
+    pub depth: u32,
+    /// South's winning chances after it, in percent (for a graph).
+    pub south_win_percent: f64,
+    /// How many points of winning chances the mover lost by it (0 or
+    /// more).
+    pub drop: f64,
+    /// Its mark: `?!`, `?` or `??` (never another).
+    pub mark: Option<Mark>,
+    /// Its accuracy, 0-100 (`None` for a book ply, which is not judged).
+    pub accuracy: Option<f64>,
+    /// Whether the record calls it an opening (book) move.
+    pub book: bool,
+    /// The engine's choice where it differs from the move played.
+    pub best: Option<BestMove>,
+}
+
+/// One side's figures.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct SideSummary {
+    /// Game accuracy, 0-100 (`None`: no judged move).
+    pub accuracy: Option<f64>,
+    /// Moves marked `?!`.
+    pub inaccuracies: u32,
+    /// Moves marked `?`.
+    pub mistakes: u32,
+    /// Moves marked `??`.
+    pub blunders: u32,
+}
+
+/// A reviewed game: the record it came from, each ply's judgement, and
+/// each side's figures.
+#[derive(Clone, Debug)]
+pub struct AnnotatedGame {
+    source: Record,
+    start: Position,
+    start_eval: Evaluation,
+    start_depth: u32,
+    annotator: String,
+    plies: Vec<PlyReview>,
+    south: SideSummary,
+    north: SideSummary,
+}
+
+/// A game's start, rules and moves, checked.
+struct Replayed {
+    rules: Rules,
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+}
+
+fn replay(record: &Record) -> Result<Replayed, ReviewError> {
+    let rules = record.rules().map_err(ReviewError::Rules)?;
+    let start = match record.tag("FEN") {
+        Some(text) => parse_position(text).map_err(ReviewError::Start)?,
+        None => crate::notation::start_position(rules.pattern),
+    };
+    let mut positions = vec![start];
+    let mut moves = Vec::with_capacity(record.moves.len());
+    for (index, played) in record.moves.iter().enumerate() {
+        let position = positions[index];
+        let mv =
+            parse_move(&position, &rules, &played.text).map_err(|error| ReviewError::Move {
+                ply: index + 1,
+                error,
+            })?;
+        moves.push(mv);
+        positions.push(position.play(mv));
+    }
+    Ok(Replayed {
+        rules,
+        positions,
+        moves,
+    })
+}
+
+/// Reviews games one after another with one searcher (one table, one set
+/// of threads).
+pub struct Reviewer {
+    analyser: Analyser,
+    settings: ReviewSettings,
+}
+
+impl Reviewer {
+    /// A reviewer with `settings`' table, threads and limit.
+    pub fn new(settings: &ReviewSettings) -> Result<Reviewer, ReviewError> {
+        Ok(Reviewer {
+            analyser: Analyser::new(settings).map_err(ReviewError::Table)?,
+            settings: settings.clone(),
+        })
+    }
+
+    /// Reviews `record`: every position searched, from the end back, then
+    /// every move judged. `progress` hears after each position; breaking
+    /// from it stops the review with [`ReviewError::Stopped`]. A record
+    /// whose start or moves do not replay is an error naming the ply,
+    /// before anything is searched.
+    pub fn annotate(
+        &mut self,
+        record: &Record,
+        progress: &mut dyn FnMut(ReviewProgress) -> ControlFlow<()>,
+    ) -> Result<AnnotatedGame, ReviewError> {
+        let game = replay(record)?;
+        self.analyser.new_game();
+        let total = game.positions.len();
+        let mut evals = vec![None; total];
+        for (done, index) in (0..total).rev().enumerate() {
+            evals[index] = Some(self.analyser.evaluate(&game.positions[index], &game.rules));
+            if progress(ReviewProgress {
+                done: done + 1,
+                total,
+            })
+            .is_break()
+            {
+                return Err(ReviewError::Stopped);
+            }
+        }
+        let evals: Vec<PositionEval> = evals.into_iter().flatten().collect();
+        let books: Vec<bool> = record.moves.iter().map(is_book).collect();
+        let annotator = format!(
+            "pasang {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            self.settings.limit
+        );
+        Ok(judge(record, &game, &evals, &books, annotator))
+    }
+}
+
+/// Whether a record's move is an opening ply (`book` comment).
+fn is_book(mv: &RecordMove) -> bool {
+    mv.comment
+        .as_deref()
+        .and_then(|comment| comment.split_whitespace().next())
+        == Some("book")
+}
+
+/// Reviews one game with a reviewer of its own (see
+/// [`Reviewer::annotate`]).
+pub fn annotate_game(
+    record: &Record,
+    settings: &ReviewSettings,
+    progress: &mut dyn FnMut(ReviewProgress) -> ControlFlow<()>,
+) -> Result<AnnotatedGame, ReviewError> {
+    Reviewer::new(settings)?.annotate(record, progress)
+}
+
+/// Judges every move from the positions' evaluations.
+fn judge(
+    record: &Record,
+    game: &Replayed,
+    evals: &[PositionEval],
+    books: &[bool],
+    annotator: String,
+) -> AnnotatedGame {
+    let mut plies = Vec::with_capacity(game.moves.len());
+    for (index, &played) in game.moves.iter().enumerate() {
+        let (before, after) = (&evals[index], &evals[index + 1]);
+        let mover = game.positions[index].side_to_move();
+        let agreed = before.line.first() == Some(&played);
+        let drop = if agreed {
+            0.0
+        } else {
+            (before.eval.win_percent(mover) - after.eval.win_percent(mover)).max(0.0)
+        };
+        let opponent = mover.opponent();
+        let thrown_away = !agreed
+            && ((before.eval.is_win_for(mover) && !after.eval.is_win_for(mover))
+                || (after.eval.is_win_for(opponent) && !before.eval.is_win_for(opponent)));
+        let book = books[index];
+        let mark = if book {
+            None
+        } else if thrown_away {
+            Some(Mark::Blunder)
+        } else {
+            mark_for_drop(drop)
+        };
+        let best = (!agreed && !before.line.is_empty()).then(|| BestMove {
+            mv: before.line[0],
+            eval: before.eval,
+            line: before.line.clone(),
+        });
+        plies.push(PlyReview {
+            ply: index + 1,
+            mover,
+            played,
+            eval: after.eval,
+            depth: after.depth,
+            south_win_percent: after.eval.win_percent(Player::South),
+            drop,
+            mark,
+            accuracy: (!book).then(|| move_accuracy(drop)),
+            book,
+            best,
+        });
+    }
+    let win_percents: Vec<f64> = evals
+        .iter()
+        .map(|eval| eval.eval.win_percent(Player::South))
+        .collect();
+    let summary = |side: Player| {
+        let mine = || plies.iter().filter(move |ply| ply.mover == side);
+        let judged: Vec<JudgedMove> = mine()
+            .filter_map(|ply| {
+                ply.accuracy.map(|accuracy| JudgedMove {
+                    index: ply.ply - 1,
+                    accuracy,
+                })
+            })
+            .collect();
+        let count = |mark: Mark| mine().filter(|ply| ply.mark == Some(mark)).count() as u32;
+        SideSummary {
+            accuracy: game_accuracy(&win_percents, &judged),
+            inaccuracies: count(Mark::Inaccuracy),
+            mistakes: count(Mark::Mistake),
+            blunders: count(Mark::Blunder),
+        }
+    };
+    let (south, north) = (summary(Player::South), summary(Player::North));
+    AnnotatedGame {
+        source: record.clone(),
+        start: game.positions[0],
+        start_eval: evals[0].eval,
+        start_depth: evals[0].depth,
+        annotator,
+        plies,
+        south,
+        north,
+    }
+}
+
+/// An accuracy as records and JSON give it: one decimal.
+fn round_accuracy(accuracy: f64) -> f64 {
+    (accuracy * 10.0).round() / 10.0
+}
+
+impl AnnotatedGame {
+    /// The record as it was given.
+    pub fn source(&self) -> &Record {
+        &self.source
+    }
+
+    /// The judged moves, in order.
+    pub fn plies(&self) -> &[PlyReview] {
+        &self.plies
+    }
+
+    /// The start position's evaluation (South's view) and its depth.
+    pub fn start_eval(&self) -> (Evaluation, u32) {
+        (self.start_eval, self.start_depth)
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// One side's accuracy and marks.
+    pub fn summary(&self, side: Player) -> SideSummary {
+        match side {
+            Player::South => self.south,
+            Player::North => self.north,
+        }
+    }
+
+    /// Who annotated it: `pasang <version> (<limit>)`.
+    pub fn annotator(&self) -> &str {
+        &self.annotator
+    }
+
+    /// The annotated record: the source's tags (less earlier annotation
+    /// tags), then `Annotator`, `StartEvaluation` and per side
+    /// `<Side>Accuracy` (when the side has a judged move),
+    /// `<Side>Inaccuracies`, `<Side>Mistakes` and `<Side>Blunders`; each
+    /// move with its mark as a suffix and its annotation as the comment
+    /// (docs/review.md).
+    pub fn to_record(&self) -> Record {
+        let mut record = Record {
+            tags: self
+                .source
+                .tags
+                .iter()
+                .filter(|(name, _)| !TAGS.contains(&name.as_str()))
+                .cloned()
+                .collect(),
+            moves: Vec::with_capacity(self.plies.len()),
+            result: self.source.result.clone(),
+        };
+        record.push_tag("Annotator", self.annotator.clone());
+        let start = comment::write(false, self.start_eval, self.start_depth, None, None);
+        record.push_tag("StartEvaluation", start);
+        for (side, summary) in [("South", self.south), ("North", self.north)] {
+            if let Some(accuracy) = summary.accuracy {
+                record.push_tag(
+                    &format!("{side}Accuracy"),
+                    format!("{:.1}", round_accuracy(accuracy)),
+                );
+            }
+            record.push_tag(
+                &format!("{side}Inaccuracies"),
+                summary.inaccuracies.to_string(),
+            );
+            record.push_tag(&format!("{side}Mistakes"), summary.mistakes.to_string());
+            record.push_tag(&format!("{side}Blunders"), summary.blunders.to_string());
+        }
+        for (ply, source) in self.plies.iter().zip(&self.source.moves) {
+            record.moves.push(RecordMove {
+                text: source.text.clone(),
+                comment: Some(comment::write(
+                    ply.book,
+                    ply.eval,
+                    ply.depth,
+                    ply.mark,
+                    ply.best.as_ref(),
+                )),
+                mark: ply.mark,
+            });
+        }
+        record
+    }
+
+    /// Reads a record [`AnnotatedGame::to_record`] wrote, without
+    /// searching: the evaluations and lines come from its comments, and
+    /// the marks and accuracies are worked out from them again as a review
+    /// does. An error names the ply whose move or comment does not read.
+    pub fn from_record(record: &Record) -> Result<AnnotatedGame, ReviewError> {
+        let game = replay(record)?;
+        let start = record
+            .tag("StartEvaluation")
+            .and_then(comment::parse)
+            .ok_or(ReviewError::NotAnnotated { ply: 0 })?;
+        let mut evals = vec![PositionEval {
+            eval: start.eval,
+            depth: start.depth,
+            line: Vec::new(),
+        }];
+        let mut books = Vec::with_capacity(record.moves.len());
+        for (index, mv) in record.moves.iter().enumerate() {
+            let ply = index + 1;
+            let parsed = mv
+                .comment
+                .as_deref()
+                .and_then(comment::parse)
+                .ok_or(ReviewError::NotAnnotated { ply })?;
+            // The engine's line belongs to the position before the move.
+            let before = &mut evals[index];
+            before.line = match parsed.best {
+                Some((_, line)) => {
+                    let mut moves = Vec::with_capacity(line.len());
+                    play_moves(game.positions[index], &game.rules, &line, |mv| {
+                        moves.push(mv)
+                    })
+                    .map_err(|_| ReviewError::NotAnnotated { ply })?;
+                    moves
+                }
+                // No line given: the engine played the move itself.
+                None => vec![game.moves[index]],
+            };
+            evals.push(PositionEval {
+                eval: parsed.eval,
+                depth: parsed.depth,
+                line: Vec::new(),
+            });
+            books.push(parsed.book);
+        }
+        let annotator = record.tag("Annotator").unwrap_or("").to_string();
+        let mut source = record.clone();
+        source
+            .tags
+            .retain(|(name, _)| !TAGS.contains(&name.as_str()));
+        Ok(judge(&source, &game, &evals, &books, annotator))
+    }
+
+    /// The review as one JSON object (docs/review.md): `tags`, `result`,
+    /// `start`, `summary` (`south`, `north`) and `plies`, each ply with its
+    /// `move`, `side`, `eval`, `depth`, `south_win_percent`, `drop`,
+    /// `accuracy`, `mark`, `book` and `best` (`null`, or `move`, `eval`
+    /// and `line`). An evaluation is `{"cp": 125, "text": "+1.25"}`,
+    /// `{"winner": "south", "moves": 7, "text": "South wins by force in
+    /// 7"}`, `{"draw": true, "text": "drawn by force"}` or, after the last
+    /// move, `{"result": "1-0", "text": "South has won"}`.
+    pub fn to_json(&self) -> Value {
+        let record = self.to_record();
+        let tags: Map<String, Value> = record
+            .tags
+            .iter()
+            .map(|(name, value)| (name.clone(), Value::from(value.clone())))
+            .collect();
+        let side = |summary: SideSummary, name: &str| {
+            json!({
+                "name": self.source.tag(name),
+                "accuracy": summary.accuracy.map(round_accuracy),
+                "inaccuracies": summary.inaccuracies,
+                "mistakes": summary.mistakes,
+                "blunders": summary.blunders,
+            })
+        };
+        let plies: Vec<Value> = self
+            .plies
+            .iter()
+            .map(|ply| {
+                json!({
+                    "ply": ply.ply,
+                    "side": ply.mover.name(),
+                    "move": ply.played.to_string(),
+                    "eval": eval_json(ply.eval),
+                    "depth": ply.depth,
+                    "south_win_percent": round_accuracy(ply.south_win_percent),
+                    "drop": round_accuracy(ply.drop),
+                    "accuracy": ply.accuracy.map(round_accuracy),
+                    "mark": ply.mark.map(|mark| mark.suffix()),
+                    "book": ply.book,
+                    "best": ply.best.as_ref().map(|best| json!({
+                        "move": best.mv.to_string(),
+                        "eval": eval_json(best.eval),
+                        "line": best.line.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    })),
+                })
+            })
+            .collect();
+        json!({
+            "tags": tags,
+            "result": self.source.result,
+            "start": {
+                "position": format_position(&self.start),
+                "eval": eval_json(self.start_eval),
+                "depth": self.start_depth,
+                "south_win_percent": round_accuracy(self.start_eval.win_percent(Player::South)),
+            },
+            "summary": {
+                "south": side(self.south, "South"),
+                "north": side(self.north, "North"),
+            },
+            "plies": plies,
+        })
+    }
+}
+
+/// An evaluation as JSON.
+fn eval_json(eval: Evaluation) -> Value {
+    match eval {
+        Evaluation::Centipoints(cp) => json!({ "cp": cp, "text": eval.to_string() }),
+        Evaluation::Win { winner, moves } => {
+            json!({ "winner": winner.name(), "moves": moves, "text": eval.to_string() })
+        }
+        Evaluation::Draw => json!({ "draw": true, "text": eval.to_string() }),
+        Evaluation::Over(_) => json!({ "result": eval.token(), "text": eval.to_string() }),
+    }
+}

@@ -1,0 +1,244 @@
+//! `pasang annotate`, driven as a user would: records in, annotated
+//! records (or JSON) out, bad games reported by game and ply, and `pasang
+//! show --record` reading the result.
+
+mod common;
+
+use common::{code, run, stderr, stdout};
+
+/// A middlegame position (after 16 plies of a match game, South to move)
+/// with three moves, one far worse than the best.
+const POSITION: &str = ".....bbbbbw/.....bbbbww/.....bbbwww/...wwbbwwww/...bwbwwwww/N....+bbbb./.wwwwb..bb./....Sb..bb./.wwb.b..wb./.wbb.b...../........... s 46 46 hb";
+
+/// Search depth of every test: deterministic on one thread.
+const DEPTH: &str = "6";
+
+/// The best and the worst move of [`POSITION`] by `pasang analyse` at
+/// [`DEPTH`], with their scores: the test picks its blunder with the
+/// engine rather than trusting today's evaluation.
+fn best_and_worst() -> ((String, i64), (String, i64)) {
+    let output = run(
+        &[
+            "analyse",
+            "--json",
+            "--depth",
+            DEPTH,
+            "--multipv",
+            "80",
+            "--fen",
+            POSITION,
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    let lines = report["lines"].as_array().unwrap();
+    let pick = |line: &serde_json::Value| {
+        (
+            line["pv"][0].as_str().unwrap().to_string(),
+            line["score"]["cp"].as_i64().unwrap(),
+        )
+    };
+    (pick(&lines[0]), pick(&lines[lines.len() - 1]))
+}
+
+/// A record of `moves` from [`POSITION`].
+fn record(round: u32, moves: &str) -> String {
+    format!(
+        "[Event \"test\"]\n[Round \"{round}\"]\n[South \"Ani\"]\n[North \"Bo\"]\n[FEN \"{POSITION}\"]\n\n{moves} *\n\n"
+    )
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("pasang-annotate-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_blunder_is_marked_and_the_best_move_is_not() {
+    let ((best, best_cp), (worst, worst_cp)) = best_and_worst();
+    // The worst move gives away more than 8 points: far past the 15
+    // points of winning chances that make a blunder.
+    assert!(
+        best_cp - worst_cp >= 800,
+        "{best} {best_cp}, {worst} {worst_cp}"
+    );
+    let text = format!(
+        "{}{}",
+        record(1, &format!("1. {worst}")),
+        record(2, &format!("1. {best}"))
+    );
+    let path = temp_file("marks.pgn", &text);
+    let output = run(&["annotate", "--depth", DEPTH, path.to_str().unwrap()], "");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let annotated = stdout(&output);
+    let games: Vec<&str> = annotated.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 2, "{annotated}");
+    // The blunder: `??`, the word, and the engine's choice with its line.
+    assert!(
+        games[0].contains(&format!("1. {worst}?? {{")),
+        "{annotated}"
+    );
+    assert!(games[0].contains(" Blunder. Best +"), "{annotated}");
+    assert!(games[0].contains(&format!(": {best}")), "{annotated}");
+    assert!(games[0].contains("[SouthBlunders \"1\"]"), "{annotated}");
+    // The best move: no mark, no better move, accuracy 100.
+    assert!(games[1].contains(&format!("1. {best} {{+")), "{annotated}");
+    assert!(!games[1].contains("Best"), "{annotated}");
+    assert!(
+        games[1].contains("[SouthAccuracy \"100.0\"]"),
+        "{annotated}"
+    );
+    assert!(games[1].contains("[SouthBlunders \"0\"]"), "{annotated}");
+    for game in &games {
+        assert!(game.contains("[Annotator \"pasang "), "{annotated}");
+        assert!(game.contains("[StartEvaluation \"+"), "{annotated}");
+    }
+}
+
+#[test]
+fn a_bad_game_is_named_and_the_others_are_annotated() {
+    let ((best, _), _) = best_and_worst();
+    // Game 2's second move is illegal (South's move again, from a point
+    // that now holds nothing); game 3 does not parse.
+    let text = format!(
+        "{}{}{}{}",
+        record(1, &format!("1. {best}")),
+        record(2, &format!("1. {best} {best}")),
+        "[Event \"test\"]\n[Round \"3\"]\n\n1. c {never closed\n\n",
+        record(4, &format!("1. {best}")),
+    );
+    let path = temp_file("bad.pgn", &text);
+    let out = temp_file("bad-out.pgn", "");
+    let output = run(
+        &[
+            "annotate",
+            "--depth",
+            DEPTH,
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    let written = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&out);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    let errors = stderr(&output);
+    let file = path.display().to_string();
+    assert!(
+        errors.contains(&format!(
+            "error: '{file}': game 2: ply 2: illegal move '{best}'"
+        )),
+        "{errors}"
+    );
+    assert!(
+        errors.contains(&format!(
+            "error: '{file}': game 3: line 20: comment never closed"
+        )),
+        "{errors}"
+    );
+    assert!(errors.contains("Annotated 2 of 4 games"), "{errors}");
+    assert!(errors.contains("2 failed"), "{errors}");
+    // Games 1 and 4 are written, and a line for each goes to stdout.
+    let rounds: Vec<&str> = written
+        .lines()
+        .filter(|line| line.starts_with("[Round "))
+        .collect();
+    assert_eq!(rounds, ["[Round \"1\"]", "[Round \"4\"]"], "{written}");
+    let summary = stdout(&output);
+    assert!(
+        summary.contains("Game 1 *: Ani (South) accuracy "),
+        "{summary}"
+    );
+    assert!(summary.contains("Game 4 *: "), "{summary}");
+    assert!(
+        summary.contains("Ani: 2 games, mean accuracy "),
+        "{summary}"
+    );
+}
+
+#[test]
+fn json_is_one_object_per_game() {
+    let ((best, _), (worst, _)) = best_and_worst();
+    let text = format!(
+        "{}{}",
+        record(1, &format!("1. {worst}")),
+        record(2, &format!("1. {best}"))
+    );
+    let path = temp_file("json.pgn", &text);
+    let output = run(
+        &[
+            "annotate",
+            "--json",
+            "--depth",
+            DEPTH,
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let objects: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is a JSON object"))
+        .collect();
+    assert_eq!(objects.len(), 2);
+    let blunder = &objects[0];
+    assert_eq!(blunder["game"], 1);
+    assert_eq!(blunder["tags"]["SouthBlunders"], "1");
+    assert_eq!(blunder["summary"]["south"]["name"], "Ani");
+    assert_eq!(blunder["summary"]["south"]["blunders"], 1);
+    let ply = &blunder["plies"][0];
+    assert_eq!(ply["ply"], 1);
+    assert_eq!(ply["side"], "south");
+    assert_eq!(ply["move"], worst.as_str());
+    assert_eq!(ply["mark"], "??");
+    assert_eq!(ply["best"]["move"], best.as_str());
+    assert!(ply["drop"].as_f64().unwrap() >= 15.0, "{ply}");
+    assert!(ply["eval"]["cp"].as_i64().unwrap() < 0, "{ply}");
+    let good = &objects[1]["plies"][0];
+    assert_eq!(good["mark"], serde_json::Value::Null);
+    assert_eq!(good["best"], serde_json::Value::Null);
+    assert_eq!(good["accuracy"], 100.0);
+}
+
+#[test]
+fn show_reads_the_annotated_record() {
+    let ((best, _), (worst, _)) = best_and_worst();
+    let path = temp_file("show.pgn", &record(1, &format!("1. {worst}")));
+    let output = run(&["annotate", "--depth", DEPTH, path.to_str().unwrap()], "");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    std::fs::write(&path, stdout(&output)).unwrap();
+    let shown = run(&["show", "--record", path.to_str().unwrap()], "");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code(&shown), 0, "{}", stderr(&shown));
+    let text = stdout(&shown);
+    assert!(text.contains("South accuracy "), "{text}");
+    assert!(text.contains("blunders (??) 1"), "{text}");
+    assert!(
+        text.contains(&format!("Ply 1: {worst}?? by South, evaluation -")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("Best was {best} (+")), "{text}");
+}
+
+#[test]
+fn a_finished_game_ends_with_its_result() {
+    // South's ka on a1 takes the last stone and wins 12-10.
+    let last = ".........../.........../.........../.........../.........../.....+...../.........../.........../.........../..w......../S.........N s 10 10 ak";
+    let text = format!("[Event \"end\"]\n[FEN \"{last}\"]\n\n1. a1c1n 1-0\n\n");
+    let path = temp_file("end.pgn", &text);
+    let output = run(&["annotate", "--depth", DEPTH, path.to_str().unwrap()], "");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let annotated = stdout(&output);
+    assert!(annotated.contains("[StartEvaluation \"+M1/"), "{annotated}");
+    assert!(
+        annotated.contains("1. a1c1n {1-0 South has won.} 1-0"),
+        "{annotated}"
+    );
+}

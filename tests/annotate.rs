@@ -73,7 +73,8 @@ fn a_blunder_is_marked_and_the_best_move_is_not() {
     let output = run(&["annotate", "--depth", DEPTH, path.to_str().unwrap()], "");
     let _ = std::fs::remove_file(&path);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    let annotated = stdout(&output);
+    // Long comments wrap the movetext: read it as one line.
+    let annotated = stdout(&output).replace('\n', " ");
     let games: Vec<&str> = annotated.split("[Event ").skip(1).collect();
     assert_eq!(games.len(), 2, "{annotated}");
     // The blunder: `??`, the word, and the engine's choice with its line.
@@ -235,7 +236,7 @@ fn a_finished_game_ends_with_its_result() {
     let output = run(&["annotate", "--depth", DEPTH, path.to_str().unwrap()], "");
     let _ = std::fs::remove_file(&path);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    let annotated = stdout(&output);
+    let annotated = stdout(&output).replace('\n', " ");
     assert!(annotated.contains("[StartEvaluation \"+M1/"), "{annotated}");
     assert!(
         annotated.contains("1. a1c1n {1-0 South has won.} 1-0"),

@@ -667,3 +667,151 @@ fn eval_json(eval: Evaluation) -> Value {
         Evaluation::Over(_) => json!({ "result": eval.token(), "text": eval.to_string() }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record of the start position and `moves`, with `book` comments on
+    /// the first `book` plies.
+    fn record(moves: &[&str], book: usize) -> Record {
+        let mut record = Record::default();
+        record.push_tag("South", "Ani");
+        record.push_tag("North", "Bo");
+        record.moves = moves
+            .iter()
+            .enumerate()
+            .map(|(index, text)| RecordMove {
+                text: text.to_string(),
+                comment: (index < book).then(|| "book".to_string()),
+                mark: None,
+            })
+            .collect();
+        record.result = "*".into();
+        record
+    }
+
+    fn eval(game: &Replayed, index: usize, eval: Evaluation, line: &[&str]) -> PositionEval {
+        let mut moves = Vec::new();
+        play_moves(game.positions[index], &game.rules, line, |mv| {
+            moves.push(mv)
+        })
+        .unwrap();
+        PositionEval {
+            eval,
+            depth: 9,
+            line: moves,
+        }
+    }
+
+    #[test]
+    fn moves_are_judged_by_drops_and_proofs() {
+        let record = record(&["c", "j", "b4c4n", "k7j7w"], 0);
+        let game = replay(&record).unwrap();
+        let south_wins = |moves| Evaluation::Win {
+            winner: Player::South,
+            moves,
+        };
+        let evals = [
+            eval(&game, 0, Evaluation::Centipoints(300), &["c"]),
+            eval(&game, 1, Evaluation::Centipoints(-900), &["k"]),
+            eval(&game, 2, south_wins(5), &["b5c5ew"]),
+            eval(&game, 3, Evaluation::Centipoints(5000), &["i7j7ew"]),
+            eval(&game, 4, south_wins(4), &[]),
+        ];
+        let review = judge(&record, &game, &evals, &[false; 4], "test".into());
+        let plies = review.plies();
+        let marks: Vec<Option<Mark>> = plies.iter().map(|ply| ply.mark).collect();
+        let blunder = Some(Mark::Blunder);
+        assert_eq!(marks, [None, blunder, blunder, blunder]);
+        // Ply 1: the engine would have played c, so the fall from +3.00
+        // to -9.00 between the two searches is not held against it.
+        assert_eq!(plies[0].drop, 0.0);
+        assert_eq!(plies[0].best, None);
+        assert_eq!(plies[0].accuracy, Some(move_accuracy(0.0)));
+        // Ply 2: North's 72.8% gone to a forced loss.
+        assert!((plies[1].drop - 72.8).abs() < 0.1, "{}", plies[1].drop);
+        assert_eq!(plies[1].best.as_ref().unwrap().mv.to_string(), "k");
+        assert_eq!(
+            plies[1].best.as_ref().unwrap().eval,
+            Evaluation::Centipoints(-900)
+        );
+        // Ply 3: a forced win thrown away for +50.00, nearly as good by
+        // the chances; ply 4: a forced loss walked into from +50.00.
+        assert!(plies[2].drop < 1.0 && plies[3].drop < 1.0);
+        let south = review.summary(Player::South);
+        assert_eq!(
+            (south.inaccuracies, south.mistakes, south.blunders),
+            (0, 0, 1)
+        );
+        assert_eq!(review.summary(Player::North).blunders, 2);
+        assert_eq!(plies[3].south_win_percent, 100.0);
+
+        // Written and read back, the review is the same.
+        let again = AnnotatedGame::from_record(&review.to_record()).unwrap();
+        assert_eq!(again.plies(), review.plies());
+        assert_eq!(again.summary(Player::North), review.summary(Player::North));
+        assert_eq!(again.start_eval(), (Evaluation::Centipoints(300), 9));
+        let text = review.to_record().to_string();
+        assert!(text.contains("2. b4c4n?? {"), "{text}");
+        assert!(text.contains("[NorthBlunders \"2\"]"), "{text}");
+
+        // Book plies are evaluated but not judged.
+        let books = [true, true, false, false];
+        let review = judge(&record, &game, &evals, &books, "test".into());
+        assert_eq!(review.plies()[1].mark, None);
+        assert_eq!(review.plies()[1].accuracy, None);
+        assert_eq!(review.summary(Player::North).blunders, 1);
+        let again = AnnotatedGame::from_record(&review.to_record()).unwrap();
+        assert!(again.plies()[1].book && !again.plies()[2].book);
+    }
+
+    #[test]
+    fn bad_records_name_the_ply() {
+        let error = replay(&record(&["c", "c"], 0)).err().unwrap();
+        assert!(matches!(error, ReviewError::Move { ply: 2, .. }));
+        assert!(
+            error.to_string().starts_with("ply 2: illegal move 'c'"),
+            "{error}"
+        );
+        let plain = record(&["c"], 0);
+        assert_eq!(
+            AnnotatedGame::from_record(&plain)
+                .err()
+                .unwrap()
+                .to_string(),
+            "not an annotated record: no StartEvaluation tag"
+        );
+        let mut unreadable = plain.clone();
+        unreadable.push_tag("StartEvaluation", "+0.10/3");
+        unreadable.moves[0].comment = Some("+0.10/3 0.01s Best".into());
+        assert_eq!(
+            AnnotatedGame::from_record(&unreadable)
+                .err()
+                .unwrap()
+                .to_string(),
+            "ply 1: the comment is not an annotation"
+        );
+    }
+
+    #[test]
+    fn a_review_can_be_stopped_and_searches_every_position() {
+        let settings = ReviewSettings {
+            limit: ReviewLimit::Depth(2),
+            ..ReviewSettings::default()
+        };
+        let record = record(&["c", "j"], 0);
+        let mut seen = Vec::new();
+        let review = annotate_game(&record, &settings, &mut |progress| {
+            seen.push(progress);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(seen.len(), 3);
+        assert_eq!(seen[2], ReviewProgress { done: 3, total: 3 });
+        assert_eq!(review.plies().len(), 2);
+        assert!(review.annotator().ends_with("(depth 2)"));
+        let stopped = annotate_game(&record, &settings, &mut |_| ControlFlow::Break(()));
+        assert!(matches!(stopped, Err(ReviewError::Stopped)));
+    }
+}

@@ -243,3 +243,67 @@ fn a_finished_game_ends_with_its_result() {
         "{annotated}"
     );
 }
+
+#[test]
+fn a_game_played_in_the_terminal_is_recorded_and_reviewed() {
+    let path = temp_file("play.pgn", "");
+    let _ = std::fs::remove_file(&path);
+    // Two moves of ours, two replies of the engine, then we leave.
+    let output = run(
+        &[
+            "play",
+            "--movetime",
+            "20",
+            "--name",
+            "Ani",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        "c\nb4c4n\nquit\n",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("[South \"Ani\"]"), "{text}");
+    let engine = format!(
+        "[North \"pasang {} (skill 20)\"]",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(text.contains(&engine), "{text}");
+    // Our moves carry no comment; the engine's carry its score, depth and
+    // time, as in match records: `{+1.23/9 0.020s}`.
+    let movetext = text.replace('\n', " ");
+    let after = |ply: &str| {
+        let rest = &movetext[movetext.find(ply).unwrap() + ply.len()..];
+        rest.trim_start().to_string()
+    };
+    assert!(
+        after("1. c").starts_with(|c: char| c.is_ascii_lowercase()),
+        "{text}"
+    );
+    assert!(
+        after("2. b4c4n").starts_with(|c: char| c.is_ascii_lowercase()),
+        "{text}"
+    );
+    let comments: Vec<&str> = movetext
+        .split('{')
+        .skip(1)
+        .map(|rest| rest.split('}').next().unwrap())
+        .collect();
+    assert_eq!(comments.len(), 2, "{text}");
+    for comment in comments {
+        let (score, time) = comment.split_once(' ').unwrap();
+        assert!(
+            score.starts_with(['+', '-']) && score.contains('/'),
+            "{comment}"
+        );
+        assert!(time.ends_with('s'), "{comment}");
+    }
+    let output = run(&["annotate", "--depth", "4", path.to_str().unwrap()], "");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("[NorthAccuracy \""),
+        "{}",
+        stdout(&output)
+    );
+}

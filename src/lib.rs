@@ -5,9 +5,10 @@
 //! sets), [`rules`] (options and layouts), [`position`] (state and moves
 //! made by copy), `zobrist`, [`moves`], [`movegen`], [`notation`],
 //! [`outcome`], [`perft`], then [`eval`], [`search`], [`tt`], the
-//! [`engine`] facade, [`protocol`], the [`cli`] tools, [`matches`](mod@matches) and
-//! [`datagen`], `tune` (fitting the evaluation's weights) and `gui` (a
-//! board in the browser that drives an engine through the protocol).
+//! [`engine`] facade, [`protocol`], the [`cli`] tools,
+//! [`matches`](mod@matches), [`review`] and [`datagen`], `tune` (fitting
+//! the evaluation's weights) and `gui` (a board in the browser that drives
+//! an engine through the protocol).
 //!
 //! # The public API
 //!
@@ -33,7 +34,9 @@
 //! - [`protocol::Command`], the parsed protocol line (fuzzed);
 //! - [`cli::run`], the binary's entry point;
 //! - [`matches::records`], reading match records, and the training-data
-//!   format of [`datagen`].
+//!   format of [`datagen`];
+//! - [`review`], the game review behind `pasang annotate` and the board's
+//!   review mode.
 
 pub(crate) mod bench;
 pub mod bitboard;

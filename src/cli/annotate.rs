@@ -298,7 +298,13 @@ mod tests {
     #[test]
     fn the_bar_fills_with_the_positions() {
         let start = Instant::now();
-        let half = bar(2, 5, ReviewProgress { done: 5, total: 10 }, start);
+        let step = ReviewProgress {
+            done: 5,
+            total: 10,
+            ply: 5,
+            eval: crate::review::Evaluation::Centipoints(0),
+        };
+        let half = bar(2, 5, step, start);
         assert!(
             half.starts_with("game 2/5 [###############...............] 5/10 positions"),
             "{half}"

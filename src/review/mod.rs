@@ -146,13 +146,18 @@ impl Default for ReviewSettings {
 }
 
 /// How far a review has come, given to its progress callback after each
-/// position searched.
+/// position searched (from the game's end back to its start).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct ReviewProgress {
     /// Positions evaluated so far.
     pub done: usize,
     /// Positions of the game (its plies + 1).
     pub total: usize,
+    /// The position just evaluated: the one after this many plies (0: the
+    /// start).
+    pub ply: usize,
+    /// Its evaluation (South's view), for a graph drawn as the review goes.
+    pub eval: Evaluation,
 }
 
 /// Why a game cannot be reviewed (or read as annotated). `Display` names
@@ -326,10 +331,14 @@ impl Reviewer {
         let total = game.positions.len();
         let mut evals = vec![None; total];
         for (done, index) in (0..total).rev().enumerate() {
-            evals[index] = Some(self.analyser.evaluate(&game.positions[index], &game.rules));
+            let found = self.analyser.evaluate(&game.positions[index], &game.rules);
+            let eval = found.eval;
+            evals[index] = Some(found);
             if progress(ReviewProgress {
                 done: done + 1,
                 total,
+                ply: index,
+                eval,
             })
             .is_break()
             {
@@ -808,7 +817,12 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen.len(), 3);
-        assert_eq!(seen[2], ReviewProgress { done: 3, total: 3 });
+        let steps: Vec<(usize, usize, usize)> = seen
+            .iter()
+            .map(|step| (step.done, step.total, step.ply))
+            .collect();
+        assert_eq!(steps, [(1, 3, 2), (2, 3, 1), (3, 3, 0)]);
+        assert_eq!(seen[2].eval, review.start_eval().0);
         assert_eq!(review.plies().len(), 2);
         assert!(review.annotator().ends_with("(depth 2)"));
         let stopped = annotate_game(&record, &settings, &mut |_| ControlFlow::Break(()));

@@ -130,6 +130,11 @@ impl Game {
             .collect()
     }
 
+    /// Every move of the game, in notation.
+    pub fn moves_to_end(&self) -> Vec<String> {
+        self.moves.iter().map(Move::to_string).collect()
+    }
+
     /// Plays `text` in the shown position. A move other than the next one
     /// of the game cuts the game there (as a take-back and a new move
     /// would); the same move as the game's next just steps forward.
@@ -204,13 +209,9 @@ impl Game {
         record
     }
 
-    /// The first game of record text (as `pasang match --out` writes),
+    /// A game read from a record (as `pasang match --out` writes),
     /// replayed under its own rules, shown at its end.
-    pub fn from_record(text: &str) -> Result<Game, GameError> {
-        let records = records::read(text).map_err(|error| GameError::Record(error.to_string()))?;
-        let record = records
-            .first()
-            .ok_or_else(|| GameError::Record("no game in the text".into()))?;
+    pub fn from_record(record: &Record) -> Result<Game, GameError> {
         let rules = record
             .rules()
             .map_err(|error| GameError::Record(error.to_string()))?;
@@ -371,10 +372,11 @@ mod tests {
             game.play(mv).unwrap();
         }
         let text = game.record("person", "pasang").to_string();
-        let loaded = Game::from_record(&text).unwrap();
+        let read = |text: &str| Game::from_record(&records::read(text).unwrap()[0]);
+        let loaded = read(&text).unwrap();
         assert_eq!(loaded.moves, game.moves);
         assert!(loaded.at_end());
-        let error = Game::from_record("[Event \"x\"]\n\n1. c c *\n").unwrap_err();
+        let error = read("[Event \"x\"]\n\n1. c c *\n").unwrap_err();
         assert!(error.to_string().contains("ply 2"), "{error}");
     }
 }

@@ -1,5 +1,6 @@
-//! The little HTTP the page needs: `GET` of three embedded files and the
-//! WebSocket upgrade at `/ws`. Requests are parsed by `httparse` (the
+//! The little HTTP the page needs: `GET` of three embedded files, the rules
+//! page (`/rules`, [`super::rules_page`]) and the WebSocket upgrade at
+//! `/ws`. Requests are parsed by `httparse` (the
 //! parser under hyper and tungstenite) from a bounded head; anything else
 //! gets a plain error response, and every plain response closes the
 //! connection, so no request body or pipelining needs handling.
@@ -149,6 +150,12 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
         "/" | "/index.html" => Route::File("text/html; charset=utf-8", INDEX_HTML),
         "/style.css" => Route::File("text/css; charset=utf-8", STYLE_CSS),
         "/app.js" => Route::File("text/javascript; charset=utf-8", APP_JS),
+        "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
+        other if other.starts_with("/rules/") => {
+            let picture = super::rules_page::picture(&other["/rules/".len()..])
+                .ok_or_else(|| HttpError::NotFound(other.to_string()))?;
+            Route::File("image/svg+xml", picture)
+        }
         "/ws" => {
             let upgrade = header("upgrade").unwrap_or_default();
             if !upgrade.eq_ignore_ascii_case("websocket") {
@@ -240,6 +247,12 @@ mod tests {
         );
         let script = request("HEAD /app.js HTTP/1.1\r\n\r\n").unwrap();
         assert!(script.head_only);
+        let rules = request("GET /rules HTTP/1.1\r\n\r\n").unwrap();
+        assert!(
+            matches!(rules.route, Route::File(kind, body) if kind.starts_with("text/html") && body.contains("The rules of Pasang"))
+        );
+        let picture = request("GET /rules/img/worked-opening.svg HTTP/1.1\r\n\r\n").unwrap();
+        assert!(matches!(picture.route, Route::File("image/svg+xml", _)));
     }
 
     #[test]
@@ -267,6 +280,7 @@ mod tests {
         let cases = [
             ("POST / HTTP/1.1\r\n\r\n", 405),
             ("GET /etc/passwd HTTP/1.1\r\n\r\n", 404),
+            ("GET /rules/../Cargo.toml HTTP/1.1\r\n\r\n", 404),
             ("GET / HTTP/1.1\r\nContent-Length: 5\r\n\r\n", 413),
             ("\x01\x02 nonsense\r\n\r\n", 400),
             ("GET / HTTP/1.1\r\n", 400),

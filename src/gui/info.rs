@@ -45,6 +45,8 @@ pub struct Info {
     pub score: Score,
     /// The line, as the engine wrote it.
     pub pv: Vec<String>,
+    /// The search's speed in nodes per second, if given.
+    pub nps: Option<u64>,
 }
 
 impl Info {
@@ -57,6 +59,7 @@ impl Info {
             depth: 0,
             score: Score::Centipoints(0),
             pv: Vec::new(),
+            nps: None,
         };
         let mut scored = false;
         let mut index = 1;
@@ -66,6 +69,7 @@ impl Info {
                 "string" => return None,
                 "depth" => info.depth = next.parse().ok()?,
                 "multipv" => info.multipv = next.parse().ok()?,
+                "nps" => info.nps = next.parse().ok(),
                 "score" => {
                     let value = words.get(index + 2)?.parse().ok()?;
                     info.score = match next {
@@ -105,6 +109,9 @@ mod tests {
         assert_eq!(info.multipv, 2);
         assert_eq!(info.score, Score::Centipoints(-35));
         assert_eq!(info.pv, ["c", "j"]);
+        assert_eq!(info.nps, None);
+        let info = Info::parse("info depth 9 score cp 5 nodes 900 nps 45000 pv c").unwrap();
+        assert_eq!(info.nps, Some(45000));
         assert_eq!(Info::parse("info string pv c score cp 1"), None);
         assert_eq!(Info::parse("info depth x score cp 1 pv c"), None);
         assert_eq!(Info::parse("info depth 3 nodes 5"), None);

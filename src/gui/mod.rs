@@ -8,13 +8,17 @@
 //! - [`session`]: the session as a state machine (modes, searches);
 //! - [`clock`]: the optional clock of play mode;
 //! - [`info`]: the engine's `info` lines as the page shows them;
-//! - [`game`]: the game shown, checked by the project's rules core.
+//! - [`game`]: the game shown, checked by the project's rules core;
+//! - [`review`]: review mode: a record file's games and a game's review;
+//! - [`rules_page`]: the rules page, from docs/rules.md.
 
 pub mod clock;
 pub mod connection;
 pub mod game;
 pub mod http;
 pub mod info;
+pub mod review;
+pub mod rules_page;
 pub mod session;
 
 use std::net::{TcpListener, TcpStream};
@@ -39,8 +43,11 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 Open the printed address in a browser. Each page gets an engine process of
 its own, started when it connects and stopped when it closes. The page may
 be opened with ?mode=play&side=south|north, ?mode=analyse&position=<position
-string> (percent-encoded: the hole '+' is %2B) or ?mode=watch, and with
-&moves=<moves> (played first), &skill=0..20, &movetime=<ms>, &multipv=1..5.")]
+string> (percent-encoded: the hole '+' is %2B; 'analyze' is taken too),
+?mode=watch or ?mode=review (open a record, or review the game on the board),
+and with &moves=<moves> (played first), &skill=0..20, &movetime=<ms>,
+&multipv=1..5. A part of the address that is wrong is said on the page.
+The rules are at /rules.")]
 pub struct GuiArgs {
     /// Port to listen on (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8080)]

@@ -17,6 +17,8 @@ use serde_json::{Value, json};
 use super::clock::Clock;
 use super::game::{Game, GameError};
 use super::info::Info;
+use super::review::{GameReview, OpenedFile};
+use crate::matches::records::{self, Record};
 use crate::notation::parse_move;
 use crate::position::Player;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
@@ -42,6 +44,9 @@ pub enum Mode {
     Analyse,
     /// The engine plays both sides (while running).
     Watch,
+    /// The game is judged move by move ([`super::review`]) and stepped
+    /// through; no move is played.
+    Review,
 }
 
 impl Mode {
@@ -50,6 +55,7 @@ impl Mode {
             Mode::Play { .. } => "play",
             Mode::Analyse => "analyse",
             Mode::Watch => "watch",
+            Mode::Review => "review",
         }
     }
 }
@@ -65,6 +71,8 @@ pub enum RequestError {
     Game(GameError),
     /// A move sent while it is the engine's turn in play mode.
     EnginesTurn,
+    /// A move or take-back sent in review mode.
+    Reviewing,
 }
 
 impl fmt::Display for RequestError {
@@ -74,6 +82,9 @@ impl fmt::Display for RequestError {
             RequestError::BadField { field, reason } => write!(f, "bad '{field}': {reason}"),
             RequestError::Game(error) => write!(f, "{error}"),
             RequestError::EnginesTurn => f.write_str("it is the engine's turn"),
+            RequestError::Reviewing => f.write_str(
+                "a review steps through the game as it was played: switch to Analyse to try other moves",
+            ),
         }
     }
 }
@@ -144,6 +155,15 @@ pub struct Session {
     infos: BTreeMap<u64, Value>,
     to_page: Vec<String>,
     to_engine: Vec<String>,
+    /// The record file the page opened, while it holds several games.
+    file: Option<OpenedFile>,
+    /// The record the game on the board was read from, while the game's
+    /// moves are still the record's.
+    source: Option<Record>,
+    /// The review of the game (kept while its moves stay the game's).
+    review: Option<GameReview>,
+    /// Whether the page has heard the review as it stands.
+    review_sent: bool,
 }
 
 impl Session {
@@ -173,6 +193,10 @@ impl Session {
             infos: BTreeMap::new(),
             to_page: Vec::new(),
             to_engine: Vec::new(),
+            file: None,
+            source: None,
+            review: None,
+            review_sent: false,
         };
         session.send_page(json!({"type": "hello", "engine": name}));
         session.send_state();
@@ -193,8 +217,17 @@ impl Session {
     /// an `error` message and changes nothing.
     pub fn on_page(&mut self, text: &str) {
         if let Err(error) = self.request(text) {
-            self.send_page(json!({"type": "error", "message": error.to_string()}));
+            let mut message = json!({"type": "error", "message": error.to_string()});
+            // The page may tag a request (with the part of its address it
+            // came from); the error carries the tag back.
+            if let Ok(request) = serde_json::from_str::<Value>(text)
+                && let Some(tag) = request["tag"].as_str().filter(|tag| !tag.is_empty())
+            {
+                message["tag"] = json!(tag);
+            }
+            self.send_page(message);
         }
+        self.update_review();
         self.sync();
     }
 
@@ -220,6 +253,7 @@ impl Session {
 
     /// Looks at the clock: a flag that fell ends the game.
     pub fn tick(&mut self, now: Instant) {
+        self.poll_review();
         let fell = self
             .clock
             .as_mut()
@@ -348,6 +382,9 @@ impl Session {
                 let text = message["move"]
                     .as_str()
                     .ok_or_else(|| bad("move", "not a string"))?;
+                if self.mode == Mode::Review {
+                    return Err(RequestError::Reviewing);
+                }
                 if let Mode::Play { person } = self.mode
                     && self.game.at_end()
                     && self.game.shown().side_to_move() != person
@@ -361,6 +398,9 @@ impl Session {
                 self.game.goto(ply as usize)?;
             }
             "takeback" => {
+                if self.mode == Mode::Review {
+                    return Err(RequestError::Reviewing);
+                }
                 self.game.take_back(1);
                 // In play mode, back to a position where the person moves.
                 if let Mode::Play { person } = self.mode {
@@ -383,9 +423,16 @@ impl Session {
                             }
                         },
                     },
-                    Some("analyse") => Mode::Analyse,
+                    // The command line's American spelling too.
+                    Some("analyse" | "analyze") => Mode::Analyse,
                     Some("watch") => Mode::Watch,
-                    _ => return Err(bad("mode", "expected play, analyse or watch")),
+                    Some("review") => Mode::Review,
+                    _ => {
+                        return Err(bad(
+                            "mode",
+                            "expected play, analyse (or analyze), watch or review",
+                        ));
+                    }
                 };
                 self.running = true;
             }
@@ -418,22 +465,51 @@ impl Session {
                 let text = message["text"]
                     .as_str()
                     .ok_or_else(|| bad("text", "not a string"))?;
-                self.game = Game::from_record(text)?;
-                self.engine.new_game = true;
-                if let Some(clock) = &mut self.clock {
-                    clock.reset();
+                let review = match &message["review"] {
+                    Value::Null => false,
+                    value => value
+                        .as_bool()
+                        .ok_or_else(|| bad("review", "not true or false"))?,
+                };
+                let records =
+                    records::read(text).map_err(|error| GameError::Record(error.to_string()))?;
+                match records.len() {
+                    0 => return Err(GameError::Record("no game in the text".into()).into()),
+                    1 => {
+                        self.file = None;
+                        self.open_record(&records[0])?;
+                    }
+                    // The page picks one; the board stays as it is till then.
+                    _ => {
+                        let file = OpenedFile::new(records);
+                        self.send_page(file.games_message());
+                        self.file = Some(file);
+                    }
+                }
+                if review {
+                    self.mode = Mode::Review;
                 }
             }
+            "pick" => {
+                let count = self.file.as_ref().map_or(0, OpenedFile::len);
+                let number = number(&message, "game", 1..=count as u64)
+                    .map_err(|_| bad("game", &format!("the file open holds {count} games")))?;
+                let file = self.file.as_mut().expect("a file with games");
+                let record = file.choose(number as usize).expect("in range").clone();
+                let games = file.games_message();
+                self.open_record(&record)?;
+                self.send_page(games);
+            }
             "save" => {
-                let (south, north) = match self.mode {
-                    Mode::Play {
-                        person: Player::South,
-                    } => ("person", self.engine_name.as_str()),
-                    Mode::Play {
-                        person: Player::North,
-                    } => (self.engine_name.as_str(), "person"),
-                    _ => ("?", "?"),
-                };
+                if self.mode == Mode::Review
+                    && let Some(record) =
+                        self.review.as_ref().and_then(GameReview::annotated_record)
+                {
+                    let text = record.to_string();
+                    self.send_page(json!({"type": "record", "text": text, "annotated": true}));
+                    return Ok(());
+                }
+                let (south, north) = self.player_names();
                 let mut record = self.game.record(south, north);
                 if let Some(loser) = self.flagged() {
                     let token = match loser {
@@ -472,6 +548,108 @@ impl Session {
                 .then_some(Purpose::Move),
             Mode::Watch => (self.running && self.game.at_end()).then_some(Purpose::Move),
             Mode::Analyse => self.running.then_some(Purpose::Analyse),
+            // The review searches in-process, not with the page's engine.
+            Mode::Review => None,
+        }
+    }
+
+    /// Reads game `record` onto the board; its annotations, if it has
+    /// any, are the review at once.
+    fn open_record(&mut self, record: &Record) -> Result<(), RequestError> {
+        self.game = Game::from_record(record)?;
+        self.engine.new_game = true;
+        if let Some(clock) = &mut self.clock {
+            clock.reset();
+        }
+        self.source = Some(record.clone());
+        self.review = GameReview::from_annotated(record, self.game.moves_to_end());
+        self.review_sent = false;
+        Ok(())
+    }
+
+    /// The record of the game on the board: the one it was read from
+    /// while its moves are the record's, or a new one.
+    fn record_of_game(&self) -> Record {
+        let moves = self.game.moves_to_end();
+        match &self.source {
+            Some(record)
+                if record.moves.len() == moves.len()
+                    && record.moves.iter().zip(&moves).all(|(a, b)| a.text == *b) =>
+            {
+                record.clone()
+            }
+            _ => {
+                let (south, north) = self.player_names();
+                self.game.record(south, north)
+            }
+        }
+    }
+
+    /// Who played South and North, as a saved record names them.
+    fn player_names(&self) -> (&str, &str) {
+        match self.mode {
+            Mode::Play {
+                person: Player::South,
+            } => ("person", self.engine_name.as_str()),
+            Mode::Play {
+                person: Player::North,
+            } => (self.engine_name.as_str(), "person"),
+            Mode::Watch => (self.engine_name.as_str(), self.engine_name.as_str()),
+            _ => ("?", "?"),
+        }
+    }
+
+    /// In review mode, a review of the game on the board (the one there
+    /// is, or a new one); elsewhere an unfinished review stops. A review
+    /// of other moves than the game's goes.
+    fn update_review(&mut self) {
+        let moves = self.game.moves_to_end();
+        if self
+            .review
+            .as_ref()
+            .is_some_and(|review| !review.is_of(&moves))
+        {
+            self.review = None;
+        }
+        if self.mode != Mode::Review {
+            if self.review.as_ref().is_some_and(GameReview::running) {
+                self.review = None;
+            }
+            self.review_sent = false;
+            return;
+        }
+        // Nothing to judge yet, or a file whose game is still to be picked.
+        let picking = self.file.as_ref().is_some_and(|file| !file.is_chosen());
+        if self.review.is_none() && !moves.is_empty() && !picking {
+            self.review = Some(GameReview::start(self.record_of_game(), moves));
+            self.review_sent = false;
+        }
+        if !self.review_sent
+            && let Some(review) = &self.review
+        {
+            let message = review.message();
+            self.send_page(message);
+            self.review_sent = true;
+        }
+    }
+
+    /// Passes on how far the review has come.
+    fn poll_review(&mut self) {
+        let Some(review) = &mut self.review else {
+            return;
+        };
+        match review.poll() {
+            Ok(false) => {}
+            Ok(true) => {
+                let message = review.message();
+                self.send_page(message);
+            }
+            Err(why) => {
+                self.review = None;
+                self.send_page(
+                    json!({"type": "error", "message": format!("the review failed: {why}")}),
+                );
+            }
         }
     }
 
@@ -599,6 +777,7 @@ impl Session {
                 "type": "info",
                 "multipv": info.multipv,
                 "depth": info.depth,
+                "nps": info.nps,
                 "score": text,
                 "south": south,
                 "pv": pv,
@@ -949,5 +1128,106 @@ mod tests {
         s.on_page(r#"{"type":"new"}"#);
         s.on_page(&json!({"type": "load", "text": text}).to_string());
         assert_eq!(s.game.len(), 2);
+    }
+
+    #[test]
+    fn address_parts_are_named_in_errors_and_analyze_is_taken() {
+        let mut s = session();
+        s.on_page(r#"{"type":"new","position":"garbage","tag":"position=garbage"}"#);
+        let error = page(&mut s).pop().unwrap();
+        assert_eq!(error["tag"], "position=garbage");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("invalid position")
+        );
+        s.on_page(r#"{"type":"mode","mode":"analyze"}"#);
+        let messages = page(&mut s);
+        let state = messages.iter().find(|m| m["type"] == "state").unwrap();
+        assert_eq!(state["mode"], "analyse");
+        s.on_page(r#"{"type":"mode","mode":"fly"}"#);
+        let error = page(&mut s).pop().unwrap();
+        assert!(
+            error["message"].as_str().unwrap().contains("analyze"),
+            "{error}"
+        );
+        assert_eq!(error["tag"], Value::Null);
+    }
+
+    /// Polls the session until its review is done.
+    fn finish_review(s: &mut Session) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            s.tick(Instant::now());
+            if let Some(done) = page(s)
+                .into_iter()
+                .find(|m| m["type"] == "review" && m["running"] == false)
+            {
+                return done;
+            }
+            assert!(Instant::now() < deadline, "the review did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn a_file_of_two_games_is_picked_from_and_reviewed() {
+        let mut s = session();
+        let text = "[Event \"a\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\n1. d k *\n\n\
+                    [Event \"b\"]\n[South \"Cid\"]\n[North \"Dee\"]\n[Result \"*\"]\n\n1. c j 2. b4c4n *\n";
+        s.on_page(&json!({"type": "load", "text": text, "review": true}).to_string());
+        let messages = page(&mut s);
+        let games = messages.iter().find(|m| m["type"] == "games").unwrap();
+        assert_eq!(games["games"][1]["north"], "Dee");
+        assert!(
+            messages.iter().all(|m| m["type"] != "review"),
+            "nothing picked yet"
+        );
+        assert!(s.game.is_empty());
+        s.on_page(r#"{"type":"pick","game":3}"#);
+        assert!(
+            page(&mut s)[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("2 games")
+        );
+        s.on_page(r#"{"type":"pick","game":2}"#);
+        let messages = page(&mut s);
+        let state = messages.iter().find(|m| m["type"] == "state").unwrap();
+        assert_eq!(state["mode"], "review");
+        assert_eq!(state["moves"], json!(["c", "j", "b4c4n"]));
+        let started = messages.iter().find(|m| m["type"] == "review").unwrap();
+        assert_eq!(started["running"], true);
+        assert_eq!(started["players"]["south"], "Cid");
+        assert!(s.take_engine().is_empty(), "the page's engine is not asked");
+        // Stepping through is allowed; playing another move is not.
+        s.on_page(r#"{"type":"goto","ply":1}"#);
+        s.on_page(r#"{"type":"move","move":"j"}"#);
+        assert!(
+            page(&mut s)
+                .iter()
+                .any(|m| m["message"].as_str().is_some_and(|m| m.contains("review")))
+        );
+        let done = finish_review(&mut s);
+        assert_eq!(done["game"]["plies"].as_array().unwrap().len(), 3);
+        // Saved, it is the annotated record; read again, it is the review
+        // at once, with no search.
+        s.on_page(r#"{"type":"save"}"#);
+        let record = page(&mut s).pop().unwrap();
+        assert_eq!(record["annotated"], true);
+        let annotated = record["text"].as_str().unwrap().to_string();
+        assert!(
+            annotated.contains("[SouthAccuracy") || annotated.contains("[SouthBlunders"),
+            "{annotated}"
+        );
+        let mut fresh = session();
+        fresh.on_page(&json!({"type": "load", "text": annotated, "review": true}).to_string());
+        let review = page(&mut fresh)
+            .into_iter()
+            .find(|m| m["type"] == "review")
+            .unwrap();
+        assert_eq!(review["running"], false);
+        assert_eq!(review["game"]["plies"], done["game"]["plies"]);
     }
 }

@@ -1,0 +1,313 @@
+//! The board's review mode: the games of an opened record file, and the
+//! review of the game on the board by [`crate::review`], worked out on a
+//! thread of its own so that the page stays live. A record that carries
+//! annotations already is read as it is, with no search.
+//!
+//! The review searches with this program's own engine, in-process, whatever
+//! `--engine` the page plays against: the judgements are `pasang annotate`'s.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use serde_json::{Value, json};
+
+use crate::matches::records::Record;
+use crate::review::{AnnotatedGame, ReviewLimit, ReviewProgress, ReviewSettings, annotate_game};
+
+/// Milliseconds the review searches each position: a 60-ply game takes
+/// about 12 s on one thread.
+pub const REVIEW_MOVETIME_MS: u64 = 200;
+/// Table size of a review's search, in MiB (one per page under review).
+const REVIEW_HASH_MIB: usize = 16;
+
+/// The games of a file the page opened, and which one is on the board.
+#[derive(Debug)]
+pub struct OpenedFile {
+    records: Vec<Record>,
+    chosen: Option<usize>,
+}
+
+impl OpenedFile {
+    /// A file of `records` (at least one), none chosen yet.
+    pub fn new(records: Vec<Record>) -> OpenedFile {
+        OpenedFile {
+            records,
+            chosen: None,
+        }
+    }
+
+    /// Whether a game of the file has been chosen.
+    pub fn is_chosen(&self) -> bool {
+        self.chosen.is_some()
+    }
+
+    /// How many games the file holds.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Game `number` (from 1), now the chosen one; `None` if there is none.
+    pub fn choose(&mut self, number: usize) -> Option<&Record> {
+        let record = self.records.get(number.checked_sub(1)?)?;
+        self.chosen = Some(number);
+        Some(record)
+    }
+
+    /// The `games` message: each game's number, players, result and
+    /// length, for the page's picker.
+    pub fn games_message(&self) -> Value {
+        let games: Vec<Value> = self
+            .records
+            .iter()
+            .enumerate()
+            .map(|(index, record)| {
+                json!({
+                    "game": index + 1,
+                    "south": record.tag("South"),
+                    "north": record.tag("North"),
+                    "event": record.tag("Event"),
+                    "result": record.result,
+                    "plies": record.moves.len(),
+                    "annotated": record.tag("StartEvaluation").is_some(),
+                })
+            })
+            .collect();
+        json!({"type": "games", "games": games, "chosen": self.chosen})
+    }
+}
+
+/// What a review thread says.
+enum Report {
+    Progress(ReviewProgress),
+    Done(Box<Result<AnnotatedGame, String>>),
+}
+
+/// Where a review stands.
+#[derive(Debug)]
+enum Stage {
+    /// The search runs; `done` of `total` positions are searched.
+    Running {
+        reports: Receiver<Report>,
+        stop: Arc<AtomicBool>,
+        done: usize,
+        total: usize,
+    },
+    /// Every move judged.
+    Done(Box<AnnotatedGame>),
+}
+
+impl std::fmt::Debug for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Report::Progress(progress) => write!(f, "Progress({progress:?})"),
+            Report::Done(_) => f.write_str("Done"),
+        }
+    }
+}
+
+/// The review of one game: running, or done.
+#[derive(Debug)]
+pub struct GameReview {
+    /// The moves of the game reviewed: a review belongs to them only.
+    moves: Vec<String>,
+    /// The record reviewed (names, result, tags).
+    record: Record,
+    stage: Stage,
+}
+
+impl GameReview {
+    /// The review a record carries already, if it is an annotated one.
+    pub fn from_annotated(record: &Record, moves: Vec<String>) -> Option<GameReview> {
+        let annotated = AnnotatedGame::from_record(record).ok()?;
+        Some(GameReview {
+            moves,
+            record: record.clone(),
+            stage: Stage::Done(Box::new(annotated)),
+        })
+    }
+
+    /// Starts reviewing `record` (whose moves are `moves`) on a thread.
+    pub fn start(record: Record, moves: Vec<String>) -> GameReview {
+        let (sender, reports) = channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let total = moves.len() + 1;
+        let settings = ReviewSettings {
+            limit: ReviewLimit::Movetime(REVIEW_MOVETIME_MS),
+            threads: 1,
+            hash_mib: REVIEW_HASH_MIB,
+        };
+        let job_record = record.clone();
+        let job_stop = Arc::clone(&stop);
+        let spawned = std::thread::Builder::new()
+            .name("gui review".into())
+            .spawn(move || {
+                let mut progress = |progress: ReviewProgress| {
+                    // A page that is gone no longer hears: stop too.
+                    let heard = sender.send(Report::Progress(progress)).is_ok();
+                    if heard && !job_stop.load(Ordering::Relaxed) {
+                        ControlFlow::Continue(())
+                    } else {
+                        ControlFlow::Break(())
+                    }
+                };
+                let result = annotate_game(&job_record, &settings, &mut progress)
+                    .map_err(|error| error.to_string());
+                let _ = sender.send(Report::Done(Box::new(result)));
+            });
+        let stage = match spawned {
+            Ok(_) => Stage::Running {
+                reports,
+                stop,
+                done: 0,
+                total,
+            },
+            Err(error) => {
+                let (sender, reports) = channel();
+                let _ = sender.send(Report::Done(Box::new(Err(format!(
+                    "cannot start the review: {error}"
+                )))));
+                Stage::Running {
+                    reports,
+                    stop,
+                    done: 0,
+                    total,
+                }
+            }
+        };
+        GameReview {
+            moves,
+            record,
+            stage,
+        }
+    }
+
+    /// Whether this is the review of a game of `moves`.
+    pub fn is_of(&self, moves: &[String]) -> bool {
+        self.moves == moves
+    }
+
+    /// Whether the search still runs.
+    pub fn running(&self) -> bool {
+        matches!(self.stage, Stage::Running { .. })
+    }
+
+    /// Takes in what the thread said since the last look. `Ok(true)`:
+    /// something changed (the page should hear); an error: the review
+    /// failed, and is over.
+    pub fn poll(&mut self) -> Result<bool, String> {
+        let mut changed = false;
+        loop {
+            let Stage::Running {
+                reports,
+                done,
+                total,
+                ..
+            } = &mut self.stage
+            else {
+                return Ok(changed);
+            };
+            match reports.try_recv() {
+                Ok(Report::Progress(progress)) => {
+                    *done = progress.done;
+                    *total = progress.total;
+                    changed = true;
+                }
+                Ok(Report::Done(result)) => {
+                    self.stage = Stage::Done(Box::new((*result)?));
+                    return Ok(true);
+                }
+                Err(TryRecvError::Empty) => return Ok(changed),
+                Err(TryRecvError::Disconnected) => {
+                    return Err("the review stopped without an answer".into());
+                }
+            }
+        }
+    }
+
+    /// The annotated record, once the review is done.
+    pub fn annotated_record(&self) -> Option<Record> {
+        match &self.stage {
+            Stage::Done(game) => Some(game.to_record()),
+            Stage::Running { .. } => None,
+        }
+    }
+
+    /// The `review` message: the players and result, how far the search
+    /// has come, and once done the whole review as `pasang annotate
+    /// --json` gives it (`game`).
+    pub fn message(&self) -> Value {
+        let (running, done, total, game) = match &self.stage {
+            Stage::Running { done, total, .. } => (true, *done, *total, Value::Null),
+            Stage::Done(game) => (false, self.moves.len() + 1, self.moves.len() + 1, {
+                game.to_json()
+            }),
+        };
+        json!({
+            "type": "review",
+            "players": {"south": self.record.tag("South"), "north": self.record.tag("North")},
+            "result": self.record.result,
+            "running": running,
+            "done": done,
+            "total": total,
+            "game": game,
+        })
+    }
+}
+
+impl Drop for GameReview {
+    /// A review no longer wanted stops after the position it searches.
+    fn drop(&mut self) {
+        if let Stage::Running { stop, .. } = &self.stage {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::records;
+
+    const TWO_GAMES: &str = "[Event \"a\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\n1. c j *\n\n\
+                             [Event \"b\"]\n[South \"Cid\"]\n[North \"Dee\"]\n[Result \"*\"]\n\n1. d *\n";
+
+    #[test]
+    fn a_file_of_games_offers_each() {
+        let mut file = OpenedFile::new(records::read(TWO_GAMES).unwrap());
+        assert_eq!(file.len(), 2);
+        let message = file.games_message();
+        assert_eq!(message["games"][1]["south"], "Cid");
+        assert_eq!(message["games"][0]["plies"], 2);
+        assert_eq!(message["chosen"], Value::Null);
+        assert_eq!(file.choose(2).unwrap().moves.len(), 1);
+        assert_eq!(file.games_message()["chosen"], 2);
+        assert!(file.choose(0).is_none() && file.choose(3).is_none());
+    }
+
+    #[test]
+    fn a_review_runs_to_its_end_and_says_so() {
+        let record = records::read(TWO_GAMES).unwrap().remove(0);
+        let moves = vec!["c".to_string(), "j".to_string()];
+        let mut review = GameReview::start(record, moves.clone());
+        assert!(review.is_of(&moves) && review.running());
+        assert_eq!(review.message()["total"], 3);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while review.running() {
+            assert!(std::time::Instant::now() < deadline, "no end");
+            review.poll().unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let message = review.message();
+        assert_eq!(message["done"], 3);
+        assert_eq!(message["players"]["south"], "Ann");
+        assert_eq!(message["game"]["plies"].as_array().unwrap().len(), 2);
+        // Written out, it reads back as annotated, with no search.
+        let text = review.annotated_record().unwrap().to_string();
+        let again = records::read(&text).unwrap().remove(0);
+        let read = GameReview::from_annotated(&again, moves).unwrap();
+        assert!(!read.running());
+        assert_eq!(read.message()["game"]["plies"], message["game"]["plies"]);
+    }
+}

@@ -8,6 +8,7 @@ const FILES = "abcdefghijk";
 const CELL = 60;
 const MARGIN = 40;
 const MAX_RECORD_BYTES = 1 << 20;
+const MODES = ["play", "analyse", "watch", "review"];
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -16,10 +17,15 @@ let socket = null;
 let state = null;         // the last "state" message
 let flipped = false;      // North at the bottom
 let selected = null;      // the origin point chosen in phases 2 and 3
+let litColumn = null;     // phase 1: the column under the pointer
 let lines = {};           // the current search's lines by multipv
 let searchInfo = null;    // the last "search" message
 let watchLines = {};      // watch mode: the last line of each side
 let clockAt = 0;          // when the last state's clock readings were taken
+let review = null;        // the last "review" message
+let games = null;         // the last "games" message (a file of several)
+let addressErrors = [];   // what was wrong with the page's address: stays shown
+let dragging = false;     // a press on the graph that has not been let go
 
 // ---- geometry ----
 
@@ -52,6 +58,18 @@ function stretch(file, player, attrs, parent) {
     width: CELL - 6, height: Math.max(...ys) - Math.min(...ys) + CELL - 6, rx: 8,
   }, attrs), parent);
 }
+// A ply's move number as the list shows it: `9.` for South, `9...` for North.
+function moveNumber(ply) {
+  const northFirst = state.start.split(" ")[1] === "n";
+  const index = ply - 1 + (northFirst ? 1 : 0);
+  return `${Math.floor(index / 2) + 1}${index % 2 === 0 ? "." : "..."}`;
+}
+const other = (side) => (side === "south" ? "north" : "south");
+// Who played ply `ply` (from 1) of the game.
+function moverOf(ply) {
+  const first = state.start.split(" ")[1] === "n" ? "north" : "south";
+  return ply % 2 === 1 ? first : other(first);
+}
 
 // ---- drawing ----
 
@@ -80,7 +98,7 @@ function drawBoard() {
     const [, ry] = centre("a" + (i + 1));
     for (const x of [MARGIN / 2, 740 - MARGIN / 2]) el("text", { class: "coord", x, y: ry }, svg).textContent = i + 1;
   }
-  drawLastMove(svg);
+  if (state.mode !== "review") drawLastMove(svg);
   const marks = markedPoints();
   for (let i = 0; i < 121; i++) {
     const name = pointName(i);
@@ -101,17 +119,26 @@ function drawBoard() {
     // "origin" picks the stone to move, "target" plays (or asks which line).
     if (marks.legal.has(name)) g.classList.add("legal", marks.legal.get(name) ? "target" : "origin");
     if (name === selected) g.classList.add("selected");
-    if (marks.legal.has(name) || name === selected) el("circle", { class: "mark", cx: x, cy: y, r: c === "." ? 10 : 28 }, g);
+    // In phase 1 a whole column is the target: it is outlined below, and
+    // its stones keep their colours.
+    if (state.phase !== 1 && (marks.legal.has(name) || name === selected)) {
+      el("circle", { class: "mark", cx: x, cy: y, r: c === "." ? 10 : 28 }, g);
+    }
   }
-  drawArrows(svg);
+  if (state.phase === 1 && marks.legal.size) {
+    for (const m of state.legal) {
+      stretch(m.file, state.side, { class: "column" + (m.file === litColumn ? " lit" : "") }, svg);
+    }
+  }
+  if (state.mode === "review") drawReviewArrows(svg);
+  else drawArrows(svg);
 }
 
 function drawLastMove(svg) {
   const last = state.last;
   if (!last) return;
   if (last.file !== undefined) {
-    const mover = state.side === "south" ? "north" : "south";
-    stretch(last.file, mover, { class: "file-path" }, svg);
+    stretch(last.file, moverOf(state.cursor), { class: "file-path" }, svg);
   } else {
     const [x1, y1] = centre(last.from), [x2, y2] = centre(last.to);
     el("line", { class: "path", x1, y1, x2, y2 }, svg);
@@ -122,30 +149,59 @@ function drawLastMove(svg) {
   }
 }
 
+function arrowHead(svg, id, colour) {
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id, markerWidth: 4, markerHeight: 4, refX: 2.5, refY: 2, orient: "auto" }, defs);
+  el("path", { d: "M0,0 L4,2 L0,4 z", fill: colour }, marker);
+}
+
+// One move as an arrow (a ka move) or an outlined column (a passage);
+// returns where a label goes.
+function moveArrow(svg, move, mover, lineClass, fileClass, head) {
+  if (/^[a-k]$/.test(move)) {
+    const rect = stretch(FILES.indexOf(move), mover, { class: fileClass }, svg);
+    return [parseFloat(rect.getAttribute("x")) + CELL / 2 - 3, parseFloat(rect.getAttribute("y")) + 12];
+  }
+  const m = move.match(/^([a-k]\d+)([a-k]\d+)/);
+  if (!m) return null;
+  const [x1, y1] = centre(m[1]), [x2, y2] = centre(m[2]);
+  el("line", { class: lineClass, x1, y1, x2, y2, "marker-end": `url(#${head})` }, svg);
+  return [(x1 + x2) / 2, (y1 + y2) / 2];
+}
+
 // The best line of the analysis as numbered arrows (first three moves).
 function drawArrows(svg) {
   const best = lines[1];
   if (!state || state.mode !== "analyse" || !best || best.ply !== state.cursor) return;
+  arrowHead(svg, "arrowhead", "#2a9d4a");
   let mover = state.side;
   best.pv.slice(0, 3).forEach((move, n) => {
-    let label;
-    if (/^[a-k]$/.test(move)) {
-      const rect = stretch(FILES.indexOf(move), mover, { class: "arrow-file" }, svg);
-      label = [parseFloat(rect.getAttribute("x")) + CELL / 2 - 3, parseFloat(rect.getAttribute("y")) + 12];
-    } else {
-      const m = move.match(/^([a-k]\d+)([a-k]\d+)/);
-      if (!m) return;
-      const [x1, y1] = centre(m[1]), [x2, y2] = centre(m[2]);
-      el("line", { class: "arrow", x1, y1, x2, y2, "marker-end": "url(#arrowhead)" }, svg);
-      label = [(x1 + x2) / 2, (y1 + y2) / 2];
+    const label = moveArrow(svg, move, mover, "arrow", "arrow-file", "arrowhead");
+    if (label) {
+      el("circle", { cx: label[0], cy: label[1], r: 10, fill: "#bfe8c9" }, svg);
+      el("text", { class: "arrow-number", x: label[0], y: label[1] }, svg).textContent = n + 1;
     }
-    el("circle", { cx: label[0], cy: label[1], r: 10, fill: "#bfe8c9" }, svg);
-    el("text", { class: "arrow-number", x: label[0], y: label[1] }, svg).textContent = n + 1;
-    mover = mover === "south" ? "north" : "south";
+    mover = other(mover);
   });
-  const defs = el("defs", {}, svg);
-  const marker = el("marker", { id: "arrowhead", markerWidth: 4, markerHeight: 4, refX: 2.5, refY: 2, orient: "auto" }, defs);
-  el("path", { d: "M0,0 L4,2 L0,4 z", fill: "#2a9d4a" }, marker);
+}
+
+// Review: the move that led here (blue) and, where the engine preferred
+// another, that one (green), both from the position before it.
+function drawReviewArrows(svg) {
+  const ply = state.cursor;
+  if (ply < 1) return;
+  arrowHead(svg, "played-head", "#2f7fd8");
+  arrowHead(svg, "best-head", "#2a9d4a");
+  const mover = moverOf(ply);
+  moveArrow(svg, state.moves[ply - 1], mover, "played", "played-file", "played-head");
+  if (state.last) {
+    for (const name of state.last.captures) {
+      const [x, y] = centre(name);
+      el("circle", { class: "captured", cx: x, cy: y, r: 12 }, svg);
+    }
+  }
+  const best = bestMove(reviewPly(ply));
+  if (best && best !== state.moves[ply - 1]) moveArrow(svg, best, mover, "arrow", "arrow-file", "best-head");
 }
 
 // Which points take a click now, and what a click there does.
@@ -172,6 +228,8 @@ function markedPoints() {
 function canMove() {
   if (!state || state.over || !state.legal.length) return false;
   const atEnd = state.cursor === state.moves.length;
+  // A review judges the game as played: it is stepped through, not changed.
+  if (state.mode === "review") return false;
   if (state.mode === "play" && atEnd && state.side !== state.person) return false;
   if (state.mode === "watch" && state.running && atEnd) return false;
   return true;
@@ -196,6 +254,17 @@ function onBoardClick(event) {
     play(moves[0].move);
   } else {
     chooseLine(moves);
+  }
+}
+
+// Phase 1: light the column under the pointer.
+function onBoardHover(event) {
+  if (!state || state.phase !== 1) return;
+  const g = event.target.closest && event.target.closest("[data-point].legal");
+  const column = g ? fileOf(g.getAttribute("data-point")) : null;
+  if (column !== litColumn) {
+    litColumn = column;
+    drawBoard();
   }
 }
 
@@ -226,6 +295,7 @@ function showCaptures(names) {
 
 function play(move) {
   selected = null;
+  litColumn = null;
   send({ type: "move", move });
 }
 
@@ -237,23 +307,57 @@ function render() {
   $("score-north").textContent = state.scores[1];
   $("phase").textContent = state.phase;
   $("thinking").hidden = !state.thinking;
+  document.title = `Pasang: ${state.status} (${modeTitle(state.mode)})`;
   document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", b.dataset.mode === state.mode));
   document.querySelectorAll("#settings [class]").forEach((node) => {
     node.hidden = !node.classList.contains("for-" + state.mode);
   });
+  // A finished game has nothing to stop, and its engines' lines are old.
+  if (state.over) {
+    $("run").hidden = true;
+    lines = {};
+    watchLines = {};
+  }
   $("run").textContent = state.running ? "Stop" : "Start";
   if (state.person) $("side").value = state.person;
   $("skill").value = state.skill;
   $("movetime").value = String(state.movetime);
   $("multipv").value = String(state.multipv);
   $("clock").value = state.clock ? `${state.clock.minutes}+${state.clock.increment}` : "0+0";
+  $("save").textContent = state.mode === "review" && review && review.game ? "Save annotated record" : "Save record";
+  $("takeback").hidden = state.mode === "review";
   clockAt = performance.now();
   showClocks();
   for (const key of ["pattern", "ka_entry", "second_column", "centre"]) $(key).value = state.rules[key];
   if (document.activeElement !== $("fen")) $("fen").value = state.position;
+  renderHint();
   renderMoves();
   renderLines();
+  renderReview();
   drawBoard();
+}
+
+function modeTitle(mode) {
+  return { play: "play", analyse: "analysis", watch: "watching", review: "review" }[mode] || mode;
+}
+
+// What to do now, said in words under the board.
+function renderHint() {
+  let text = "";
+  if (state.mode === "review") {
+    text = "Step through the game with the move list, the graph or the arrow keys: blue is the move played, green the engine's better move.";
+  } else if (canMove() && (state.mode !== "play" || state.side === state.person)) {
+    const you = state.mode === "play" ? "Your move" : `${state.side === "south" ? "South" : "North"} to move`;
+    if (state.phase === 1) {
+      text = `${you}: take a column of your half as your passage (click any point of an outlined column).`;
+    } else if (state.phase === 2) {
+      text = `${you}: enter your ka: click a stone next to your passage, then the point it moves to. It must capture.`;
+    } else {
+      text = `${you}: move your ka like a rook (click it, then where it goes); every move captures.`;
+    }
+  }
+  $("hint").textContent = text;
+  $("hint").hidden = !text;
 }
 
 function renderMoves() {
@@ -265,14 +369,29 @@ function renderMoves() {
     const ply = i + (northFirst ? 1 : 0);
     span.textContent = move;
     span.className = ply % 2 === 0 ? "south" : "north";
+    span.dataset.ply = i + 1;
+    const judged = state.mode === "review" ? reviewPly(i + 1) : null;
+    if (judged && judged.mark) span.dataset.mark = judged.mark;
+    if (judged) span.title = judged.eval.text + (judged.best ? `; better ${judged.best.move}` : "");
     if (ply % 2 === 0) span.dataset.number = (ply / 2 + 1) + ".";
     else if (i === 0) span.dataset.number = ((ply - 1) / 2 + 1) + "...";
     if (i + 1 === state.cursor) span.classList.add("current");
     span.onclick = () => send({ type: "goto", ply: i + 1 });
     list.appendChild(span);
   });
+  // The list scrolls to the current move; the page itself does not move
+  // (on a phone the board would slide away).
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current && (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)) {
+    list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  }
+}
+
+function speed(nps) {
+  if (!nps) return "";
+  if (nps >= 1e6) return ` ${(nps / 1e6).toFixed(1)} Mn/s`;
+  if (nps >= 1e3) return ` ${Math.round(nps / 1e3)} kn/s`;
+  return ` ${nps} n/s`;
 }
 
 function renderLines() {
@@ -288,9 +407,13 @@ function renderLines() {
     score.className = "score";
     score.textContent = info.score;
     li.appendChild(score);
+    const depth = document.createElement("span");
+    depth.className = "depth";
+    depth.textContent = `d${info.depth}${speed(info.nps)}`;
+    li.appendChild(depth);
     const who = state.mode === "watch" ? info.side + ": " : "";
     li.appendChild(document.createTextNode(`${who}${info.pv.join(" ")}`));
-    li.title = `depth ${info.depth}`;
+    li.title = `${info.score}, depth ${info.depth}${info.nps ? `, ${info.nps} nodes/s` : ""}: ${info.pv.join(" ")}`;
     list.appendChild(li);
   }
 }
@@ -304,6 +427,8 @@ function showClocks() {
     const running = clock.running === side ? performance.now() - clockAt : 0;
     const seconds = Math.max(0, Math.ceil((clock[side] - running) / 1000));
     $("clock-" + side).textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    $("clock-box-" + side).classList.toggle("running", clock.running === side);
+    $("you-" + side).hidden = state.person !== side;
   }
 }
 
@@ -313,23 +438,193 @@ function showEval(info) {
   $("evalfill").style.height = share.toFixed(1) + "%";
 }
 
+// ---- the review ----
+
+// The judgement of ply `ply` (from 1), once analysed.
+// Its fields are those of `pasang annotate --json` (docs/review.md).
+function reviewPly(ply) {
+  return review && review.game && review.game.plies[ply - 1] ? review.game.plies[ply - 1] : null;
+}
+// Where the game stands at `ply` (0: the start): evaluation text and
+// South's winning chances.
+function reviewStanding(ply) {
+  if (!review || !review.game) return null;
+  const at = ply === 0 ? review.game.start : review.game.plies[ply - 1];
+  return at ? { text: at.eval.text, win: at.south_win_percent } : null;
+}
+const bestMove = (judged) => (judged && judged.best ? judged.best.move : null);
+
+function renderReview() {
+  const on = state.mode === "review";
+  $("review").hidden = !on;
+  if (!on) return;
+  const progress = review && review.running;
+  $("review-progress").hidden = !progress;
+  if (review) {
+    $("review-progress-bar").max = Math.max(1, review.total);
+    $("review-progress-bar").value = review.done;
+    $("review-progress-text").textContent = `Analysing: ${review.done} of ${review.total} positions`;
+  }
+  // The bar shows South's winning chances at the ply on view.
+  const standing = reviewStanding(state.cursor);
+  if (standing) {
+    $("eval").textContent = standing.text;
+    $("evalfill").style.height = standing.win.toFixed(1) + "%";
+  }
+  drawGraph();
+  const players = review && review.players ? review.players : {};
+  $("review-title").textContent = review
+    ? `${players.south || "?"} (South) – ${players.north || "?"} (North), ${review.result || "*"}`
+    : "";
+  const judged = reviewPly(state.cursor);
+  const text = $("review-move");
+  if (!review) {
+    text.textContent = state.moves.length ? "" : "Open a record, or play or watch a game, to review it.";
+  } else if (!review.game) {
+    text.textContent = "The engine is judging every move…";
+  } else if (!state.cursor) {
+    text.textContent = `Start: ${standing ? standing.text : ""}`;
+  } else if (judged) {
+    const move = state.moves[state.cursor - 1] + (judged.mark || "");
+    let words = `${moveNumber(state.cursor)} ${move}: ${judged.eval.text}`;
+    if (judged.best) {
+      words += `; better ${judged.best.move} (${judged.best.eval.text})`;
+      if (judged.best.line.length > 1) words += `: ${judged.best.line.join(" ")}`;
+    }
+    text.textContent = words;
+  }
+  const body = $("summary").querySelector("tbody");
+  body.textContent = "";
+  const summary = review && review.game ? review.game.summary : null;
+  $("summary").hidden = !summary;
+  if (summary) {
+    for (const side of ["south", "north"]) {
+      const s = summary[side];
+      const row = document.createElement("tr");
+      row.dataset.side = side;
+      const name = (review.players && review.players[side]) || "";
+      const cells = [
+        `${side === "south" ? "South" : "North"}${name ? " (" + name + ")" : ""}`,
+        s.accuracy === null || s.accuracy === undefined ? "–" : `${s.accuracy.toFixed(1)}%`,
+        s.inaccuracies, s.mistakes, s.blunders,
+      ];
+      for (const cell of cells) {
+        const td = document.createElement("td");
+        td.textContent = cell;
+        row.appendChild(td);
+      }
+      body.appendChild(row);
+    }
+  }
+}
+
+// The graph: South's winning chances after each ply, 100% at the top.
+function graphGeometry() {
+  const svg = $("graph");
+  const width = Math.max(60, svg.clientWidth || svg.getBoundingClientRect().width);
+  const height = 110;
+  const plies = Math.max(1, state.moves.length);
+  const pad = 6;
+  const x = (ply) => pad + (ply * (width - 2 * pad)) / plies;
+  const y = (win) => 4 + ((100 - win) * (height - 8)) / 100;
+  return { svg, width, height, plies, pad, x, y };
+}
+
+function drawGraph() {
+  const { svg, width, height, x, y } = graphGeometry();
+  svg.textContent = "";
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  el("rect", { class: "north-area", x: 0, y: 0, width, height }, svg);
+  const known = [];
+  for (let ply = 0; ply <= state.moves.length; ply++) {
+    const standing = reviewStanding(ply);
+    if (standing) known.push([ply, standing.win]);
+  }
+  if (known.length) {
+    const points = known.map(([ply, win]) => `${x(ply).toFixed(1)},${y(win).toFixed(1)}`);
+    const last = known[known.length - 1][0];
+    el("path", { class: "south-area", d: `M${x(known[0][0])},${height} L${points.join(" L")} L${x(last)},${height} Z` }, svg);
+    el("polyline", { class: "curve", points: points.join(" ") }, svg);
+  }
+  el("line", { class: "midline", x1: 0, y1: y(50), x2: width, y2: y(50) }, svg);
+  el("line", { class: "cursor", x1: x(state.cursor), y1: 0, x2: x(state.cursor), y2: height }, svg);
+  // Every ply has its point; marked moves are larger dots of their colour.
+  state.moves.forEach((_, i) => {
+    const judged = reviewPly(i + 1);
+    const win = judged ? judged.south_win_percent : 50;
+    const attrs = { cx: x(i + 1), cy: y(win), r: judged && judged.mark ? 4.5 : 1.5, "data-ply": i + 1 };
+    if (judged && judged.mark) attrs["data-mark"] = judged.mark;
+    const dot = el("circle", attrs, svg);
+    if (judged) el("title", {}, dot).textContent = `${i + 1}. ${state.moves[i]}${judged.mark || ""} ${judged.eval.text}`;
+  });
+}
+
+// The ply under a pointer on the graph.
+function graphPly(event) {
+  const { svg, width, plies, x } = graphGeometry();
+  const box = svg.getBoundingClientRect();
+  const at = ((event.clientX - box.left) * width) / Math.max(1, box.width);
+  const ply = Math.round(((at - x(0)) * plies) / (x(plies) - x(0)));
+  return Math.max(0, Math.min(state.moves.length, ply));
+}
+
+function onGraphPointer(event) {
+  if (!state || state.mode !== "review") return;
+  if (event.type === "pointerdown") {
+    dragging = true;
+    if ($("graph").setPointerCapture) $("graph").setPointerCapture(event.pointerId);
+  }
+  if (event.type === "pointerup" || event.type === "pointercancel") {
+    dragging = false;
+    return;
+  }
+  if (!dragging) return;
+  goto(graphPly(event));
+}
+
+function renderPicker() {
+  const box = $("picker-games");
+  box.textContent = "";
+  $("picker").hidden = !games || games.games.length < 2;
+  if (!games) return;
+  $("picker-count").textContent = games.games.length;
+  for (const g of games.games) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.game = g.game;
+    const names = `${g.south || "?"} – ${g.north || "?"}`;
+    button.textContent = `${g.game}. ${names}, ${g.result} (${g.plies} plies)${g.annotated ? ", annotated" : ""}`;
+    button.classList.toggle("active", g.game === games.chosen);
+    button.onclick = () => send({ type: "pick", game: g.game });
+    box.appendChild(button);
+  }
+}
+
 // ---- the connection ----
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
+function showError() {
+  const text = [...addressErrors, ...(showError.last ? [showError.last] : [])].join("\n");
+  $("error").textContent = text;
+  $("error").hidden = !text;
+}
+
 function onMessage(event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "hello":
-      document.title = "pasang: " + message.engine;
       break;
     case "state":
       if (state && (state.position !== message.position || state.cursor !== message.cursor)) selected = null;
       if (!state && message.person === "north") flipped = true;
+      // A review belongs to the moves it judged.
+      if (state && state.moves.join(" ") !== message.moves.join(" ")) review = null;
       state = message;
-      $("error").hidden = true;
+      showError.last = null;
+      showError();
       $("choice").hidden = true;
       render();
       break;
@@ -338,26 +633,42 @@ function onMessage(event) {
       if (message.purpose === "analyse") lines = {};
       break;
     case "info":
+      if (state && state.over) break;
       if (searchInfo && searchInfo.purpose === "move") watchLines[message.side] = message;
       else lines[message.multipv] = message;
       if (message.multipv === 1) showEval(message);
       renderLines();
       drawBoard();
       break;
+    case "review":
+      review = message;
+      if (state) render();
+      break;
+    case "games":
+      games = message;
+      renderPicker();
+      break;
     case "record":
-      download(message.text);
+      download(message.text, message.annotated);
       break;
     case "error":
-      $("error").textContent = message.message;
-      $("error").hidden = false;
+      // What was wrong with the address stays until the page is reloaded.
+      if (message.tag) {
+        // After a refused move of the address the rest are refused too.
+        const moves = message.tag.startsWith("moves=");
+        if (!(moves && addressErrors.some((e) => e.startsWith("In the address, moves=")))) {
+          addressErrors.push(`In the address, ${message.tag}: ${message.message}`);
+        }
+      } else showError.last = message.message;
+      showError();
       break;
   }
 }
 
-function download(text) {
+function download(text, annotated) {
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-  link.download = "pasang-game.pgn";
+  link.download = annotated ? "pasang-game-annotated.pgn" : "pasang-game.pgn";
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
@@ -368,34 +679,75 @@ function rules() {
   return r;
 }
 
+// The mode the address asks for; American spelling as the command line
+// takes it. A wrong one is said, not ignored.
+function addressMode() {
+  if (!params.has("mode")) return null;
+  const asked = params.get("mode");
+  const mode = asked.toLowerCase() === "analyze" ? "analyse" : asked.toLowerCase();
+  if (MODES.includes(mode)) return mode;
+  addressErrors.push(`In the address, mode=${asked}: there is no such mode; use play, analyse (or analyze), watch or review.`);
+  showError();
+  return null;
+}
+
 function connect() {
   socket = new WebSocket(`ws://${location.host}/ws`);
   socket.onmessage = onMessage;
   socket.onopen = () => {
     // The address may start a game: ?mode=play&side=north, ?mode=analyse&position=...
-    const settings = { type: "settings" };
+    // Each part carries a tag, so that the server's error says which.
+    const settings = { type: "settings", tag: "" };
     for (const key of ["skill", "movetime", "multipv"]) {
-      if (params.has(key)) settings[key] = Number(params.get(key));
+      if (params.has(key)) {
+        const text = params.get(key);
+        const value = Number(text);
+        if (text.trim() === "" || !Number.isInteger(value)) {
+          addressErrors.push(`In the address, ${key}=${text}: not a whole number.`);
+        } else {
+          settings[key] = value;
+          settings.tag += `${settings.tag ? "&" : ""}${key}=${text}`;
+        }
+      }
     }
+    showError();
     send(settings);
-    if (params.has("position")) send({ type: "new", position: params.get("position") });
+    if (params.has("position")) {
+      send({ type: "new", position: params.get("position"), tag: `position=${params.get("position")}` });
+    }
     // ?moves=c j b4c4n plays those moves first (from the position, if given).
     const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
     if (moves.length) {
       // Idle while they are played: no side is the engine's, no search runs.
       send({ type: "mode", mode: "analyse" });
       send({ type: "run", on: false });
-      for (const move of moves) send({ type: "move", move });
+      // Only the first refused move is said: the ones after it cannot follow.
+      moves.forEach((move, i) => send({ type: "move", move, tag: `moves=${params.get("moves")} (move ${i + 1}, '${move}')` }));
     }
-    const mode = params.get("mode");
-    if (mode === "play" || mode === "analyse" || mode === "watch") {
-      send({ type: "mode", mode, side: params.get("side") || "south" });
-      if (mode === "play" && params.get("side") === "north") flipped = true;
+    const side = params.get("side");
+    const mode = addressMode();
+    if (mode) {
+      send({ type: "mode", mode, side: side || "south", tag: `mode=${params.get("mode")}${side ? "&side=" + side : ""}` });
+      if (mode === "play" && side === "north") flipped = true;
     }
   };
   socket.onclose = () => {
     $("status").textContent = "Disconnected from the server: reload the page to start again.";
   };
+}
+
+function openRecord() {
+  const file = $("load").files[0];
+  if (!file) return;
+  if (file.size > MAX_RECORD_BYTES) {
+    showError.last = "That file is too large for a game record (1 MiB at most).";
+    showError();
+    return;
+  }
+  games = null;
+  renderPicker();
+  file.text().then((text) => send({ type: "load", text, review: true }));
+  $("load").value = "";
 }
 
 function setUp() {
@@ -406,6 +758,8 @@ function setUp() {
   }
   $("skill").value = 20;
   $("board").addEventListener("click", onBoardClick);
+  $("board").addEventListener("pointermove", onBoardHover);
+  $("board").addEventListener("pointerleave", () => { if (litColumn !== null) { litColumn = null; drawBoard(); } });
   document.querySelectorAll("#modes button").forEach((b) => {
     b.onclick = () => send({ type: "mode", mode: b.dataset.mode, side: $("side").value });
   });
@@ -425,7 +779,7 @@ function setUp() {
   $("last").onclick = () => goto(state.moves.length);
   $("takeback").onclick = () => send({ type: "takeback" });
   $("flip").onclick = () => { flipped = !flipped; drawBoard(); };
-  $("new").onclick = () => { lines = {}; watchLines = {}; send({ type: "new", rules: rules() }); };
+  $("new").onclick = () => { lines = {}; watchLines = {}; games = null; renderPicker(); send({ type: "new", rules: rules() }); };
   $("setup").onclick = () => { lines = {}; send({ type: "new", rules: rules(), position: $("fen").value }); };
   $("copy").onclick = () => {
     const text = state ? state.position : "";
@@ -433,17 +787,11 @@ function setUp() {
       .catch(() => { $("fen").value = text; $("fen").select(); document.execCommand("copy"); });
   };
   $("save").onclick = () => send({ type: "save" });
-  $("load").onchange = () => {
-    const file = $("load").files[0];
-    if (!file) return;
-    if (file.size > MAX_RECORD_BYTES) {
-      $("error").textContent = "That file is too large for a game record.";
-      $("error").hidden = false;
-      return;
-    }
-    file.text().then((text) => send({ type: "load", text }));
-    $("load").value = "";
-  };
+  $("load").onchange = openRecord;
+  for (const kind of ["pointerdown", "pointermove", "pointerup", "pointercancel"]) {
+    $("graph").addEventListener(kind, onGraphPointer);
+  }
+  window.addEventListener("resize", () => { if (state && state.mode === "review") drawGraph(); });
   $("choice-cancel").onclick = () => { $("choice").hidden = true; showCaptures([]); };
   document.addEventListener("keydown", (event) => {
     if (!state || event.target.closest("input, select, textarea")) return;

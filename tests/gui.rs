@@ -111,8 +111,22 @@ fn http_answers_and_a_session_over_the_socket() {
     let page = server.http("GET /?mode=play&side=south HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
     assert!(page.contains("<svg id=\"board\""));
+    let rules = server.http("GET /rules HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(
+        rules.contains("<h2 id=\"the-board\">The board</h2>"),
+        "{rules}"
+    );
     for (request, status) in [
         ("GET /app.js HTTP/1.1\r\n\r\n", "200 OK"),
+        ("GET /rules HTTP/1.1\r\n\r\n", "200 OK"),
+        (
+            "GET /rules/img/start-pattern-1.svg HTTP/1.1\r\n\r\n",
+            "200 OK",
+        ),
+        (
+            "GET /rules/img/missing.svg HTTP/1.1\r\n\r\n",
+            "404 Not Found",
+        ),
         ("GET /missing HTTP/1.1\r\n\r\n", "404 Not Found"),
         ("DELETE / HTTP/1.1\r\n\r\n", "405 Method Not Allowed"),
         ("GET /ws HTTP/1.1\r\n\r\n", "400 Bad Request"),
@@ -246,7 +260,11 @@ struct Browser {
 
 impl Browser {
     fn start(binary: &str) -> Browser {
-        let profile = std::env::temp_dir().join(format!("pasang-gui-test-{}", std::process::id()));
+        // A profile of its own: the tests of this file run at once.
+        static BROWSERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let number = BROWSERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let profile =
+            std::env::temp_dir().join(format!("pasang-gui-test-{}-{number}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let mut child = Command::new(binary)
             .args([
@@ -378,6 +396,44 @@ impl Browser {
                 json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": match key { "ArrowLeft" => 37, _ => 39 }}),
             );
         }
+    }
+
+    /// Sets the viewport to `width` x `height` CSS pixels, as a phone
+    /// (`mobile`: the page's viewport meta counts) or a desktop window.
+    fn viewport(&mut self, width: u32, height: u32, mobile: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}),
+        );
+    }
+
+    /// Chooses `path` in the file input `selector`, as a person would in
+    /// the file dialog (the page gets its `change` event).
+    fn choose_file(&mut self, selector: &str, path: &std::path::Path) {
+        let root = self.call("DOM.getDocument", json!({}))["root"]["nodeId"].clone();
+        let node = self.call(
+            "DOM.querySelector",
+            json!({"nodeId": root, "selector": selector}),
+        )["nodeId"]
+            .clone();
+        self.call(
+            "DOM.setFileInputFiles",
+            json!({"nodeId": node, "files": [path.to_string_lossy()]}),
+        );
+    }
+
+    /// The board as drawn: a character per point (`w`, `b`, `S`, `N`,
+    /// `+`, `.`), a1 first, read from the SVG's shapes.
+    fn drawn_board(&mut self) -> String {
+        let value = self.eval(
+            "[...document.querySelectorAll('[data-point]')].map(g => {
+               const stone = g.querySelector('[data-stone]'), ka = g.querySelector('[data-ka]');
+               if (stone) return stone.dataset.stone === 'white' ? 'w' : 'b';
+               if (ka) return ka.dataset.ka === 'south' ? 'S' : 'N';
+               return g.querySelector('.hole') ? '+' : '.';
+             }).join('')",
+        );
+        value.as_str().unwrap_or_default().to_string()
     }
 
     fn text(&mut self, selector: &str) -> String {
@@ -625,4 +681,242 @@ fn the_page_in_a_real_browser() {
         moves.len(),
         started.elapsed().as_secs_f64()
     );
+}
+
+/// A position's board as [`Browser::drawn_board`] reads it: a1 first.
+fn board_of(position: &pasang::position::Position) -> String {
+    let text = format_position(position);
+    let ranks: Vec<&str> = text.split(' ').next().unwrap().split('/').collect();
+    // The position string has rank 11 first.
+    ranks.iter().rev().flat_map(|rank| rank.chars()).collect()
+}
+
+#[test]
+fn the_board_fits_three_screens_and_a_game_is_reviewed() {
+    let Some(binary) = chromium() else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped the_board_fits_three_screens_and_a_game_is_reviewed: Chromium is not installed \
+             (apt-get install chromium)"
+        );
+        return;
+    };
+    let server = Server::start();
+    let mut browser = Browser::start(&binary);
+    let base = format!("http://{}/", server.address);
+
+    // A phone held upright, a tablet, a desktop: every point of the board
+    // on screen, the board as large as the screen allows, no sideways
+    // scrolling; the panel below the board on narrow screens, beside it
+    // on the wide one.
+    for (width, height, mobile, stacked) in [
+        (360, 640, true, true),
+        (768, 1024, true, true),
+        (1440, 900, false, false),
+    ] {
+        browser.viewport(width, height, mobile);
+        browser.open(&format!("{base}?mode=play&side=south&moves=c%20j"));
+        let measured = browser.eval(
+            "(() => {
+               const points = [...document.querySelectorAll('[data-point]')];
+               const boxes = points.map(g => g.getBoundingClientRect());
+               const board = document.querySelector('#board').getBoundingClientRect();
+               const panel = document.querySelector('#panel').getBoundingClientRect();
+               const inside = boxes.filter(r => r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5
+                 && r.bottom <= innerHeight + 0.5 && r.width > 0).length;
+               const outside = points.filter((g, i) => boxes.filter(r => r === boxes[i]).length && !(boxes[i].left >= 0
+                 && boxes[i].top >= 0 && boxes[i].right <= innerWidth + 0.5 && boxes[i].bottom <= innerHeight + 0.5))
+                 .slice(0, 3).map(g => g.dataset.point + ' ' + JSON.stringify(g.getBoundingClientRect()));
+               return { inside, outside, smallest: Math.min(...boxes.map(r => Math.min(r.width, r.height))),
+                 board: board.width, innerWidth, innerHeight,
+                 scrollWidth: document.documentElement.scrollWidth,
+                 below: panel.top >= board.bottom - 0.5, beside: panel.left >= board.right - 0.5 };
+             })()",
+        );
+        let what = format!("{width}x{height}: {measured}");
+        assert_eq!(measured["innerWidth"], width, "{what}");
+        assert_eq!(measured["inside"], 121, "{what}");
+        assert!(
+            measured["scrollWidth"].as_f64().unwrap() <= f64::from(width),
+            "{what}"
+        );
+        // A point is a 60th of 740 units: at least 26 px even on the phone.
+        let board = measured["board"].as_f64().unwrap();
+        let short_side = f64::from(width.min(height));
+        assert!(board >= 0.85 * short_side - 40.0, "{what}");
+        assert!(
+            measured["smallest"].as_f64().unwrap() >= board * 55.0 / 740.0,
+            "{what}"
+        );
+        assert_eq!(measured["below"], stacked, "{what}");
+        assert_eq!(measured["beside"], !stacked, "{what}");
+        // Phase 2 needs the legal points: they are marked and on screen.
+        assert!(browser.click("[data-point=b1].legal.origin"), "{what}");
+        browser.wait_for(
+            "document.querySelector('[data-point=b1]').classList.contains('selected')",
+            5,
+        );
+    }
+
+    // Review: a file of two games; the second is picked, analysed, and a
+    // click on the graph at a ply shows that ply's position.
+    browser.viewport(1440, 900, false);
+    let opening = ["c", "j", "b4c4n", "k7j7w", "c4c7ew", "j7k7s"];
+    let rules = Rules::default();
+    let mut positions = vec![parse_position(&Pattern::One.start_position_string()).unwrap()];
+    for text in opening {
+        let last = *positions.last().unwrap();
+        positions.push(last.play(parse_move(&last, &rules, text).unwrap()));
+    }
+    let file = std::env::temp_dir().join(format!("pasang-review-{}.pgn", std::process::id()));
+    std::fs::write(
+        &file,
+        "[Event \"first\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\n1. d k *\n\n\
+         [Event \"second\"]\n[South \"Cid\"]\n[North \"Dee\"]\n[Result \"*\"]\n\n\
+         1. c j 2. b4c4n k7j7w 3. c4c7ew j7k7s *\n",
+    )
+    .unwrap();
+    browser.open(&format!("{base}?mode=review"));
+    browser.wait_for(
+        "document.querySelector('[data-mode=review]').classList.contains('active')",
+        10,
+    );
+    browser.choose_file("input[type=file]", &file);
+    browser.wait_for("document.querySelectorAll('[data-game]').length === 2", 10);
+    let choice = browser.text("[data-game=\"2\"]");
+    assert!(choice.contains("Cid") && choice.contains("Dee"), "{choice}");
+    assert!(browser.click("[data-game=\"2\"]"));
+    // Six plies and the start, searched at 200 ms each.
+    browser.wait_for(
+        "document.querySelectorAll('[data-eval-graph] [data-ply]').length === 6 && !document.querySelector('#summary').hidden",
+        60,
+    );
+    assert_eq!(
+        browser.eval("[...document.querySelectorAll('#moves [data-ply]')].map(e => e.textContent)"),
+        json!(opening)
+    );
+    let marks = browser.eval(
+        "[...document.querySelectorAll('#moves [data-mark]')].every(e => ['?!', '?', '??'].includes(e.dataset.mark))",
+    );
+    assert_eq!(marks, true);
+    for ply in [3, 1, 5] {
+        assert!(browser.click(&format!("[data-eval-graph] [data-ply=\"{ply}\"]")));
+        browser.wait_for(
+            &format!(
+                "document.querySelector('#moves [data-ply=\"{ply}\"]').classList.contains('current')"
+            ),
+            5,
+        );
+        assert_eq!(
+            browser.drawn_board(),
+            board_of(&positions[ply]),
+            "ply {ply}"
+        );
+    }
+    // The summary names the players; saving gives the annotated record.
+    assert!(browser.text("#summary").contains("Cid"));
+    assert_eq!(browser.text("#save"), "Save annotated record");
+    let _ = std::fs::remove_file(&file);
+
+    // A wrong address is said, and "analyze" is taken as the command line
+    // takes it.
+    browser.open(&format!("{base}?mode=analyse&position=garbage"));
+    browser.wait_for("!document.querySelector('#error').hidden", 10);
+    let error = browser.text("#error");
+    assert!(
+        error.contains("position=garbage") && error.contains("invalid position"),
+        "{error}"
+    );
+    browser.open(&format!("{base}?moves=c%20c"));
+    browser.wait_for("!document.querySelector('#error').hidden", 10);
+    let error = browser.text("#error");
+    assert!(error.contains("move 2, 'c'"), "{error}");
+    browser.open(&format!("{base}?mode=analyze"));
+    browser.wait_for(
+        "document.querySelector('[data-mode=analyse]').classList.contains('active')",
+        10,
+    );
+    assert_eq!(
+        browser.eval("document.querySelector('#error').hidden"),
+        true
+    );
+    browser.open(&format!("{base}?mode=fly"));
+    browser.wait_for("!document.querySelector('#error').hidden", 10);
+    assert!(browser.text("#error").contains("mode=fly"));
+    assert!(
+        browser
+            .eval("document.title")
+            .as_str()
+            .unwrap()
+            .starts_with("Pasang")
+    );
+}
+
+/// Decodes standard base64 (DevTools sends pictures so).
+fn base64_decode(text: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bytes = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut buffer, mut bits) = (0u32, 0);
+    for c in text.bytes().filter(|&c| c != b'=') {
+        let value = ALPHABET.iter().position(|&a| a == c).expect("base64") as u32;
+        buffer = (buffer << 6) | value;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            bytes.push((buffer >> bits) as u8);
+        }
+    }
+    bytes
+}
+
+/// The screenshots of docs/review.md: the review of the second game of
+/// docs/img/review-games.pgn at its first marked move, on a desktop
+/// (1440 x 900) and a phone held upright (360 x 640, the whole page).
+/// Run by hand: `cargo test --release --test gui -- --ignored review_screenshots`.
+#[test]
+#[ignore = "writes docs/img/review-*.png; run by hand"]
+fn review_screenshots() {
+    let binary = chromium().expect("Chromium (apt-get install chromium)");
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/img");
+    let server = Server::start();
+    let mut browser = Browser::start(&binary);
+    browser.viewport(1440, 900, false);
+    browser.open(&format!("http://{}/?mode=review", server.address));
+    browser.choose_file("input[type=file]", &docs.join("review-games.pgn"));
+    browser.wait_for("document.querySelectorAll('[data-game]').length === 2", 10);
+    assert!(browser.click("[data-game=\"2\"]"));
+    browser.wait_for("!document.querySelector('#summary').hidden", 120);
+    let marked = browser.eval(
+        "(() => { const e = document.querySelector('#moves [data-mark]'); return e ? Number(e.dataset.ply) : 0; })()",
+    );
+    let ply = marked.as_u64().filter(|&ply| ply > 0).unwrap_or(1);
+    assert!(browser.click(&format!("[data-eval-graph] [data-ply=\"{ply}\"]")));
+    browser.wait_for(
+        &format!(
+            "document.querySelector('#moves [data-ply=\"{ply}\"]').classList.contains('current')"
+        ),
+        5,
+    );
+    let shoot = |browser: &mut Browser, name: &str, width: u32, height: u32, mobile: bool| {
+        browser.viewport(width, height, mobile);
+        // Let the page lay itself out again (the graph redraws on resize).
+        std::thread::sleep(Duration::from_millis(500));
+        let page_height = browser
+            .eval("document.documentElement.scrollHeight")
+            .as_f64()
+            .unwrap();
+        let shot = browser.call(
+            "Page.captureScreenshot",
+            json!({"format": "png", "captureBeyondViewport": true,
+                   "clip": {"x": 0, "y": 0, "width": width, "height": page_height.max(f64::from(height)), "scale": 1}}),
+        );
+        let path = docs.join(name);
+        std::fs::write(&path, base64_decode(shot["data"].as_str().unwrap())).unwrap();
+        println!(
+            "review_screenshots: {} ({width}x{height}, ply {ply})",
+            path.display()
+        );
+    };
+    shoot(&mut browser, "review-desktop.png", 1440, 900, false);
+    shoot(&mut browser, "review-phone.png", 360, 640, true);
 }

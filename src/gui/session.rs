@@ -164,6 +164,9 @@ pub struct Session {
     review: Option<GameReview>,
     /// Whether the page has heard the review as it stands.
     review_sent: bool,
+    /// The play or watch mode the last move was played in: whose game a
+    /// review of it is.
+    played_in: Option<Mode>,
 }
 
 impl Session {
@@ -197,6 +200,7 @@ impl Session {
             source: None,
             review: None,
             review_sent: false,
+            played_in: None,
         };
         session.send_page(json!({"type": "hello", "engine": name}));
         session.send_state();
@@ -291,6 +295,9 @@ impl Session {
         }
         let mover = self.game.shown().side_to_move();
         self.game.play(text)?;
+        if matches!(self.mode, Mode::Play { .. } | Mode::Watch) {
+            self.played_in = Some(self.mode);
+        }
         if let Some(clock) = &mut self.clock
             && clock.running() == Some(mover)
         {
@@ -373,6 +380,7 @@ impl Session {
                     _ => return Err(bad("position", "not a string")),
                 };
                 self.game = Game::new(rules, start)?;
+                self.played_in = None;
                 self.engine.new_game = true;
                 if let Some(clock) = &mut self.clock {
                     clock.reset();
@@ -557,6 +565,7 @@ impl Session {
     /// any, are the review at once.
     fn open_record(&mut self, record: &Record) -> Result<(), RequestError> {
         self.game = Game::from_record(record)?;
+        self.played_in = None;
         self.engine.new_game = true;
         if let Some(clock) = &mut self.clock {
             clock.reset();
@@ -585,9 +594,15 @@ impl Session {
         }
     }
 
-    /// Who played South and North, as a saved record names them.
+    /// Who played South and North, as a saved record names them: by the
+    /// mode on now, or (in analysis and review) the one the game was
+    /// played in.
     fn player_names(&self) -> (&str, &str) {
-        match self.mode {
+        let mode = match self.mode {
+            Mode::Play { .. } | Mode::Watch => self.mode,
+            _ => self.played_in.unwrap_or(self.mode),
+        };
+        match mode {
             Mode::Play {
                 person: Player::South,
             } => ("person", self.engine_name.as_str()),
@@ -1169,6 +1184,27 @@ mod tests {
             assert!(Instant::now() < deadline, "the review did not end");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    #[test]
+    fn the_game_just_played_is_reviewed_with_one_request() {
+        let mut s = session();
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        s.on_engine("bestmove j");
+        page(&mut s);
+        s.on_page(r#"{"type":"mode","mode":"review"}"#);
+        let messages = page(&mut s);
+        let review = messages.iter().find(|m| m["type"] == "review").unwrap();
+        assert_eq!(review["players"]["south"], "person");
+        assert_eq!(review["players"]["north"], "pasang");
+        assert_eq!(review["total"], 3);
+        let done = finish_review(&mut s);
+        assert_eq!(done["game"]["plies"][1]["move"], "j");
+        // Back in play the game goes on, and its review goes with the
+        // moves it judged.
+        s.on_page(r#"{"type":"mode","mode":"play","side":"south"}"#);
+        s.on_page(r#"{"type":"move","move":"b4c4n"}"#);
+        assert!(s.review.is_none());
     }
 
     #[test]

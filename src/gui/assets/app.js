@@ -346,6 +346,8 @@ function renderHint() {
   let text = "";
   if (state.mode === "review") {
     text = "Step through the game with the move list, the graph or the arrow keys: blue is the move played, green the engine's better move.";
+  } else if (state.over && state.moves.length && state.cursor === state.moves.length) {
+    text = "The game is over: press Review to see where it was won and lost.";
   } else if (canMove() && (state.mode !== "play" || state.side === state.person)) {
     const you = state.mode === "play" ? "Your move" : `${state.side === "south" ? "South" : "North"} to move`;
     if (state.phase === 1) {

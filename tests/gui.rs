@@ -250,6 +250,26 @@ fn chromium() -> Option<String> {
         .map(str::to_string)
 }
 
+/// Chromium's binary for test `name`; without one the test is skipped
+/// with a message, except under `CI=true`, where it fails.
+fn chromium_or_skip(name: &str) -> Option<String> {
+    let binary = chromium();
+    if binary.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{name}: Chromium is not installed, and CI=true needs it (apt-get install chromium)"
+        );
+        // Straight to stderr: libtest would swallow a println! of a
+        // passing test, and a skip should be seen.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped {name}: Chromium is not installed \
+             (apt-get install chromium; .ci/run installs it when it can)"
+        );
+    }
+    binary
+}
+
 /// Headless Chromium with one page, driven over the DevTools protocol.
 struct Browser {
     process: KillOnDrop,
@@ -499,14 +519,7 @@ fn http_get(address: &str, path: &str) -> String {
 
 #[test]
 fn the_page_in_a_real_browser() {
-    let Some(binary) = chromium() else {
-        // Straight to stderr: libtest would swallow a println! of a
-        // passing test, and a skip should be seen.
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped the_page_in_a_real_browser: Chromium is not installed \
-             (apt-get install chromium chromium-driver; .ci/run installs it when it can)"
-        );
+    let Some(binary) = chromium_or_skip("the_page_in_a_real_browser") else {
         return;
     };
     let started = Instant::now();
@@ -693,12 +706,8 @@ fn board_of(position: &pasang::position::Position) -> String {
 
 #[test]
 fn the_board_fits_three_screens_and_a_game_is_reviewed() {
-    let Some(binary) = chromium() else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped the_board_fits_three_screens_and_a_game_is_reviewed: Chromium is not installed \
-             (apt-get install chromium)"
-        );
+    let Some(binary) = chromium_or_skip("the_board_fits_three_screens_and_a_game_is_reviewed")
+    else {
         return;
     };
     let server = Server::start();

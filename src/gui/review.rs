@@ -48,11 +48,18 @@ impl OpenedFile {
         self.records.len()
     }
 
-    /// Game `number` (from 1), now the chosen one; `None` if there is none.
-    pub fn choose(&mut self, number: usize) -> Option<&Record> {
-        let record = self.records.get(number.checked_sub(1)?)?;
-        self.chosen = Some(number);
-        Some(record)
+    /// Game `number` (from 1), if there is one.
+    pub fn game(&self, number: usize) -> Option<&Record> {
+        self.records.get(number.checked_sub(1)?)
+    }
+
+    /// Makes game `number` (from 1) the chosen one; false if there is none.
+    pub fn choose(&mut self, number: usize) -> bool {
+        let exists = self.game(number).is_some();
+        if exists {
+            self.chosen = Some(number);
+        }
+        exists
     }
 
     /// The `games` message: each game's number, players, result and
@@ -281,9 +288,10 @@ mod tests {
         assert_eq!(message["games"][1]["south"], "Cid");
         assert_eq!(message["games"][0]["plies"], 2);
         assert_eq!(message["chosen"], Value::Null);
-        assert_eq!(file.choose(2).unwrap().moves.len(), 1);
+        assert_eq!(file.game(2).unwrap().moves.len(), 1);
+        assert!(file.choose(2));
         assert_eq!(file.games_message()["chosen"], 2);
-        assert!(file.choose(0).is_none() && file.choose(3).is_none());
+        assert!(!file.choose(0) && !file.choose(3) && file.game(3).is_none());
     }
 
     #[test]

@@ -484,8 +484,8 @@ impl Session {
                 match records.len() {
                     0 => return Err(GameError::Record("no game in the text".into()).into()),
                     1 => {
-                        self.file = None;
                         self.open_record(&records[0])?;
+                        self.file = None;
                     }
                     // The page picks one; the board stays as it is till then.
                     _ => {
@@ -502,10 +502,13 @@ impl Session {
                 let count = self.file.as_ref().map_or(0, OpenedFile::len);
                 let number = number(&message, "game", 1..=count as u64)
                     .map_err(|_| bad("game", &format!("the file open holds {count} games")))?;
-                let file = self.file.as_mut().expect("a file with games");
-                let record = file.choose(number as usize).expect("in range").clone();
-                let games = file.games_message();
+                let file = self.file.as_ref().expect("a file with games");
+                let record = file.game(number as usize).expect("in range").clone();
+                // A game that does not replay leaves the board as it was.
                 self.open_record(&record)?;
+                let file = self.file.as_mut().expect("a file with games");
+                file.choose(number as usize);
+                let games = file.games_message();
                 self.send_page(games);
             }
             "save" => {
@@ -1221,6 +1224,19 @@ mod tests {
             "nothing picked yet"
         );
         assert!(s.game.is_empty());
+        // A game that does not replay is refused and changes nothing.
+        let broken = text.replace("1. d k *", "1. d d *");
+        s.on_page(&json!({"type": "load", "text": broken, "review": true}).to_string());
+        page(&mut s);
+        s.on_page(r#"{"type":"pick","game":1}"#);
+        let error = page(&mut s).pop().unwrap();
+        assert!(
+            error["message"].as_str().unwrap().contains("ply 2"),
+            "{error}"
+        );
+        assert!(s.game.is_empty() && !s.file.as_ref().unwrap().is_chosen());
+        s.on_page(&json!({"type": "load", "text": text, "review": true}).to_string());
+        page(&mut s);
         s.on_page(r#"{"type":"pick","game":3}"#);
         assert!(
             page(&mut s)[0]["message"]

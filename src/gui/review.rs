@@ -14,6 +14,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use serde_json::{Value, json};
 
 use crate::matches::records::Record;
+use crate::position::Player;
 use crate::review::{AnnotatedGame, ReviewLimit, ReviewProgress, ReviewSettings, annotate_game};
 
 /// Milliseconds the review searches each position: a 60-ply game takes
@@ -94,12 +95,15 @@ enum Report {
 /// Where a review stands.
 #[derive(Debug)]
 enum Stage {
-    /// The search runs; `done` of `total` positions are searched.
+    /// The search runs; `done` of `total` positions are searched, and
+    /// `standings` holds what is known of each (South's winning chances
+    /// and the evaluation's words), for a graph drawn as it goes.
     Running {
         reports: Receiver<Report>,
         stop: Arc<AtomicBool>,
         done: usize,
         total: usize,
+        standings: Vec<Option<(f64, String)>>,
     },
     /// Every move judged.
     Done(Box<AnnotatedGame>),
@@ -169,6 +173,7 @@ impl GameReview {
                 stop,
                 done: 0,
                 total,
+                standings: vec![None; total],
             },
             Err(error) => {
                 let (sender, reports) = channel();
@@ -180,6 +185,7 @@ impl GameReview {
                     stop,
                     done: 0,
                     total,
+                    standings: Vec::new(),
                 }
             }
         };
@@ -210,6 +216,7 @@ impl GameReview {
                 reports,
                 done,
                 total,
+                standings,
                 ..
             } = &mut self.stage
             else {
@@ -219,6 +226,10 @@ impl GameReview {
                 Ok(Report::Progress(progress)) => {
                     *done = progress.done;
                     *total = progress.total;
+                    if let Some(standing) = standings.get_mut(progress.ply) {
+                        let win = progress.eval.win_percent(Player::South);
+                        *standing = Some((win, progress.eval.to_string()));
+                    }
                     changed = true;
                 }
                 Ok(Report::Done(result)) => {
@@ -242,14 +253,33 @@ impl GameReview {
     }
 
     /// The `review` message: the players and result, how far the search
-    /// has come, and once done the whole review as `pasang annotate
-    /// --json` gives it (`game`).
+    /// has come with each position searched so far (`partial`: per ply
+    /// from 0, South's `win` percent and the evaluation's `text`, or
+    /// null), and once done the whole review as `pasang annotate --json`
+    /// gives it (`game`).
     pub fn message(&self) -> Value {
-        let (running, done, total, game) = match &self.stage {
-            Stage::Running { done, total, .. } => (true, *done, *total, Value::Null),
-            Stage::Done(game) => (false, self.moves.len() + 1, self.moves.len() + 1, {
-                game.to_json()
-            }),
+        let (running, done, total, partial, game) = match &self.stage {
+            Stage::Running {
+                done,
+                total,
+                standings,
+                ..
+            } => {
+                let partial: Vec<Value> = standings
+                    .iter()
+                    .map(|standing| match standing {
+                        Some((win, text)) => {
+                            json!({"win": (win * 10.0).round() / 10.0, "text": text})
+                        }
+                        None => Value::Null,
+                    })
+                    .collect();
+                (true, *done, *total, json!(partial), Value::Null)
+            }
+            Stage::Done(game) => {
+                let total = self.moves.len() + 1;
+                (false, total, total, Value::Null, game.to_json())
+            }
         };
         json!({
             "type": "review",
@@ -258,6 +288,7 @@ impl GameReview {
             "running": running,
             "done": done,
             "total": total,
+            "partial": partial,
             "game": game,
         })
     }
@@ -301,14 +332,23 @@ mod tests {
         let mut review = GameReview::start(record, moves.clone());
         assert!(review.is_of(&moves) && review.running());
         assert_eq!(review.message()["total"], 3);
+        let mut partial = Vec::new();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
         while review.running() {
             assert!(std::time::Instant::now() < deadline, "no end");
             review.poll().unwrap();
+            if review.running() {
+                partial = review.message()["partial"].as_array().unwrap().clone();
+            }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         let message = review.message();
         assert_eq!(message["done"], 3);
+        // The positions are searched from the end back: the last ones are
+        // known first.
+        if let Some(last) = partial.last() {
+            assert!(last.is_null() || last["win"].is_number(), "{partial:?}");
+        }
         assert_eq!(message["players"]["south"], "Ann");
         assert_eq!(message["game"]["plies"].as_array().unwrap().len(), 2);
         // Written out, it reads back as annotated, with no search.

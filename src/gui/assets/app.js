@@ -449,8 +449,10 @@ function reviewPly(ply) {
 }
 // Where the game stands at `ply` (0: the start): evaluation text and
 // South's winning chances.
+// While the engine works, the positions searched so far (from the end).
 function reviewStanding(ply) {
-  if (!review || !review.game) return null;
+  if (!review) return null;
+  if (!review.game) return review.partial && review.partial[ply] ? review.partial[ply] : null;
   const at = ply === 0 ? review.game.start : review.game.plies[ply - 1];
   return at ? { text: at.eval.text, win: at.south_win_percent } : null;
 }
@@ -553,7 +555,8 @@ function drawGraph() {
   // Every ply has its point; marked moves are larger dots of their colour.
   state.moves.forEach((_, i) => {
     const judged = reviewPly(i + 1);
-    const win = judged ? judged.south_win_percent : 50;
+    const standing = reviewStanding(i + 1);
+    const win = standing ? standing.win : 50;
     const attrs = { cx: x(i + 1), cy: y(win), r: judged && judged.mark ? 4.5 : 1.5, "data-ply": i + 1 };
     if (judged && judged.mark) attrs["data-mark"] = judged.mark;
     const dot = el("circle", attrs, svg);

@@ -357,6 +357,8 @@ function renderHint() {
     } else {
       text = `${you}: move your ka like a rook (click it, then where it goes); every move captures.`;
     }
+    // Outside play the page speaks of the side to move, not to the person.
+    if (state.mode !== "play") text = text.replace(/\byour\b/g, "its");
   }
   $("hint").textContent = text;
   $("hint").hidden = !text;

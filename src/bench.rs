@@ -110,9 +110,7 @@ pub fn run(depth: u32, signals: &Signals, id: u64, emit: &mut dyn FnMut(&str)) -
         let mut engine = Engine::new();
         engine.set_rules(*rules);
         let position = parse_position(fen).expect("bench positions are valid");
-        engine
-            .set_position(Some(fen), &[])
-            .expect("bench positions are valid");
+        engine.set_position(position);
         let start = Instant::now();
         let result = engine.search_with(&limits, &settings, signals, id, &Silent);
         searching += start.elapsed();

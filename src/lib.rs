@@ -5,10 +5,11 @@
 //! sets), [`rules`] (options and layouts), [`position`] (state and moves
 //! made by copy), `zobrist`, [`moves`], [`movegen`], [`notation`],
 //! [`outcome`], [`perft`], then [`eval`], [`search`], [`tt`], the
-//! [`engine`] facade, [`protocol`], the [`cli`] tools,
-//! [`matches`](mod@matches), [`review`] and [`datagen`], `tune` (fitting
-//! the evaluation's weights) and `gui` (a board in the browser that drives
-//! an engine through the protocol).
+//! [`engine`] facade, [`protocol`], the [`cli`] tools, `client` (driving
+//! an engine process over the protocol), [`matches`](mod@matches),
+//! [`review`] and [`datagen`], `tune` (fitting the evaluation's weights)
+//! and `gui` (a board in the browser that drives an engine through the
+//! protocol).
 //!
 //! # The public API
 //!
@@ -42,6 +43,7 @@ pub(crate) mod bench;
 pub mod bitboard;
 pub(crate) mod build;
 pub mod cli;
+pub(crate) mod client;
 pub mod datagen;
 pub mod engine;
 pub mod eval;

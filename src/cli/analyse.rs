@@ -6,7 +6,6 @@
 //! only ever receives whole results, so a consumer such as `jq` never sees
 //! a broken object. The exit code is 1 if any line failed.
 
-use std::fmt;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Mutex;
 
@@ -14,10 +13,11 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{PositionArgs, Progress, RuleArgs, describe_result};
-use crate::engine::{DEFAULT_HASH_MIB, Engine, EngineError, MAX_MULTIPV, MAX_THREADS};
+use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_MULTIPV, MAX_THREADS};
 use crate::eval::wdl::Wdl;
 use crate::notation::format_position;
 use crate::outcome::Status;
+use crate::protocol::{Command, CommandError, PositionBase, Refusal, set_position};
 use crate::search::{Info, Limits, Listener, Score, Signals};
 use crate::tt::MAX_HASH_MIB;
 
@@ -70,39 +70,14 @@ pub struct AnalyseArgs {
 }
 
 /// Why one input gives no position to analyse.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 enum InputError {
-    /// `position` alone.
-    NoBase,
-    /// `fen` without a position string.
-    NoFen,
-    /// The first word is no position string, `startpos` or `fen` (the
-    /// word, shortened).
-    NotAPosition(String),
-    /// After the position comes something other than `moves` (the word,
-    /// shortened).
-    NotMoves(String),
+    /// Not a `position` command's arguments (the protocol's words).
+    #[error("{}", match .0 { CommandError::Invalid(why) => why, CommandError::Unknown(text) => text })]
+    NotAPosition(CommandError),
     /// The engine refuses the position or a move.
-    Engine(EngineError),
-}
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InputError::NoBase => {
-                f.write_str("'position' needs 'startpos' or 'fen <position string>'")
-            }
-            InputError::NoFen => f.write_str("'fen' needs a position string"),
-            InputError::NotAPosition(word) => write!(
-                f,
-                "expected a position string, 'startpos' or 'fen <position string>', found '{word}'"
-            ),
-            InputError::NotMoves(word) => {
-                write!(f, "expected 'moves' after the position, found '{word}'")
-            }
-            InputError::Engine(error) => write!(f, "{error}"),
-        }
-    }
+    #[error(transparent)]
+    Refused(#[from] Refusal),
 }
 
 /// What went wrong with one input.
@@ -117,16 +92,13 @@ enum Failure {
 pub fn run(args: &AnalyseArgs) -> i32 {
     let mut engine = Engine::new();
     engine.set_rules(args.rules.rules());
-    for (name, value) in [
-        ("Hash", args.hash),
-        ("Threads", args.threads),
-        ("MultiPV", args.multipv),
-    ] {
-        if let Err(message) = engine.set_option(name, Some(&value.to_string())) {
-            eprintln!("error: {message}");
-            return 1;
-        }
+    // clap keeps the numbers within the engine's ranges.
+    if let Err(message) = engine.set_hash(args.hash as usize) {
+        eprintln!("error: {message}");
+        return 1;
     }
+    engine.set_threads(args.threads as usize);
+    engine.set_multipv(args.multipv as usize);
     let limits = Limits {
         depth: args
             .depth
@@ -137,11 +109,10 @@ pub fn run(args: &AnalyseArgs) -> i32 {
     };
     let progress = Progress::stderr();
     let mut out = std::io::stdout().lock();
-    let mut analyse = |text: &str, fen: Option<&str>, moves: &[String]| {
+    let mut analyse = |text: &str, base: &PositionBase, moves: &[String]| {
         engine.new_game();
-        engine
-            .set_position(fen, moves)
-            .map_err(|error| Failure::Input(InputError::Engine(error)))?;
+        set_position(&mut engine, base, moves)
+            .map_err(|error| Failure::Input(InputError::Refused(error)))?;
         let report = search(&engine, &limits, &progress);
         let line = if args.json {
             json_report(text, &engine, &report).to_string()
@@ -155,11 +126,11 @@ pub fn run(args: &AnalyseArgs) -> i32 {
 
     if args.position.given() {
         let moves = args.position.move_list();
-        return match analyse(
-            &args.position.describe(),
-            args.position.fen.as_deref(),
-            &moves,
-        ) {
+        let base = match &args.position.fen {
+            Some(fen) => PositionBase::Fen(fen.trim().to_string()),
+            None => PositionBase::StartPos,
+        };
+        return match analyse(&args.position.describe(), &base, &moves) {
             Ok(()) | Err(Failure::Output) => 0,
             Err(Failure::Input(message)) => {
                 eprintln!("error: {message}");
@@ -173,7 +144,7 @@ pub fn run(args: &AnalyseArgs) -> i32 {
         for (index, text) in args.positions.iter().enumerate() {
             let result = parse_line(text.trim())
                 .map_err(Failure::Input)
-                .and_then(|(fen, moves)| analyse(text.trim(), fen.as_deref(), &moves));
+                .and_then(|(base, moves)| analyse(text.trim(), &base, &moves));
             match result {
                 Ok(()) => {}
                 Err(Failure::Output) => break,
@@ -218,9 +189,9 @@ pub fn run(args: &AnalyseArgs) -> i32 {
         }
         let result = parse_line(text)
             .map_err(Failure::Input)
-            .and_then(|(fen, moves)| {
+            .and_then(|(base, moves)| {
                 progress.show(&format!("line {number}: searching"));
-                analyse(text, fen.as_deref(), &moves)
+                analyse(text, &base, &moves)
             });
         progress.clear();
         match result {
@@ -240,45 +211,26 @@ pub fn run(args: &AnalyseArgs) -> i32 {
     }
 }
 
-/// Splits an input line into a position string (`None`: the start) and
-/// moves.
-fn parse_line(text: &str) -> Result<(Option<String>, Vec<String>), InputError> {
-    let mut tokens: Vec<&str> = text.split_whitespace().collect();
-    if tokens.first() == Some(&"position") {
-        tokens.remove(0);
+/// An input line read as the arguments of the protocol's `position`
+/// command (by its parser), a bare position string standing for `fen
+/// <position string>`.
+fn parse_line(text: &str) -> Result<(PositionBase, Vec<String>), InputError> {
+    let text = text.trim();
+    let text = text
+        .strip_prefix("position")
+        .filter(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+        .unwrap_or(text)
+        .trim_start();
+    let first = text.split_whitespace().next().unwrap_or("");
+    let line = if first.contains('/') {
+        format!("position fen {text}")
+    } else {
+        format!("position {text}")
+    };
+    match line.parse::<Command>().map_err(InputError::NotAPosition)? {
+        Command::Position { base, moves } => Ok((base, moves)),
+        _ => unreachable!("a line starting with 'position' parses as one"),
     }
-    let (fen, rest) = match tokens.first() {
-        None => return Err(InputError::NoBase),
-        Some(&"startpos") => (None, &tokens[1..]),
-        Some(&"fen") => {
-            let end = tokens
-                .iter()
-                .position(|t| *t == "moves")
-                .unwrap_or(tokens.len());
-            if end == 1 {
-                return Err(InputError::NoFen);
-            }
-            (Some(tokens[1..end].join(" ")), &tokens[end..])
-        }
-        Some(word) if !word.contains('/') => {
-            return Err(InputError::NotAPosition(crate::notation::shorten(word)));
-        }
-        Some(_) => {
-            let end = tokens
-                .iter()
-                .position(|t| *t == "moves")
-                .unwrap_or(tokens.len());
-            (Some(tokens[..end].join(" ")), &tokens[end..])
-        }
-    };
-    let moves = match rest.split_first() {
-        None => Vec::new(),
-        Some((&"moves", moves)) => moves.iter().map(|m| m.to_string()).collect(),
-        Some((word, _)) => {
-            return Err(InputError::NotMoves(crate::notation::shorten(word)));
-        }
-    };
-    Ok((fen, moves))
 }
 
 /// Collects the lines of the deepest iteration, and shows progress.
@@ -382,39 +334,6 @@ fn pv_json(info: &Info) -> Value {
     )
 }
 
-/// The game-end score the protocol reports: mate 0 for a loss, the final
-/// margin for a win on points, 0 for a draw.
-fn final_score(status: &Status, engine: &Engine) -> Score {
-    let side = engine.position().side_to_move();
-    match status {
-        Status::Over {
-            winner: Some(player),
-            scores,
-            ..
-        } if *player == side => Score::Centipoints(
-            100 * (scores[side.index()] as i32 - scores[side.opponent().index()] as i32),
-        ),
-        Status::Over {
-            winner: Some(_), ..
-        } => Score::Mate(0),
-        _ => Score::Centipoints(0),
-    }
-}
-
-/// The certain result of a finished game for the side to move.
-fn final_wdl(status: &Status, engine: &Engine) -> Wdl {
-    match status {
-        Status::Over {
-            winner: Some(player),
-            ..
-        } if *player == engine.position().side_to_move() => Wdl::WON,
-        Status::Over {
-            winner: Some(_), ..
-        } => Wdl::LOST,
-        _ => Wdl::DRAWN,
-    }
-}
-
 fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
     let position = engine.position();
     let mut object = json!({
@@ -438,7 +357,9 @@ fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
             };
             json!({
                 "bestmove": null,
-                "score": score_wdl_json(final_score(status, engine), final_wdl(status, engine)),
+                "score": engine
+                    .final_score()
+                    .map_or(Value::Null, |(score, wdl)| score_wdl_json(score, wdl)),
                 "pv": [],
                 "depth": 0,
                 "seldepth": 0,
@@ -527,17 +448,25 @@ mod tests {
 
     #[test]
     fn input_lines_take_every_form() {
-        assert_eq!(parse_line("startpos").unwrap(), (None, vec![]));
+        assert_eq!(
+            parse_line("startpos").unwrap(),
+            (PositionBase::StartPos, vec![])
+        );
         assert_eq!(
             parse_line("position startpos moves c j").unwrap(),
-            (None, vec!["c".to_string(), "j".to_string()])
+            (
+                PositionBase::StartPos,
+                vec!["c".to_string(), "j".to_string()]
+            )
         );
-        let (fen, moves) = parse_line("fen a/b c d e moves x").unwrap();
-        assert_eq!(fen.as_deref(), Some("a/b c d e"));
+        let fen = PositionBase::Fen("a/b c d e".into());
+        let (base, moves) = parse_line("fen a/b c d e moves x").unwrap();
+        assert_eq!(base, fen);
         assert_eq!(moves, ["x"]);
-        let (fen, moves) = parse_line("a/b c d e").unwrap();
-        assert_eq!(fen.as_deref(), Some("a/b c d e"));
+        let (base, moves) = parse_line("a/b c d e").unwrap();
+        assert_eq!(base, fen);
         assert!(moves.is_empty());
+        assert_eq!(parse_line("a/b moves c").unwrap().1, ["c"]);
         assert!(parse_line("startpos c j").is_err());
         assert!(
             parse_line("bogus line")

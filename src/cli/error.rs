@@ -3,66 +3,57 @@
 //! kinds of failure (a file, the output, a bad position) are shared by
 //! the subcommands, so one type says them all once.
 
-use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
 use crate::datagen::DatagenError;
-use crate::engine::EngineError;
 use crate::eval::features::NAMES;
 use crate::gui::GuiError;
 use crate::matches::records::RecordError;
 use crate::notation::{ListMoveError, PositionError};
 use crate::protocol::LogFileError;
 use crate::rules::OptionValueError;
+use crate::tt::TableError;
 use crate::tune::TuneError;
 
 /// Why a base position and a move list give no game: the error of
 /// [`super::Replay::new`].
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub(crate) enum ReplayError {
     /// The position string does not parse.
-    Position(PositionError),
+    #[error("invalid position: {0}")]
+    Position(#[source] PositionError),
     /// A move does not parse or is illegal where the list reaches it.
+    #[error(transparent)]
     Move(ListMoveError),
 }
 
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayError::Position(error) => write!(f, "invalid position: {error}"),
-            ReplayError::Move(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ReplayError::Position(error) => Some(error),
-            ReplayError::Move(error) => Some(error),
-        }
-    }
-}
-
 /// Why a subcommand failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub(crate) enum CliError {
     /// `--fen` and `--moves` (or a record's start and moves) give no game.
-    Replay(ReplayError),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
     /// An input file cannot be read.
-    Read(PathBuf, io::Error),
+    #[error("cannot read '{path}': {1}", path = .0.display())]
+    Read(PathBuf, #[source] io::Error),
     /// An output file cannot be written.
-    Write(PathBuf, io::Error),
+    #[error("cannot write '{path}': {1}", path = .0.display())]
+    Write(PathBuf, #[source] io::Error),
     /// Standard output cannot be written.
-    Output(io::Error),
+    #[error("cannot write the output: {0}")]
+    Output(#[source] io::Error),
     /// The terminal of `play` failed.
-    Terminal(io::Error),
+    #[error("terminal input/output failed: {0}")]
+    Terminal(#[source] io::Error),
     /// A pool of this many threads cannot be started.
-    Threads(usize, rayon::ThreadPoolBuildError),
+    #[error("cannot start {0} threads: {1}")]
+    Threads(usize, #[source] rayon::ThreadPoolBuildError),
     /// A records file does not parse.
-    Records(PathBuf, RecordError),
+    #[error("'{path}': {1}", path = .0.display())]
+    Records(PathBuf, #[source] RecordError),
     /// A records file has no game of this number (from 1).
+    #[error("game {game} is not in '{}' ({count} games)", .path.display())]
     NoSuchGame {
         path: PathBuf,
         game: usize,
@@ -70,92 +61,35 @@ pub(crate) enum CliError {
         count: usize,
     },
     /// A record's rule tags name no rule.
+    #[error(transparent)]
     RecordRules(OptionValueError),
     /// `--without` names a term the evaluation does not have.
+    #[error("unknown term '{0}' in --without; the terms are {names}", names = NAMES.join(", "))]
     UnknownTerm(String),
     /// `--without` names the margin, which sets the scale of the fit.
+    #[error("the margin sets the scale and cannot be left out")]
     MarginLeftOut,
     /// A datagen file gives no samples to fit.
-    Samples(PathBuf, TuneError),
+    #[error("'{path}': {1}", path = .0.display())]
+    Samples(PathBuf, #[source] TuneError),
     /// The fit failed.
+    #[error(transparent)]
     Tune(TuneError),
     /// `datagen` was given neither `--games` nor `--positions`.
+    #[error("give --games or --positions")]
     NoTarget,
     /// A datagen run failed.
+    #[error(transparent)]
     Datagen(DatagenError),
-    /// The engine refused a setting.
-    Engine(EngineError),
+    /// The engine's table cannot be had at the size asked for.
+    #[error(transparent)]
+    Table(TableError),
     /// The protocol's log file cannot be opened.
+    #[error(transparent)]
     LogFile(LogFileError),
     /// The browser board cannot be served.
+    #[error(transparent)]
     Gui(GuiError),
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Replay(error) => write!(f, "{error}"),
-            CliError::Read(path, error) => write!(f, "cannot read '{}': {error}", path.display()),
-            CliError::Write(path, error) => {
-                write!(f, "cannot write '{}': {error}", path.display())
-            }
-            CliError::Output(error) => write!(f, "cannot write the output: {error}"),
-            CliError::Terminal(error) => write!(f, "terminal input/output failed: {error}"),
-            CliError::Threads(count, error) => write!(f, "cannot start {count} threads: {error}"),
-            CliError::Records(path, error) => write!(f, "'{}': {error}", path.display()),
-            CliError::NoSuchGame { path, game, count } => write!(
-                f,
-                "game {game} is not in '{}' ({count} games)",
-                path.display()
-            ),
-            CliError::RecordRules(error) => write!(f, "{error}"),
-            CliError::UnknownTerm(name) => write!(
-                f,
-                "unknown term '{name}' in --without; the terms are {}",
-                NAMES.join(", ")
-            ),
-            CliError::MarginLeftOut => {
-                f.write_str("the margin sets the scale and cannot be left out")
-            }
-            CliError::Samples(path, error) => write!(f, "'{}': {error}", path.display()),
-            CliError::Tune(error) => write!(f, "{error}"),
-            CliError::NoTarget => f.write_str("give --games or --positions"),
-            CliError::Datagen(error) => write!(f, "{error}"),
-            CliError::Engine(error) => write!(f, "{error}"),
-            CliError::LogFile(error) => write!(f, "{error}"),
-            CliError::Gui(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl std::error::Error for CliError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CliError::Replay(error) => Some(error),
-            CliError::Read(_, error)
-            | CliError::Write(_, error)
-            | CliError::Output(error)
-            | CliError::Terminal(error) => Some(error),
-            CliError::Threads(_, error) => Some(error),
-            CliError::Records(_, error) => Some(error),
-            CliError::RecordRules(error) => Some(error),
-            CliError::Samples(_, error) | CliError::Tune(error) => Some(error),
-            CliError::Datagen(error) => Some(error),
-            CliError::Engine(error) => Some(error),
-            CliError::LogFile(error) => Some(error),
-            CliError::Gui(error) => Some(error),
-            CliError::NoSuchGame { .. }
-            | CliError::UnknownTerm(_)
-            | CliError::MarginLeftOut
-            | CliError::NoTarget => None,
-        }
-    }
-}
-
-impl From<ReplayError> for CliError {
-    fn from(error: ReplayError) -> CliError {
-        CliError::Replay(error)
-    }
 }
 
 #[cfg(test)]

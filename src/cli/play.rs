@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::show::{board_text_from, details};
 use super::{CliError, PositionArgs, Replay, RuleArgs, player_title};
-use crate::engine::{DEFAULT_HASH_MIB, Engine, EngineError, MAX_THREADS, OPTIONS};
+use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_THREADS};
 use crate::moves::Move;
 use crate::notation::{MoveError, format_position, parse_move};
 use crate::outcome::Status;
@@ -120,19 +120,15 @@ pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
     let replay = args.position.replay(&rules)?;
     let mut engine = Engine::new();
     engine.set_rules(rules);
+    // clap keeps both within the engine's ranges.
     engine
-        .set_option("Hash", Some(&args.hash.to_string()))
-        .map_err(CliError::Engine)?;
-    engine
-        .set_option("Threads", Some(&args.threads.to_string()))
-        .map_err(CliError::Engine)?;
-    let depth_cap = apply_skill(&mut engine, args.skill).map_err(CliError::Engine)?;
+        .set_hash(args.hash as usize)
+        .map_err(CliError::Table)?;
+    engine.set_threads(args.threads as usize);
+    engine.set_skill_level(args.skill);
     let limits = Limits {
         movetime: Some(args.movetime),
-        depth: match (args.depth, depth_cap) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        },
+        depth: args.depth,
         ..Limits::default()
     };
     let hint_limits = Limits {
@@ -174,19 +170,6 @@ fn login_name() -> String {
         .unwrap_or_else(|| "you".to_string())
 }
 
-/// Sets the engine's `Skill Level`; returns a depth cap to use instead
-/// when the engine has no such option.
-fn apply_skill(engine: &mut Engine, skill: u8) -> Result<Option<u32>, EngineError> {
-    if OPTIONS.iter().any(|(name, _)| *name == "Skill Level") {
-        engine.set_option("Skill Level", Some(&skill.to_string()))?;
-        Ok(None)
-    } else if skill < MAX_SKILL {
-        Ok(Some(1 + skill as u32 / 2))
-    } else {
-        Ok(None)
-    }
-}
-
 /// A game in progress.
 struct Game {
     engine: Engine,
@@ -195,7 +178,7 @@ struct Game {
     /// The person's name in records.
     human_name: String,
     skill: u8,
-    /// Limits of the engine's own moves (with any skill depth cap).
+    /// Limits of the engine's own moves.
     limits: Limits,
     /// Limits of hints, at full strength.
     hint_limits: Limits,
@@ -453,12 +436,7 @@ impl Game {
     /// Searches the current position with `limits`: the move, its score,
     /// the depth reached and the time taken.
     fn think(&mut self, limits: &Limits) -> Option<(Move, Score, u32, Duration)> {
-        let position = format_position(&self.replay.current());
-        if let Err(message) = self.engine.set_position(Some(&position), &[]) {
-            // Every position reached in play formats and parses back.
-            log::error!("cannot set the position {position}: {message}");
-            return None;
-        }
+        self.engine.set_position(self.replay.current());
         let start = Instant::now();
         let result = self.engine.search(limits, &Signals::default(), 1, &Silent);
         let info = result.final_info?;
@@ -492,8 +470,7 @@ impl Game {
     }
 
     fn list_moves(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
-        let position = format_position(&self.replay.current());
-        let _ = self.engine.set_position(Some(&position), &[]);
+        self.engine.set_position(self.replay.current());
         let moves: Vec<String> = self
             .engine
             .legal_moves()
@@ -531,12 +508,10 @@ impl Game {
 
     fn hint(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         // Hints come from full strength, whatever the opponent's level.
-        let weakened = self.skill < MAX_SKILL && apply_skill(&mut self.engine, MAX_SKILL).is_ok();
+        self.engine.set_skill_level(MAX_SKILL);
         let limits = self.hint_limits.clone();
         let found = self.think(&limits);
-        if weakened {
-            let _ = apply_skill(&mut self.engine, self.skill);
-        }
+        self.engine.set_skill_level(self.skill);
         match found {
             Some((mv, score, _, _)) => writeln!(out, "Hint: {mv} (eval {score} for you)"),
             None => writeln!(out, "No hint: there is no legal move."),
@@ -608,7 +583,8 @@ mod tests {
     fn the_end_is_told_once_and_another_game_can_follow() {
         let mut game = endgame(Player::South);
         let moves = {
-            game.engine.set_position(Some(LAST_MOVE), &[]).unwrap();
+            game.engine
+                .set_position(crate::notation::parse_position(LAST_MOVE).unwrap());
             game.engine.legal_moves()
         };
         let mv = moves[0].to_string();

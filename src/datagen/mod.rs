@@ -182,9 +182,7 @@ pub fn game_rules(seed: u64, index: u64) -> Rules {
 /// An engine for datagen: one search thread, a small table.
 pub fn new_engine() -> Engine {
     let mut engine = Engine::new();
-    engine
-        .set_option("Hash", Some(&HASH_MIB.to_string()))
-        .expect("a valid hash size");
+    engine.set_hash(HASH_MIB).expect("a valid hash size");
     engine
 }
 
@@ -224,18 +222,12 @@ pub fn play_game(engine: &mut Engine, header: &Header, index: u64) -> Result<Gam
         if status != Status::InPlay {
             break status;
         }
-        let text = format_position(&position);
-        engine
-            .set_position(Some(&text), &[])
-            .map_err(|_| DatagenError::NoMove {
-                game: index,
-                position: text.clone(),
-            })?;
+        engine.set_position(position);
         let result = engine.search_with(&limits, &settings, &signals, 1, &Silent);
         let Some(mv) = result.best_move else {
             return Err(DatagenError::NoMove {
                 game: index,
-                position: text,
+                position: format_position(&position),
             });
         };
         if let Some(Score::Centipoints(score)) = result.final_info.map(|info| info.score) {

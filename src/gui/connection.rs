@@ -9,8 +9,7 @@ use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
 use super::session::Session;
-use crate::matches::engine_process::{EngineError, EngineProcess};
-use crate::matches::engine_spec::EngineSpec;
+use crate::client::{ClientError, EngineProcess, EngineSpec};
 
 /// Largest message the page may send (a loaded game record is the
 /// largest); a larger one closes the connection.
@@ -43,6 +42,7 @@ pub fn serve(stream: TcpStream, spec: &EngineSpec) {
         Err(error) => {
             let mut session = Session::new(&spec.name, Vec::new());
             session.on_engine_gone(&format!("'{}': {error}", spec.command_line()));
+            log::warn!("{}: {error}", spec.name);
             (None, session)
         }
     };
@@ -63,12 +63,10 @@ pub fn serve(stream: TcpStream, spec: &EngineSpec) {
             Err(_) => break,
         }
         if let Some(process) = engine.as_mut() {
-            let lines = session.take_engine();
-            let new_game = process.protocol().new_game();
-            let sent = lines.iter().try_for_each(|line| {
-                // The session speaks UCI; a UGI engine has its own word.
-                process.send(if line == "ucinewgame" { new_game } else { line })
-            });
+            let commands = session.take_engine();
+            let sent = commands
+                .iter()
+                .try_for_each(|command| process.send(command));
             let mut gone = sent.err();
             // What the engine has said so far, without waiting; at most
             // MAX_LINES_PER_TURN, so that a flood cannot starve the page.
@@ -77,11 +75,19 @@ pub fn serve(stream: TcpStream, spec: &EngineSpec) {
                 lines_read += 1;
                 match process.next_line(Instant::now()) {
                     Ok(line) => session.on_engine(&line.text),
-                    Err(EngineError::Timeout(_)) => break,
+                    Err(ClientError::Timeout(_)) => break,
                     Err(error) => gone = Some(error),
                 }
             }
             if let Some(error) = gone {
+                let stderr = process.stderr_tail();
+                if !stderr.is_empty() {
+                    log::warn!(
+                        "{} ({error}) last wrote to stderr: {}",
+                        spec.name,
+                        stderr.join(" | ")
+                    );
+                }
                 session.on_engine_gone(&error.to_string());
                 engine = None;
             }
@@ -109,12 +115,10 @@ fn send_all(socket: &mut WebSocket<TcpStream>, messages: Vec<String>) -> bool {
 
 /// Starts the engine and shakes hands: the process, its name and the
 /// options it announced.
-fn start_engine(spec: &EngineSpec) -> Result<(EngineProcess, String, Vec<String>), EngineError> {
+fn start_engine(spec: &EngineSpec) -> Result<(EngineProcess, String, Vec<String>), ClientError> {
     let mut engine = EngineProcess::spawn(spec)?;
     let identity = engine.handshake(HANDSHAKE)?;
-    for (name, value) in &spec.options {
-        engine.send(&format!("setoption name {name} value {value}"))?;
-    }
+    engine.set_options(&spec.options)?;
     engine.ping(HANDSHAKE)?;
     let name = identity.name.unwrap_or_else(|| spec.name.clone());
     // Options fixed on the command line are not the page's to change.

@@ -7,7 +7,6 @@
 //! - [`connection`]: one page's socket, its engine process, the loop;
 //! - [`session`]: the session as a state machine (modes, searches);
 //! - [`clock`]: the optional clock of play mode;
-//! - [`info`]: the engine's `info` lines as the page shows them;
 //! - [`game`]: the game shown, checked by the project's rules core;
 //! - [`review`]: review mode: a record file's games and a game's review;
 //! - [`rules_page`]: the rules page, from docs/rules.md.
@@ -16,7 +15,6 @@ pub mod clock;
 pub mod connection;
 pub mod game;
 pub mod http;
-pub mod info;
 pub mod review;
 pub mod rules_page;
 pub mod session;
@@ -28,7 +26,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::matches::engine_spec::EngineSpec;
+use crate::client::{EngineSpec, SpecError};
 use http::{HttpError, Route};
 
 /// Pages served at once; each runs an engine process.
@@ -66,24 +64,21 @@ pub struct GuiArgs {
 }
 
 /// Why the server could not start.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum GuiError {
     /// The `--engine` value does not parse.
-    Engine(String),
+    #[error("--engine: {0}")]
+    Engine(#[from] SpecError),
+    /// The program's own path, the default engine, is not known.
+    #[error("--engine: cannot find this program: {0}")]
+    OwnProgram(#[source] std::io::Error),
+    /// The `--engine` value sets search limits.
+    #[error("--engine: search limits are the page's to choose; give cmd= and option.<Name>= only")]
+    Limits,
     /// The address cannot be listened on.
-    Bind(String, std::io::Error),
+    #[error("cannot listen on {0}: {1}")]
+    Bind(String, #[source] std::io::Error),
 }
-
-impl std::fmt::Display for GuiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GuiError::Engine(why) => write!(f, "--engine: {why}"),
-            GuiError::Bind(address, error) => write!(f, "cannot listen on {address}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for GuiError {}
 
 /// Runs the server until the process is killed.
 pub fn run(args: &GuiArgs) -> Result<i32, GuiError> {
@@ -113,19 +108,16 @@ pub fn run(args: &GuiArgs) -> Result<i32, GuiError> {
 /// The engine of `--engine`, or this very program.
 fn engine_spec(text: Option<&str>) -> Result<EngineSpec, GuiError> {
     let spec: EngineSpec = match text {
-        Some(text) => text.parse().map_err(|e| GuiError::Engine(format!("{e}")))?,
+        Some(text) => text.parse()?,
         None => {
-            let program = std::env::current_exe()
-                .map_err(|e| GuiError::Engine(format!("cannot find this program: {e}")))?;
+            let program = std::env::current_exe().map_err(GuiError::OwnProgram)?;
             let mut spec: EngineSpec = "cmd=pasang".parse().expect("a valid spec");
             spec.program = program.to_string_lossy().into_owned();
             spec
         }
     };
     if spec.limits != Default::default() {
-        return Err(GuiError::Engine(
-            "search limits are the page's to choose; give cmd= and option.<Name>= only".into(),
-        ));
+        return Err(GuiError::Limits);
     }
     Ok(spec)
 }

@@ -4,7 +4,8 @@
 //! tests here play both sides.
 //!
 //! The engine is asked only to search (`setoption`, `ucinewgame`,
-//! `isready`, `position`, `go`, `stop`), so any engine that speaks the
+//! `isready`, `position`, `go`, `stop`, as typed [`Command`]s that the
+//! client writes in the engine's protocol), so any engine that speaks the
 //! protocol will do; the rules, the board and the end of the game are the
 //! server's own.
 
@@ -16,11 +17,12 @@ use serde_json::{Value, json};
 
 use super::clock::Clock;
 use super::game::{Game, GameError};
-use super::info::Info;
 use super::review::{GameReview, OpenedFile};
+use crate::client::{EngineScore, InfoLine, rule_settings};
 use crate::matches::records::{self, Record};
 use crate::notation::parse_move;
 use crate::position::Player;
+use crate::protocol::{Command, GoParams, PositionBase};
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
 /// Default time per engine move in play and watch modes, in ms: the
@@ -154,7 +156,7 @@ pub struct Session {
     /// page.
     infos: BTreeMap<u64, Value>,
     to_page: Vec<String>,
-    to_engine: Vec<String>,
+    to_engine: Vec<Command>,
     /// The record file the page opened, while it holds several games.
     file: Option<OpenedFile>,
     /// The record the game on the board was read from, while the game's
@@ -212,8 +214,8 @@ impl Session {
         std::mem::take(&mut self.to_page)
     }
 
-    /// Lines for the engine, oldest first.
-    pub fn take_engine(&mut self) -> Vec<String> {
+    /// Commands for the engine, oldest first.
+    pub fn take_engine(&mut self) -> Vec<Command> {
         std::mem::take(&mut self.to_engine)
     }
 
@@ -681,7 +683,7 @@ impl Session {
                     search.generation == self.generation && Some(search.purpose) == wanted;
                 if !current && !search.stopping {
                     search.stopping = true;
-                    self.to_engine.push("stop".into());
+                    self.to_engine.push(Command::Stop);
                 }
             }
             None => {
@@ -700,18 +702,24 @@ impl Session {
             .iter()
             .any(|option| option.eq_ignore_ascii_case(name));
         if known && self.engine.sent.get(name) != Some(&value) {
-            self.to_engine
-                .push(format!("setoption name {name} value {value}"));
-            self.engine.sent.insert(name.to_string(), value);
+            self.engine.sent.insert(name.to_string(), value.clone());
+            self.to_engine.push(Command::SetOption {
+                name: name.to_string(),
+                value: Some(value),
+            });
         }
     }
 
     fn start(&mut self, purpose: Purpose) {
-        let rules = self.game.rules();
-        self.set_option("Pattern", rules.pattern.to_string());
-        self.set_option("Ka Entry", rules.ka_entry.to_string());
-        self.set_option("Second Column", rules.second_column.to_string());
-        self.set_option("Centre", rules.centre.to_string());
+        for command in rule_settings(&self.game.rules()) {
+            if let Command::SetOption {
+                name,
+                value: Some(value),
+            } = command
+            {
+                self.set_option(&name, value);
+            }
+        }
         match purpose {
             Purpose::Move => {
                 self.set_option("Skill Level", self.skill.to_string());
@@ -723,33 +731,37 @@ impl Session {
             }
         }
         if std::mem::take(&mut self.engine.new_game) {
-            self.to_engine.push("ucinewgame".into());
+            self.to_engine.push(Command::UciNewGame);
         }
         // The answer is not awaited (the protocol keeps commands in
         // order); it is good manners after options, and harmless.
-        self.to_engine.push("isready".into());
-        let mut position = format!("position fen {}", self.game.start_string());
-        let moves = self.game.moves_to_cursor();
-        if !moves.is_empty() {
-            position.push_str(" moves ");
-            position.push_str(&moves.join(" "));
-        }
-        self.to_engine.push(position);
-        self.to_engine.push(match (purpose, self.clock) {
+        self.to_engine.push(Command::IsReady);
+        self.to_engine.push(Command::Position {
+            base: PositionBase::Fen(self.game.start_string()),
+            moves: self.game.moves_to_cursor(),
+        });
+        let go = match (purpose, self.clock) {
             (Purpose::Move, Some(clock)) => {
                 // South's clock is `wtime`, as White's is in UCI.
                 let now = Instant::now();
-                let left = |player| clock.left(player, now).as_millis();
-                let increment = clock.control().1.as_millis();
-                format!(
-                    "go wtime {} btime {} winc {increment} binc {increment}",
-                    left(Player::South),
-                    left(Player::North)
-                )
+                let left = |player| clock.left(player, now).as_millis() as u64;
+                let increment = clock.control().1.as_millis() as u64;
+                GoParams {
+                    time: [Some(left(Player::South)), Some(left(Player::North))],
+                    increment: [Some(increment); 2],
+                    ..GoParams::default()
+                }
             }
-            (Purpose::Move, None) => format!("go movetime {}", self.movetime),
-            (Purpose::Analyse, _) => "go infinite".into(),
-        });
+            (Purpose::Move, None) => GoParams {
+                movetime: Some(self.movetime),
+                ..GoParams::default()
+            },
+            (Purpose::Analyse, _) => GoParams {
+                infinite: true,
+                ..GoParams::default()
+            },
+        };
+        self.to_engine.push(Command::Go(go));
         let side = self.game.shown().side_to_move();
         self.search = Some(Search {
             purpose,
@@ -771,9 +783,14 @@ impl Session {
         if search.stopping || search.generation != self.generation {
             return;
         }
-        let Some(info) = Info::parse(line) else {
+        // Only lines with a score and a line of moves are shown.
+        let Some(info) = InfoLine::parse(line).filter(|info| info.string.is_none()) else {
             return;
         };
+        let Some(score) = info.score.filter(|_| !info.pv.is_empty()) else {
+            return;
+        };
+        let multipv = info.multipv.unwrap_or(1);
         // Only the moves of the line that are legal are shown: a foreign
         // engine's nonsense stops there.
         let rules = self.game.rules();
@@ -788,13 +805,13 @@ impl Session {
                 Err(_) => break,
             }
         }
-        let (text, south) = info.score.describe(search.side);
+        let (text, south) = describe(score, search.side);
         self.infos.insert(
-            info.multipv,
+            multipv,
             json!({
                 "type": "info",
-                "multipv": info.multipv,
-                "depth": info.depth,
+                "multipv": multipv,
+                "depth": info.depth.unwrap_or(0),
                 "nps": info.nps,
                 "score": text,
                 "south": south,
@@ -835,6 +852,25 @@ impl Session {
             self.send_state();
         }
         self.sync();
+    }
+}
+
+/// A score as South sees it, as text (`+1.50`, `+#3`) and as a number for
+/// the evaluation bar (mates as +-100,000).
+fn describe(score: EngineScore, side: Player) -> (String, i64) {
+    let sign = if side == Player::South { 1 } else { -1 };
+    match score {
+        EngineScore::Centipoints(cp) => {
+            let south = cp * sign;
+            (format!("{:+.2}", south as f64 / 100.0), south)
+        }
+        EngineScore::Mate(moves) => {
+            // `mate 0` is a finished game the side to move lost.
+            let winning = moves > 0;
+            let south_wins = winning == (side == Player::South);
+            let text = format!("{}#{}", if south_wins { '+' } else { '-' }, moves.abs());
+            (text, if south_wins { 100_000 } else { -100_000 })
+        }
     }
 }
 
@@ -912,6 +948,13 @@ fn rules_of(value: &Value) -> Result<Rules, RequestError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::{Protocol, line};
+
+    /// The lines the session sent to a UCI engine.
+    fn lines_sent(session: &mut Session) -> Vec<String> {
+        let commands = session.take_engine();
+        commands.iter().map(|c| line(c, Protocol::Uci)).collect()
+    }
 
     const OPTIONS: [&str; 7] = [
         "Pattern",
@@ -941,7 +984,7 @@ mod tests {
     fn a_person_plays_and_the_engine_answers() {
         let mut s = session();
         s.on_page(r#"{"type":"move","move":"c"}"#);
-        let sent = s.take_engine();
+        let sent = lines_sent(&mut s);
         assert!(
             sent.contains(&"setoption name Skill Level value 20".to_string()),
             "{sent:?}"
@@ -969,7 +1012,10 @@ mod tests {
             .unwrap();
         assert_eq!(state["moves"], json!(["c", "j"]));
         assert_eq!(state["status"], "South to move");
-        assert!(s.take_engine().is_empty(), "the person's turn: no search");
+        assert!(
+            lines_sent(&mut s).is_empty(),
+            "the person's turn: no search"
+        );
     }
 
     #[test]
@@ -997,14 +1043,14 @@ mod tests {
             let message = messages[0]["message"].as_str().unwrap();
             assert!(message.contains(expected), "{text}: {message}");
         }
-        assert!(s.take_engine().is_empty());
+        assert!(lines_sent(&mut s).is_empty());
     }
 
     #[test]
     fn the_engines_turn_is_its_own() {
         let mut s = session();
         s.on_page(r#"{"type":"mode","mode":"play","side":"north"}"#);
-        assert!(s.take_engine().contains(&"go movetime 1000".to_string()));
+        assert!(lines_sent(&mut s).contains(&"go movetime 1000".to_string()));
         page(&mut s);
         s.on_page(r#"{"type":"move","move":"c"}"#);
         assert_eq!(page(&mut s)[0]["message"], "it is the engine's turn");
@@ -1017,9 +1063,9 @@ mod tests {
         s.on_page(r#"{"type":"settings","multipv":2}"#);
         s.on_page(r#"{"type":"mode","mode":"analyse"}"#);
         // The move search is stopped first; its bestmove is not played.
-        assert_eq!(s.take_engine().last().unwrap(), "stop");
+        assert_eq!(lines_sent(&mut s).last().unwrap(), "stop");
         s.on_engine("bestmove j");
-        let sent = s.take_engine();
+        let sent = lines_sent(&mut s);
         assert!(
             sent.contains(&"setoption name MultiPV value 2".to_string()),
             "{sent:?}"
@@ -1032,16 +1078,16 @@ mod tests {
         assert_eq!(info["multipv"], 2);
         assert_eq!(info["score"], "-#2");
         s.on_page(r#"{"type":"goto","ply":0}"#);
-        assert_eq!(s.take_engine(), ["stop"]);
+        assert_eq!(lines_sent(&mut s), ["stop"]);
         s.on_engine("info depth 6 multipv 1 score cp 5 pv j");
         s.on_engine("bestmove j");
         s.flush();
         assert!(page(&mut s).iter().all(|m| m["type"] != "info"), "stale");
-        assert_eq!(s.take_engine().last().unwrap(), "go infinite");
+        assert_eq!(lines_sent(&mut s).last().unwrap(), "go infinite");
         s.on_page(r#"{"type":"run","on":false}"#);
-        assert_eq!(s.take_engine(), ["stop"]);
+        assert_eq!(lines_sent(&mut s), ["stop"]);
         s.on_engine("bestmove c");
-        assert!(s.take_engine().is_empty());
+        assert!(lines_sent(&mut s).is_empty());
         assert_eq!(s.game.len(), 1, "analysis plays no move");
     }
 
@@ -1049,7 +1095,7 @@ mod tests {
     fn options_the_engine_lacks_are_not_sent() {
         let mut s = Session::new("other", vec!["Hash".into()]);
         s.on_page(r#"{"type":"mode","mode":"watch"}"#);
-        let sent = s.take_engine();
+        let sent = lines_sent(&mut s);
         assert!(
             sent.iter().all(|line| !line.starts_with("setoption")),
             "{sent:?}"
@@ -1061,12 +1107,12 @@ mod tests {
     fn an_illegal_engine_move_stops_the_engine() {
         let mut s = session();
         s.on_page(r#"{"type":"mode","mode":"watch"}"#);
-        s.take_engine();
+        lines_sent(&mut s);
         page(&mut s);
         s.on_engine("bestmove z9z9");
         let messages = page(&mut s);
         assert!(messages[0]["message"].as_str().unwrap().contains("z9z9"));
-        assert!(s.take_engine().is_empty());
+        assert!(lines_sent(&mut s).is_empty());
         s.on_engine_gone("exited");
         assert!(page(&mut s).is_empty(), "said once");
     }
@@ -1083,7 +1129,7 @@ mod tests {
         );
         s.on_page(r#"{"type":"move","move":"c"}"#);
         s.on_page(r#"{"type":"mode","mode":"analyse"}"#);
-        assert!(s.take_engine().is_empty());
+        assert!(lines_sent(&mut s).is_empty());
         assert_eq!(s.game.len(), 1);
     }
 
@@ -1094,7 +1140,7 @@ mod tests {
         let state = page(&mut s).pop().unwrap();
         assert_eq!(state["clock"]["running"], "south");
         s.on_page(r#"{"type":"move","move":"c"}"#);
-        let go = s.take_engine().pop().unwrap();
+        let go = lines_sent(&mut s).pop().unwrap();
         // South has its increment; North's clock has just started.
         let words: Vec<&str> = go.split_whitespace().collect();
         let number = |at: usize| words[at].parse::<u64>().unwrap();
@@ -1114,7 +1160,7 @@ mod tests {
                 .unwrap()
                 .starts_with("South wins on time")
         );
-        assert_eq!(s.take_engine(), ["stop"]);
+        assert_eq!(lines_sent(&mut s), ["stop"]);
         s.on_engine("bestmove j");
         assert_eq!(s.game.len(), 1, "a move after the flag is not played");
         s.on_page(r#"{"type":"new"}"#);

@@ -5,9 +5,8 @@ use std::str::FromStr;
 
 use clap::Args;
 
-use super::engine_spec::{EngineSpec, SpecError};
-use super::limits::{TimeControl, TimeControlError};
 use super::shard::Shard;
+use crate::client::{EngineSpec, SpecError, TimeControl, TimeControlError};
 use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
 
 /// Arguments of `pasang match`.

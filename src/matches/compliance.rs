@@ -6,20 +6,16 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use super::engine_process::{EngineError, EngineProcess, Identity};
-use super::engine_spec::{EngineSpec, Protocol};
-use crate::engine::start_position;
-use crate::notation::{parse_move, parse_position, play_moves};
+use crate::client::{
+    ClientError, EngineProcess, EngineSpec, Identity, InfoLine, Protocol, rule_settings,
+};
+use crate::notation::{
+    ListMoveError, MoveError, PositionError, parse_move, parse_position, play_moves, start_position,
+};
 use crate::position::Position;
+use crate::protocol::options::RULE_OPTIONS;
+use crate::protocol::{Command, GoParams, PositionBase, Query};
 use crate::rules::{Pattern, Rules};
-
-/// The rule options a Pasang engine must offer (the runner sets them).
-const RULE_OPTIONS: [(&str, &str); 4] = [
-    ("Pattern", "1"),
-    ("Ka Entry", "slide"),
-    ("Second Column", "opposite"),
-    ("Centre", "wall"),
-];
 
 /// The option types of the protocol.
 const OPTION_TYPES: [&str; 5] = ["check", "spin", "combo", "button", "string"];
@@ -32,6 +28,84 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 const PING: Duration = Duration::from_secs(10);
 const SEARCH: Duration = Duration::from_secs(10);
 const GRACE: Duration = Duration::from_secs(1);
+
+/// Why a step failed: the text after `FAIL <step>: `.
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    /// Talking to the engine failed.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("the engine is not running")]
+    NotRunning,
+    #[error("skipped: an earlier search was never answered")]
+    Skipped,
+    /// An `info string error` before `readyok`.
+    #[error("the engine complained: {0}")]
+    Complained(String),
+    /// The `bestmove` line that came before `stop`.
+    #[error("'{0}' came before stop")]
+    BeforeStop(String),
+    #[error("no bestmove within {0} ms")]
+    NoBestmove(u128),
+    /// The checker's own position is wrong (a bug here, not the engine's).
+    #[error("internal position: {0}")]
+    InternalMoves(#[from] ListMoveError),
+    #[error("internal position: {0}")]
+    InternalPosition(#[from] PositionError),
+    /// The handshake's last word came without a name.
+    #[error("{0} came without an 'id name' line")]
+    NoName(&'static str),
+    #[error("malformed option line '{0}'")]
+    MalformedOption(String),
+    /// The rule options missing, joined by commas.
+    #[error("rule options not offered: {0}")]
+    RuleOptionsMissing(String),
+    #[error("no bestmove to check")]
+    NoBestmoveToCheck,
+    #[error("no search to check")]
+    NoSearchToCheck,
+    /// A fault in one search step's answer.
+    #[error("{step}: {fault}")]
+    InStep { step: String, fault: AnswerFault },
+    /// The answer to a finished game (the detail of the answer).
+    #[error("expected 'bestmove (none)', got {0}")]
+    NotNone(String),
+    #[error("still running 2 s after quit")]
+    StillRunning,
+    /// A query that went unanswered.
+    #[error("query {query} after position {position}: {error}")]
+    QueryUnanswered {
+        query: &'static str,
+        position: String,
+        error: ClientError,
+    },
+    /// A query answered wrongly.
+    #[error("query {query} after position {position}: '{got}', expected '{expected}'")]
+    QueryWrong {
+        query: &'static str,
+        position: String,
+        got: String,
+        expected: String,
+    },
+}
+
+/// What is wrong with one search's answer.
+#[derive(Debug, thiserror::Error)]
+enum AnswerFault {
+    #[error("bestmove '{best}': {error}")]
+    Illegal { best: String, error: MoveError },
+    #[error("no info line before bestmove")]
+    NoInfo,
+    #[error("final info line has no score: '{0}'")]
+    NoScore(String),
+    #[error("final info line's pv does not start with bestmove {best}: '{info}'")]
+    PvNotBest { best: String, info: String },
+    #[error("a bestmove line of {0} words")]
+    Words(usize),
+}
+
+/// A step's outcome: the detail of a pass, or why it failed.
+type Outcome = Result<String, Failure>;
 
 /// A `go` and what came back.
 struct Searched {
@@ -54,7 +128,7 @@ struct Checker {
 }
 
 impl Checker {
-    fn report(&mut self, step: &str, outcome: Result<String, String>) {
+    fn report(&mut self, step: &str, outcome: Outcome) {
         let mut out = std::io::stdout().lock();
         let _ = match outcome {
             Ok(detail) if detail.is_empty() => writeln!(out, "PASS {step}"),
@@ -67,23 +141,21 @@ impl Checker {
         let _ = out.flush();
     }
 
-    fn engine(&mut self) -> Result<&mut EngineProcess, String> {
-        self.process
-            .as_mut()
-            .ok_or_else(|| "the engine is not running".to_string())
+    fn engine(&mut self) -> Result<&mut EngineProcess, Failure> {
+        self.process.as_mut().ok_or(Failure::NotRunning)
     }
 
     /// Sends `commands`, then pings; fails on a missing `readyok` or on an
     /// `info string error` in between.
-    fn quiet_commands(&mut self, commands: &[String]) -> Result<String, String> {
+    fn quiet_commands(&mut self, commands: &[Command]) -> Outcome {
         let engine = self.engine()?;
         for command in commands {
-            engine.send(command).map_err(|e| e.to_string())?;
+            engine.send(command)?;
         }
         let started = Instant::now();
-        let lines = engine.ping(PING).map_err(|e| e.to_string())?;
+        let lines = engine.ping(PING)?;
         if let Some(error) = lines.iter().find(|l| l.starts_with("info string error")) {
-            return Err(format!("the engine complained: {error}"));
+            return Err(Failure::Complained(error.clone()));
         }
         Ok(format!("readyok in {} ms", started.elapsed().as_millis()))
     }
@@ -94,8 +166,8 @@ impl Checker {
     fn search(
         &mut self,
         step: &str,
-        position: (&str, Position),
-        go: &str,
+        position: (Command, Position),
+        go: GoParams,
         wait: Duration,
         stop_after: Option<Duration>,
     ) {
@@ -106,29 +178,27 @@ impl Checker {
     fn try_search(
         &mut self,
         step: &str,
-        (command, position): (&str, Position),
-        go: &str,
+        (command, position): (Command, Position),
+        go: GoParams,
         wait: Duration,
         stop_after: Option<Duration>,
-    ) -> Result<String, String> {
+    ) -> Outcome {
         if self.unresponsive {
-            return Err("skipped: an earlier search was never answered".into());
+            return Err(Failure::Skipped);
         }
         let engine = self.engine()?;
-        engine.send(command).map_err(|e| e.to_string())?;
-        engine.ping(PING).map_err(|e| e.to_string())?;
-        engine.send(go).map_err(|e| e.to_string())?;
+        engine.send(&command)?;
+        engine.ping(PING)?;
+        engine.send(&Command::Go(go))?;
         let mut start = Instant::now();
         let mut lines = Vec::new();
         if let Some(pause) = stop_after {
             match engine.wait_for("bestmove", start + pause, "bestmove") {
-                Ok((line, _)) => {
-                    return Err(format!("'{}' came before stop", line.text));
-                }
-                Err(EngineError::Timeout(_)) => {}
-                Err(error) => return Err(error.to_string()),
+                Ok((line, _)) => return Err(Failure::BeforeStop(line.text)),
+                Err(ClientError::Timeout(_)) => {}
+                Err(error) => return Err(error.into()),
             }
-            engine.send("stop").map_err(|e| e.to_string())?;
+            engine.send(&Command::Stop)?;
             // From here on the time that matters is the answer to stop.
             start = Instant::now();
         }
@@ -137,23 +207,23 @@ impl Checker {
             match engine.next_line(deadline) {
                 Ok(line) if line.text.split_whitespace().next() == Some("bestmove") => break line,
                 Ok(line) => lines.push(line.text),
-                Err(EngineError::Timeout(_)) => {
+                Err(ClientError::Timeout(_)) => {
                     // Try to get it back in step for the next steps.
-                    let answered = engine.send("stop").is_ok()
+                    let answered = engine.send(&Command::Stop).is_ok()
                         && engine
                             .wait_for("bestmove", Instant::now() + GRACE, "bestmove")
                             .is_ok();
                     self.unresponsive = !answered;
-                    return Err(format!("no bestmove within {} ms", wait.as_millis()));
+                    return Err(Failure::NoBestmove(wait.as_millis()));
                 }
-                Err(error) => return Err(error.to_string()),
+                Err(error) => return Err(error.into()),
             }
         };
         let words: Vec<&str> = best.text.split_whitespace().collect();
         let final_info = lines
             .iter()
             .rev()
-            .find(|l| l.starts_with("info") && !l.starts_with("info string"))
+            .find(|l| InfoLine::parse(l).is_some_and(|info| info.string.is_none()))
             .cloned();
         self.searches.push(Searched {
             step: step.to_string(),
@@ -177,7 +247,7 @@ struct SearchStep {
     moves: &'static [&'static str],
     /// Send the position as `position fen <start> moves ...`.
     as_fen: bool,
-    go: &'static str,
+    go: fn() -> GoParams,
     /// The wait for `bestmove` (after `stop` when `stop_after` is set).
     wait: Duration,
     /// For `go infinite`: send `stop` after this long.
@@ -191,7 +261,10 @@ const SEARCH_STEPS: [SearchStep; 5] = [
         name: "go depth 3",
         moves: &["c", "j"],
         as_fen: true,
-        go: "go depth 3",
+        go: || GoParams {
+            depth: Some(3),
+            ..GoParams::default()
+        },
         wait: SEARCH,
         stop_after: None,
     },
@@ -199,7 +272,10 @@ const SEARCH_STEPS: [SearchStep; 5] = [
         name: "go nodes 5000",
         moves: &[],
         as_fen: false,
-        go: "go nodes 5000",
+        go: || GoParams {
+            nodes: Some(5000),
+            ..GoParams::default()
+        },
         wait: SEARCH,
         stop_after: None,
     },
@@ -207,7 +283,10 @@ const SEARCH_STEPS: [SearchStep; 5] = [
         name: "go movetime 200",
         moves: &["c", "j", "b4c4n", "k7j7w"],
         as_fen: false,
-        go: "go movetime 200",
+        go: || GoParams {
+            movetime: Some(200),
+            ..GoParams::default()
+        },
         wait: Duration::from_millis(200 + 1000),
         stop_after: None,
     },
@@ -215,7 +294,11 @@ const SEARCH_STEPS: [SearchStep; 5] = [
         name: "go wtime btime winc binc",
         moves: &["c", "j", "b4c4n"],
         as_fen: false,
-        go: "go wtime 2000 btime 2000 winc 50 binc 50",
+        go: || GoParams {
+            time: [Some(2000), Some(2000)],
+            increment: [Some(50), Some(50)],
+            ..GoParams::default()
+        },
         wait: Duration::from_millis(2000 + 1000),
         stop_after: None,
     },
@@ -223,7 +306,10 @@ const SEARCH_STEPS: [SearchStep; 5] = [
         name: "go infinite, stop",
         moves: &["c", "j", "b4c4n", "k7j7w", "c4c7ew"],
         as_fen: false,
-        go: "go infinite",
+        go: || GoParams {
+            infinite: true,
+            ..GoParams::default()
+        },
         wait: GRACE,
         stop_after: Some(Duration::from_millis(300)),
     },
@@ -231,21 +317,16 @@ const SEARCH_STEPS: [SearchStep; 5] = [
 
 impl SearchStep {
     /// The `position` command and the position it sets.
-    fn position(&self) -> Result<(String, Position), String> {
+    fn position(&self) -> Result<(Command, Position), Failure> {
         let rules = Rules::default();
-        let position = play_moves(start_position(Pattern::One), &rules, self.moves, |_| {})
-            .map_err(|fault| fault.error.to_string())?;
+        let position = play_moves(start_position(Pattern::One), &rules, self.moves, |_| {})?;
         let base = if self.as_fen {
-            format!("fen {}", Pattern::One.start_position_string())
+            PositionBase::Fen(Pattern::One.start_position_string())
         } else {
-            "startpos".to_string()
+            PositionBase::StartPos
         };
-        let command = if self.moves.is_empty() {
-            format!("position {base}")
-        } else {
-            format!("position {base} moves {}", self.moves.join(" "))
-        };
-        Ok((command, position))
+        let moves = self.moves.iter().map(|mv| mv.to_string()).collect();
+        Ok((Command::Position { base, moves }, position))
     }
 }
 
@@ -264,14 +345,10 @@ pub fn check(spec: &EngineSpec) -> bool {
         for step in &SEARCH_STEPS {
             let name = in_words_of(spec.protocol, step.name);
             match step.position() {
-                Ok((command, position)) => checker.search(
-                    &name,
-                    (&command, position),
-                    &in_words_of(spec.protocol, step.go),
-                    step.wait,
-                    step.stop_after,
-                ),
-                Err(why) => checker.report(&name, Err(format!("internal position: {why}"))),
+                Ok(position) => {
+                    checker.search(&name, position, (step.go)(), step.wait, step.stop_after);
+                }
+                Err(why) => checker.report(&name, Err(why)),
             }
         }
         checker.answers();
@@ -300,7 +377,7 @@ impl Checker {
                 self.report("start", Ok(spec.command_line()));
             }
             Err(error) => {
-                self.report("start", Err(error.to_string()));
+                self.report("start", Err(error.into()));
                 return false;
             }
         }
@@ -309,7 +386,7 @@ impl Checker {
         let ok = spec.protocol.ok();
         let identity = self
             .engine()
-            .and_then(|engine| engine.handshake(HANDSHAKE).map_err(|e| e.to_string()));
+            .and_then(|engine| Ok(engine.handshake(HANDSHAKE)?));
         let identity = match identity {
             Ok(identity) => identity,
             Err(why) => {
@@ -322,7 +399,7 @@ impl Checker {
                 "{name}; {ok} in {} ms",
                 started.elapsed().as_millis()
             )),
-            None => Err(format!("{ok} came without an 'id name' line")),
+            None => Err(Failure::NoName(ok)),
         };
         self.report(&step, outcome);
         self.report("options", options_outcome(&identity));
@@ -335,25 +412,33 @@ impl Checker {
         self.report("isready", outcome);
         // The engine's own options from its spec, then the rule options
         // at their defaults.
-        let setoptions: Vec<String> = spec
+        let setoptions: Vec<Command> = spec
             .options
             .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str()))
-            .chain(RULE_OPTIONS)
-            .map(|(name, value)| format!("setoption name {name} value {value}"))
+            .map(|(name, value)| Command::SetOption {
+                name: name.clone(),
+                value: Some(value.clone()),
+            })
+            .chain(rule_settings(&Rules::default()))
             .collect();
         let outcome = self.quiet_commands(&setoptions);
         self.report("setoption", outcome);
         let start = Pattern::One.start_position_string();
         for (step, command) in [
+            (self.protocol.new_game(), Command::UciNewGame),
             (
-                self.protocol.new_game(),
-                self.protocol.new_game().to_string(),
+                "position startpos",
+                Command::Position {
+                    base: PositionBase::StartPos,
+                    moves: Vec::new(),
+                },
             ),
-            ("position startpos", "position startpos".to_string()),
             (
                 "position fen with moves",
-                format!("position fen {start} moves c j"),
+                Command::Position {
+                    base: PositionBase::Fen(start),
+                    moves: vec!["c".into(), "j".into()],
+                },
             ),
         ] {
             let outcome = self.quiet_commands(&[command]);
@@ -369,20 +454,28 @@ impl Checker {
             let best = s.best.as_deref().unwrap_or("");
             parse_move(&s.position, &rules, best)
                 .err()
-                .map(|e| format!("{}: bestmove '{best}': {e}", s.step))
+                .map(|error| Failure::InStep {
+                    step: s.step.clone(),
+                    fault: AnswerFault::Illegal {
+                        best: best.to_string(),
+                        error,
+                    },
+                })
         });
         let outcome = match (illegal, self.searches.len()) {
-            (_, 0) => Err("no bestmove to check".to_string()),
+            (_, 0) => Err(Failure::NoBestmoveToCheck),
             (Some(why), _) => Err(why),
             (None, n) => Ok(format!("{n} of {n} legal")),
         };
         self.report("bestmove legality", outcome);
-        let bad_info = self
-            .searches
-            .iter()
-            .find_map(|s| final_info_fault(s).map(|why| format!("{}: {why}", s.step)));
+        let bad_info = self.searches.iter().find_map(|s| {
+            final_info_fault(s).map(|fault| Failure::InStep {
+                step: s.step.clone(),
+                fault,
+            })
+        });
         let outcome = match (bad_info, self.searches.len()) {
-            (_, 0) => Err("no search to check".to_string()),
+            (_, 0) => Err(Failure::NoSearchToCheck),
             (Some(why), _) => Err(why),
             (None, _) => Ok(String::new()),
         };
@@ -393,15 +486,17 @@ impl Checker {
     fn finished_game(&mut self) {
         let outcome = match parse_position(FINISHED) {
             Ok(position) => {
-                let command = format!("position fen {FINISHED}");
+                let command = Command::Position {
+                    base: PositionBase::Fen(FINISHED.to_string()),
+                    moves: Vec::new(),
+                };
                 let before = self.searches.len();
-                let result = self.try_search(
-                    "finished game",
-                    (&command, position),
-                    "go depth 3",
-                    SEARCH,
-                    None,
-                );
+                let go = GoParams {
+                    depth: Some(3),
+                    ..GoParams::default()
+                };
+                let result =
+                    self.try_search("finished game", (command, position), go, SEARCH, None);
                 let best = self.searches.get(before).and_then(|s| s.best.clone());
                 // Not a search whose move or info line is judged above.
                 self.searches.truncate(before);
@@ -409,11 +504,11 @@ impl Checker {
                     if best.as_deref() == Some("(none)") {
                         Ok(detail)
                     } else {
-                        Err(format!("expected 'bestmove (none)', got {detail}"))
+                        Err(Failure::NotNone(detail))
                     }
                 })
             }
-            Err(error) => Err(format!("internal position: {error}")),
+            Err(error) => Err(error.into()),
         };
         self.report("finished game: bestmove (none)", outcome);
     }
@@ -422,7 +517,7 @@ impl Checker {
     fn quit(&mut self) {
         let outcome = match self.process.take() {
             Some(mut engine) => {
-                let sent = engine.send("quit");
+                let sent = engine.send(&Command::Quit);
                 let deadline = Instant::now() + Duration::from_secs(2);
                 while engine.is_running() && Instant::now() < deadline {
                     std::thread::sleep(Duration::from_millis(5));
@@ -430,10 +525,10 @@ impl Checker {
                 if sent.is_ok() && !engine.is_running() {
                     Ok(String::new())
                 } else {
-                    Err("still running 2 s after quit".to_string())
+                    Err(Failure::StillRunning)
                 }
             }
-            None => Err("the engine is not running".to_string()),
+            None => Err(Failure::NotRunning),
         };
         self.report("quit", outcome);
     }
@@ -472,39 +567,53 @@ impl Checker {
             .searches
             .iter()
             .find(|s| s.words != 2)
-            .map(|s| format!("{}: a bestmove line of {} words", s.step, s.words));
+            .map(|s| Failure::InStep {
+                step: s.step.clone(),
+                fault: AnswerFault::Words(s.words),
+            });
         let outcome = match (long, self.searches.len()) {
-            (_, 0) => Err("no bestmove to check".to_string()),
+            (_, 0) => Err(Failure::NoBestmoveToCheck),
             (Some(why), _) => Err(why),
             (None, n) => Ok(format!("{n} of {n}")),
         };
         self.report("bestmove of two words", outcome);
     }
 
-    fn try_queries(&mut self) -> Result<String, String> {
+    fn try_queries(&mut self) -> Outcome {
         if self.unresponsive {
-            return Err("skipped: an earlier search was never answered".into());
+            return Err(Failure::Skipped);
         }
         let engine = self.engine()?;
         let mut asked = 0;
         for (position, answers) in QUERIES {
             let position = position.replace("FINISHED", FINISHED);
-            engine
-                .send(&format!("position {position}"))
-                .map_err(|e| e.to_string())?;
-            for (query, right) in ["gameover", "p1turn", "result"].iter().zip(answers) {
-                engine
-                    .send(&format!("query {query}"))
-                    .map_err(|e| e.to_string())?;
+            // The engine's own parser makes the command of the text.
+            let command = format!("position {position}")
+                .parse::<Command>()
+                .expect("the checker's positions parse");
+            engine.send(&command)?;
+            let queries = [
+                ("gameover", Query::GameOver),
+                ("p1turn", Query::P1Turn),
+                ("result", Query::Result),
+            ];
+            for ((query, asking), right) in queries.into_iter().zip(answers) {
+                engine.send(&Command::Query(asking))?;
                 let (line, _) = engine
                     .wait_for("response", Instant::now() + PING, "response")
-                    .map_err(|e| format!("query {query} after position {position}: {e}"))?;
+                    .map_err(|error| Failure::QueryUnanswered {
+                        query,
+                        position: position.clone(),
+                        error,
+                    })?;
                 let expected = format!("response {right}");
                 if line.text.split_whitespace().collect::<Vec<_>>().join(" ") != expected {
-                    return Err(format!(
-                        "query {query} after position {position}: '{}', expected '{expected}'",
-                        line.text
-                    ));
+                    return Err(Failure::QueryWrong {
+                        query,
+                        position,
+                        got: line.text,
+                        expected,
+                    });
                 }
                 asked += 1;
             }
@@ -514,7 +623,7 @@ impl Checker {
 }
 
 /// The `options` step: well-formed option lines, and the rule options.
-fn options_outcome(identity: &Identity) -> Result<String, String> {
+fn options_outcome(identity: &Identity) -> Outcome {
     let malformed = identity
         .lines
         .iter()
@@ -529,7 +638,7 @@ fn options_outcome(identity: &Identity) -> Result<String, String> {
         });
     let missing: Vec<&str> = RULE_OPTIONS
         .iter()
-        .map(|(name, _)| *name)
+        .map(|option| option.name)
         .filter(|name| {
             !identity
                 .options
@@ -538,9 +647,9 @@ fn options_outcome(identity: &Identity) -> Result<String, String> {
         })
         .collect();
     if let Some(line) = malformed {
-        Err(format!("malformed option line '{line}'"))
+        Err(Failure::MalformedOption(line.clone()))
     } else if !missing.is_empty() {
-        Err(format!("rule options not offered: {}", missing.join(", ")))
+        Err(Failure::RuleOptionsMissing(missing.join(", ")))
     } else {
         Ok(format!("{} options", identity.options.len()))
     }
@@ -548,22 +657,19 @@ fn options_outcome(identity: &Identity) -> Result<String, String> {
 
 /// What is wrong with a search's final info line, if anything: it must
 /// have a score and a pv starting with the bestmove.
-fn final_info_fault(search: &Searched) -> Option<String> {
+fn final_info_fault(search: &Searched) -> Option<AnswerFault> {
     let best = search.best.as_deref().unwrap_or("");
-    let Some(info) = &search.final_info else {
-        return Some("no info line before bestmove".to_string());
+    let Some(text) = &search.final_info else {
+        return Some(AnswerFault::NoInfo);
     };
-    let words: Vec<&str> = info.split_whitespace().collect();
-    let pv_first = words
-        .iter()
-        .position(|w| *w == "pv")
-        .and_then(|at| words.get(at + 1));
-    if !words.contains(&"score") {
-        Some(format!("final info line has no score: '{info}'"))
-    } else if pv_first != Some(&best) {
-        Some(format!(
-            "final info line's pv does not start with bestmove {best}: '{info}'"
-        ))
+    let info = InfoLine::parse(text).unwrap_or_default();
+    if info.score.is_none() {
+        Some(AnswerFault::NoScore(text.clone()))
+    } else if info.pv.first().map(String::as_str) != Some(best) {
+        Some(AnswerFault::PvNotBest {
+            best: best.to_string(),
+            info: text.clone(),
+        })
     } else {
         None
     }

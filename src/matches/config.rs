@@ -6,12 +6,11 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::args::MatchArgs;
-use super::engine_spec::{EngineSpec, distinct_names};
-use super::limits::Limits;
 use super::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book, rule_sets};
 use super::referee::Settings;
 use super::shard::{self, Shard};
 use super::statistics::{Sprt, SprtError};
+use crate::client::{EngineSpec, MatchLimits, distinct_names};
 
 /// Why the arguments do not make a match. `Display` gives the message
 /// printed before the usage exit.
@@ -87,7 +86,7 @@ impl std::error::Error for ConfigError {
 pub(super) struct Config {
     pub(super) engines: [EngineSpec; 2],
     /// Each engine's limits.
-    pub(super) limits: [Limits; 2],
+    pub(super) limits: [MatchLimits; 2],
     pub(super) settings: Settings,
     pub(super) games: u64,
     /// Games this run plays: `games`, or the shard's part of them.
@@ -113,7 +112,7 @@ impl Config {
         };
         let mut engines = [first.clone(), second.clone()];
         distinct_names(&mut engines);
-        let global = Limits {
+        let global = MatchLimits {
             clock: args.tc,
             movetime: args.movetime,
             depth: args.depth,
@@ -127,7 +126,7 @@ impl Config {
                 spec.limits
             }
         });
-        if limits.iter().any(Limits::is_empty) {
+        if limits.iter().any(MatchLimits::is_empty) {
             return Err(ConfigError::NoLimit);
         }
         if args.movetime == Some(0) || args.nodes == Some(0) || args.depth == Some(0) {

@@ -1,9 +1,7 @@
 //! `pasang match`: engine-vs-engine matches refereed by the project's own
 //! rules, and `--compliance`, a step-by-step check of one engine.
 //!
-//! The parts: `engine_spec` (what `--engine` says), `limits` (time
-//! control and `go` limits), `engine_process` (a child engine over
-//! pipes, every wait bounded), `openings` (rule sets, start positions
+//! Engines are driven through [`crate::client`]. The parts: `openings` (rule sets, start positions
 //! and opening plies per game pair), `referee` (one game, every move
 //! checked, verdicts), `statistics` (Elo, LOS, SPRT), `tally` (the
 //! running score and its reports), [`records`] (game records written with
@@ -14,9 +12,6 @@
 //! compliance check.
 
 pub(crate) mod compliance;
-pub(crate) mod engine_process;
-pub(crate) mod engine_spec;
-pub(crate) mod limits;
 pub(crate) mod merge;
 pub(crate) mod openings;
 pub mod records;

@@ -15,14 +15,16 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::engine_process::{EngineError, EngineProcess, Identity};
-use super::engine_spec::EngineSpec;
-use super::limits::Limits;
 use super::openings::Opening;
 use super::records::RecordMove;
+use crate::client::{
+    ClientError, EngineProcess, EngineScore, EngineSpec, Identity, InfoLine, MatchLimits,
+    rule_settings,
+};
 use crate::notation::parse_move;
 use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
+use crate::protocol::{Command, GoParams, PositionBase};
 use crate::rules::Rules;
 
 /// How a game ended.
@@ -90,16 +92,9 @@ impl fmt::Display for Termination {
 
 /// A termination name that is none of [`Termination::ALL`]; keeps the
 /// text given.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("unknown termination '{0}'")]
 pub struct TerminationError(pub String);
-
-impl fmt::Display for TerminationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown termination '{}'", self.0)
-    }
-}
-
-impl std::error::Error for TerminationError {}
 
 impl FromStr for Termination {
     type Err = TerminationError;
@@ -171,7 +166,7 @@ pub struct Seat {
     /// What to start.
     pub spec: EngineSpec,
     /// How long it may think.
-    pub limits: Limits,
+    pub limits: MatchLimits,
     process: Option<EngineProcess>,
 }
 
@@ -181,7 +176,7 @@ type Fault = (Termination, String);
 
 impl Seat {
     /// A seat whose engine starts on first use.
-    pub fn new(spec: EngineSpec, limits: Limits) -> Seat {
+    pub fn new(spec: EngineSpec, limits: MatchLimits) -> Seat {
         Seat {
             spec,
             limits,
@@ -192,7 +187,7 @@ impl Seat {
     /// Starts the engine if it is not running: spawn, handshake, then the
     /// options of its spec. Returns the handshake's identity when it
     /// started one.
-    pub fn ensure_started(&mut self, settings: &Settings) -> Result<Option<Identity>, EngineError> {
+    pub fn ensure_started(&mut self, settings: &Settings) -> Result<Option<Identity>, ClientError> {
         if let Some(process) = self.process.as_mut() {
             if process.is_running() {
                 return Ok(None);
@@ -201,9 +196,7 @@ impl Seat {
         }
         let mut process = EngineProcess::spawn(&self.spec)?;
         let identity = process.handshake(settings.handshake_timeout)?;
-        for (name, value) in &self.spec.options {
-            process.send(&format!("setoption name {name} value {value}"))?;
-        }
+        process.set_options(&self.spec.options)?;
         self.process = Some(process);
         Ok(Some(identity))
     }
@@ -218,39 +211,44 @@ impl Seat {
     /// Sends the rules and `ucinewgame` (`uginewgame`), then pings.
     fn prepare(&mut self, rules: &Rules, settings: &Settings) -> Result<(), Fault> {
         let result = self.ensure_started(settings).and_then(|_| {
-            let process = self.process.as_mut().ok_or(EngineError::Disconnected)?;
-            for (option, value) in rule_options(rules) {
-                process.send(&format!("setoption name {option} value {value}"))?;
+            let process = self.process.as_mut().ok_or(ClientError::Disconnected)?;
+            for command in rule_settings(rules) {
+                process.send(&command)?;
             }
-            process.send(process.protocol().new_game())?;
+            process.send(&Command::UciNewGame)?;
             process.ping(settings.ping_timeout).map(|_| ())
         });
         result.map_err(|error| {
-            self.process = None;
+            self.drop_process(&error);
             fault_of(&error)
         })
     }
-}
 
-/// The setoption pairs of a rule set.
-pub fn rule_options(rules: &Rules) -> [(&'static str, String); 4] {
-    [
-        ("Pattern", rules.pattern.to_string()),
-        ("Ka Entry", rules.ka_entry.to_string()),
-        ("Second Column", rules.second_column.to_string()),
-        ("Centre", rules.centre.to_string()),
-    ]
+    /// Forgets the process after `error` (the next game restarts it),
+    /// logging what it last wrote to stderr.
+    fn drop_process(&mut self, error: &ClientError) {
+        if let Some(process) = self.process.take() {
+            let stderr = process.stderr_tail();
+            if !stderr.is_empty() {
+                log::warn!(
+                    "{} ({error}) last wrote to stderr: {}",
+                    self.spec.name,
+                    stderr.join(" | ")
+                );
+            }
+        }
+    }
 }
 
 /// The verdict for a communication failure.
-fn fault_of(error: &EngineError) -> Fault {
+fn fault_of(error: &ClientError) -> Fault {
     match error {
-        EngineError::Spawn(why) => (
+        ClientError::Start(why) => (
             Termination::Disconnect,
             format!("disconnects (cannot be started: {why})"),
         ),
-        EngineError::Disconnected => (Termination::Disconnect, "disconnects".to_string()),
-        EngineError::Timeout(what) => (
+        ClientError::Disconnected => (Termination::Disconnect, "disconnects".to_string()),
+        ClientError::Timeout(what) => (
             Termination::Stall,
             format!("connection stalls (no {what} in time)"),
         ),
@@ -264,11 +262,11 @@ struct Answer {
     /// From writing `go` to receiving `bestmove`.
     elapsed: Duration,
     /// The last `info` line with a score, for the move's comment.
-    info: Option<String>,
+    info: Option<InfoLine>,
 }
 
 /// One game in progress.
-struct Game<'a> {
+struct Playing<'a> {
     seats: [&'a mut Seat; 2],
     settings: &'a Settings,
     opening: &'a Opening,
@@ -283,7 +281,7 @@ pub fn play(
     settings: &Settings,
     stop: &AtomicBool,
 ) -> Option<GameResult> {
-    let mut game = Game {
+    let mut game = Playing {
         seats,
         settings,
         opening,
@@ -330,14 +328,13 @@ pub fn play(
         }
         let side = position.side_to_move();
         let limits = game.seats[side.index()].limits;
-        let protocol = game.seats[side.index()].spec.protocol;
-        let go = limits.go_command(clocks, increments, protocol);
+        let go = limits.go(clocks, increments);
         let allowed = limits.allowed(
             clocks[side.index()],
             settings.time_margin,
             settings.move_ceiling,
         );
-        let answer = match game.think(side, &go, allowed) {
+        let answer = match game.think(side, go, allowed) {
             Ok(answer) => answer,
             Err(fault) => return Some(game.forfeit(side, fault, scores_of(&position))),
         };
@@ -371,7 +368,7 @@ pub fn play(
         }
         game.moves.push(RecordMove {
             text: mv.to_string(),
-            comment: Some(comment(answer.info.as_deref(), answer.elapsed)),
+            comment: Some(comment(answer.info.as_ref(), answer.elapsed)),
             mark: None,
         });
         position = position.play(mv);
@@ -383,30 +380,26 @@ fn scores_of(position: &Position) -> [u32; 2] {
     [position.score(Player::South), position.score(Player::North)]
 }
 
-impl Game<'_> {
+impl Playing<'_> {
     /// Sends the position and a ping, then `go`, and waits for `bestmove`
     /// until `allowed` has passed; then `stop` and the grace period.
-    fn think(&mut self, side: Player, go: &str, allowed: Duration) -> Result<Answer, Fault> {
+    fn think(&mut self, side: Player, go: GoParams, allowed: Duration) -> Result<Answer, Fault> {
         let settings = self.settings;
-        let mut command = format!("position fen {}", self.opening.start);
-        if !self.moves.is_empty() {
-            command.push_str(" moves");
-            for mv in &self.moves {
-                command.push(' ');
-                command.push_str(&mv.text);
-            }
-        }
+        let position = Command::Position {
+            base: PositionBase::Fen(self.opening.start.clone()),
+            moves: self.moves.iter().map(|mv| mv.text.clone()).collect(),
+        };
         let seat = &mut *self.seats[side.index()];
         let name = seat.spec.name.clone();
         let Some(process) = seat.process.as_mut() else {
-            return Err(fault_of(&EngineError::Disconnected));
+            return Err(fault_of(&ClientError::Disconnected));
         };
         let sent = process
-            .send(&command)
+            .send(&position)
             .and_then(|()| process.ping(settings.ping_timeout).map(|_| ()))
-            .and_then(|()| process.send(go));
+            .and_then(|()| process.send(&Command::Go(go)));
         if let Err(error) = sent {
-            seat.process = None;
+            seat.drop_process(&error);
             return Err(fault_of(&error));
         }
         let start = Instant::now();
@@ -416,24 +409,25 @@ impl Game<'_> {
             match process.next_line(deadline) {
                 Ok(line) => {
                     let mut words = line.text.split_whitespace();
-                    match words.next() {
-                        Some("bestmove") => {
-                            return Ok(Answer {
-                                best: words.next().map(str::to_string),
-                                elapsed: line.at.saturating_duration_since(start),
-                                info,
-                            });
-                        }
-                        Some("info") if line.text.contains(" score ") => info = Some(line.text),
-                        _ => {}
+                    if words.next() == Some("bestmove") {
+                        return Ok(Answer {
+                            best: words.next().map(str::to_string),
+                            elapsed: line.at.saturating_duration_since(start),
+                            info,
+                        });
+                    }
+                    if let Some(line) = InfoLine::parse(&line.text)
+                        && line.score.is_some()
+                    {
+                        info = Some(line);
                     }
                 }
-                Err(EngineError::Timeout(_)) => {
+                Err(ClientError::Timeout(_)) => {
                     // Time is up. Stop the search and wait for its
                     // bestmove so that the engine stays in step for the
                     // next game; if none comes, restart it.
                     let grace_end = Instant::now() + settings.stop_grace;
-                    let late = match process.send("stop") {
+                    let late = match process.send(&Command::Stop) {
                         Ok(()) => process.wait_for("bestmove", grace_end, "bestmove").ok(),
                         Err(_) => None,
                     };
@@ -454,7 +448,7 @@ impl Game<'_> {
                     return Err((Termination::TimeForfeit, text));
                 }
                 Err(error) => {
-                    seat.process = None;
+                    seat.drop_process(&error);
                     return Err(fault_of(&error));
                 }
             }
@@ -523,44 +517,19 @@ fn capitalised(player: Player) -> &'static str {
 }
 
 /// A move's comment: `<score>/<depth> <seconds>s` from the last info line
-/// (score in points from the mover's view, `M<n>` for a mate), or only the
-/// time without one.
-fn comment(info: Option<&str>, elapsed: Duration) -> String {
+/// with a score (in points from the mover's view, `M<n>` for a mate), or
+/// only the time without one.
+fn comment(info: Option<&InfoLine>, elapsed: Duration) -> String {
     let time = format!("{:.3}s", elapsed.as_secs_f64());
-    let Some(info) = info else {
-        return time;
+    let score = match info.and_then(|info| info.score) {
+        Some(EngineScore::Centipoints(cp)) => format!("{:+.2}", cp as f64 / 100.0),
+        Some(EngineScore::Mate(n)) if n < 0 => format!("-M{}", -n),
+        Some(EngineScore::Mate(n)) => format!("+M{n}"),
+        None => return time,
     };
-    let words: Vec<&str> = info.split_whitespace().collect();
-    let after = |key: &str| {
-        words
-            .iter()
-            .position(|w| *w == key)
-            .and_then(|at| words.get(at + 1))
-    };
-    let score = match (after("score"), words.iter().position(|w| *w == "score")) {
-        (Some(&"cp"), Some(at)) => words
-            .get(at + 2)
-            .and_then(|v| v.parse::<i64>().ok())
-            .map(|cp| format!("{:+.2}", cp as f64 / 100.0)),
-        (Some(&"mate"), Some(at)) => {
-            words
-                .get(at + 2)
-                .and_then(|v| v.parse::<i64>().ok())
-                .map(|n| {
-                    if n < 0 {
-                        format!("-M{}", -n)
-                    } else {
-                        format!("+M{n}")
-                    }
-                })
-        }
-        _ => None,
-    };
-    let depth = after("depth").and_then(|d| d.parse::<u32>().ok());
-    match (score, depth) {
-        (Some(score), Some(depth)) => format!("{score}/{depth} {time}"),
-        (Some(score), None) => format!("{score} {time}"),
-        _ => time,
+    match info.and_then(|info| info.depth) {
+        Some(depth) => format!("{score}/{depth} {time}"),
+        None => format!("{score} {time}"),
     }
 }
 
@@ -579,6 +548,7 @@ mod tests {
     #[test]
     fn comments_summarise_the_last_info_line() {
         let ms = Duration::from_millis(52);
+        let comment = |line: Option<&str>, ms| comment(line.and_then(InfoLine::parse).as_ref(), ms);
         assert_eq!(
             comment(
                 Some("info depth 11 seldepth 11 multipv 1 score cp 736 nodes 5 pv b2c2e"),

@@ -10,13 +10,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::config::Config;
-use super::engine_spec::EngineSpec;
 use super::records::{Record, utc_date};
-use super::referee::{GameResult, Seat, rule_options};
+use super::referee::{GameResult, Seat};
 use super::shard::{MatchIdentity, Played, RecordFault, Shard};
 use super::statistics::Decision;
 use super::tally::Tally;
 use super::{openings, records, referee, usage_error};
+use crate::client::EngineSpec;
+use crate::protocol::options::RULE_OPTIONS;
 
 /// Why the records file (`--out`) cannot be opened or resumed.
 #[derive(Debug)]
@@ -216,7 +217,7 @@ impl Config {
                             .iter()
                             .any(|o| o.eq_ignore_ascii_case(name))
                     };
-                    let rules = rule_options(&self.plan.rule_sets[0]).map(|(name, _)| name);
+                    let rules = RULE_OPTIONS.iter().map(|option| option.name);
                     let wanted = spec.options.iter().map(|(name, _)| name.as_str());
                     for name in wanted.chain(rules).filter(|name| !announced(name)) {
                         eprintln!(

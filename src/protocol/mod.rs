@@ -18,8 +18,11 @@ mod ugi;
 
 mod command;
 mod lines;
+pub(crate) mod options;
 mod output;
 mod queue;
+mod render;
+mod setup;
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -28,13 +31,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub use command::{Command, CommandError, GoParams, PositionBase, Query};
 pub(crate) use lines::{LineRead, read_line_bounded};
 pub(crate) use output::{LogFileError, Output};
+pub(crate) use setup::set_position;
+pub use setup::{OptionEffect, Refusal};
 
 use crate::bench;
-use crate::engine::{Engine, OptionEffect, option_lines};
+use crate::engine::Engine;
 use crate::eval::wdl::Wdl;
-use crate::outcome::Status;
 use crate::perft::divide_until;
 use crate::search::{Info, Limits, Listener, Signals};
+use options::option_lines;
 use queue::{JobQueue, PushError};
 
 /// Longest input line read whole; longer lines are rejected (and skipped
@@ -268,8 +273,19 @@ impl Listener for InfoPrinter<'_> {
     }
 }
 
+/// The engine and what the protocol keeps beside it.
+#[derive(Default)]
+struct Session {
+    engine: Engine,
+    /// Whether the session speaks UGI (set by `ugi`, cleared by `uci`):
+    /// its `bestmove` lines then name no ponder move.
+    ugi: bool,
+    /// `UCI_ShowWDL`: add win/draw/loss chances to the `info` lines.
+    show_wdl: bool,
+}
+
 fn engine_loop(queue: &JobQueue<Job>, output: &Output, signals: &Signals, long: &LongCommands) {
-    let mut engine = Engine::new();
+    let mut session = Session::default();
     while let Some(job) = queue.pop() {
         match job {
             Job::Quit => break,
@@ -278,8 +294,8 @@ fn engine_loop(queue: &JobQueue<Job>, output: &Output, signals: &Signals, long: 
             Job::Long(command, id) => {
                 queue.set_long_running(Some(id));
                 let closing = match command {
-                    Long::Go(params) => go(&engine, &params, id, output, signals),
-                    Long::Perft(depth) => perft(&engine, depth, id, output, signals),
+                    Long::Go(params) => go(&session, &params, id, output, signals),
+                    Long::Perft(depth) => perft(&session.engine, depth, id, output, signals),
                     Long::Bench(depth) => bench(depth, id, output, signals),
                 };
                 // Counted done before its closing lines, so an `isready`
@@ -290,7 +306,7 @@ fn engine_loop(queue: &JobQueue<Job>, output: &Output, signals: &Signals, long: 
                     output.send(&line);
                 }
             }
-            Job::Command(command) => execute(&mut engine, command, output),
+            Job::Command(command) => execute(&mut session, command, output),
         }
     }
 }
@@ -299,10 +315,11 @@ fn error(output: &Output, message: impl std::fmt::Display) {
     output.send(&format!("info string error: {message}"));
 }
 
-fn execute(engine: &mut Engine, command: Command, output: &Output) {
+fn execute(session: &mut Session, command: Command, output: &Output) {
+    let engine = &mut session.engine;
     match command {
         Command::Uci | Command::Ugi => {
-            engine.set_ugi(command == Command::Ugi);
+            session.ugi = command == Command::Ugi;
             output.send(&format!("id name {ENGINE_NAME}"));
             output.send("id author the pasang developers");
             for line in option_lines() {
@@ -316,22 +333,21 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
             });
         }
         Command::Query(query) => output.send(&format!("response {}", ugi::answer(engine, query))),
-        Command::SetOption { name, value } => match engine.set_option(&name, value.as_deref()) {
-            Ok(OptionEffect::None) => {}
-            Ok(OptionEffect::LogFile(path)) => {
-                if let Err(message) = output.set_log_file(path.as_deref()) {
-                    error(output, &message);
+        Command::SetOption { name, value } => {
+            match setup::set_option(engine, &name, value.as_deref()) {
+                Ok(OptionEffect::None) => {}
+                Ok(OptionEffect::ShowWdl(on)) => session.show_wdl = on,
+                Ok(OptionEffect::LogFile(path)) => {
+                    if let Err(message) = output.set_log_file(path.as_deref()) {
+                        error(output, &message);
+                    }
                 }
+                Err(message) => error(output, &message),
             }
-            Err(message) => error(output, &message),
-        },
+        }
         Command::UciNewGame => engine.new_game(),
         Command::Position { base, moves } => {
-            let fen = match &base {
-                PositionBase::StartPos => None,
-                PositionBase::Fen(text) => Some(text.as_str()),
-            };
-            if let Err(message) = engine.set_position(fen, &moves) {
+            if let Err(message) = set_position(engine, &base, &moves) {
                 error(output, &message);
             }
         }
@@ -350,11 +366,11 @@ fn execute(engine: &mut Engine, command: Command, output: &Output) {
         }
         Command::Result => output.send(&format!("result {}", engine.status())),
         Command::Display => {
-            for line in engine.display().lines() {
+            for line in render::display(engine).lines() {
                 output.send(line);
             }
         }
-        Command::Eval => output.send(&format!("info string eval {}", engine.eval_report())),
+        Command::Eval => output.send(&format!("info string eval {}", render::eval_report(engine))),
         Command::Help => {
             for line in HELP.lines() {
                 output.send(line);
@@ -404,7 +420,7 @@ fn bench(depth: Option<u32>, id: u64, output: &Output, signals: &Signals) -> Vec
 /// Runs one `go`: a search, or a perft. Returns its closing line
 /// (`bestmove`, or perft's `Nodes searched`).
 fn go(
-    engine: &Engine,
+    session: &Session,
     params: &GoParams,
     id: u64,
     output: &Output,
@@ -413,10 +429,11 @@ fn go(
     for warning in &params.warnings {
         output.send(&format!("info string {warning}"));
     }
+    let engine = &session.engine;
     if let Some(depth) = params.perft {
         return perft(engine, depth, id, output, signals);
     }
-    let search_moves = match engine.parse_moves(&params.search_moves) {
+    let search_moves = match setup::search_moves(engine, &params.search_moves) {
         Ok(moves) => moves,
         Err(message) => {
             error(output, format!("{message}; searching all moves"));
@@ -438,28 +455,19 @@ fn go(
         mate: params.mate,
         search_moves,
     };
-    if let Status::Over { winner, scores, .. } = engine.status() {
-        let side = engine.position().side_to_move();
-        let (score, wdl) = match winner {
-            None => ("cp 0".to_string(), Wdl::DRAWN),
-            Some(player) if player == side => {
-                let margin = scores[side.index()] as i64 - scores[side.opponent().index()] as i64;
-                (format!("cp {}", 100 * margin), Wdl::WON)
-            }
-            Some(_) => ("mate 0".to_string(), Wdl::LOST),
-        };
-        let wdl = wdl_text(wdl, engine.show_wdl());
+    let show_wdl = session.show_wdl;
+    if let Some((score, wdl)) = engine.final_score() {
+        let wdl = wdl_text(wdl, show_wdl);
         output.send(&format!("info depth 0 score {score}{wdl}"));
         signals.wait_for_release(&limits, id);
         return vec!["bestmove (none)".to_string()];
     }
-    let show_wdl = engine.show_wdl();
     let result = engine.search(&limits, signals, id, &InfoPrinter { output, show_wdl });
     vec![match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
             output.send(&info_line(&info, show_wdl));
             // UGI harnesses read a bestmove line of two words only.
-            match result.ponder_move.filter(|_| !engine.ugi()) {
+            match result.ponder_move.filter(|_| !session.ugi) {
                 Some(ponder) => format!("bestmove {best} ponder {ponder}"),
                 None => format!("bestmove {best}"),
             }

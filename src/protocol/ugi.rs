@@ -34,7 +34,11 @@ mod tests {
     fn answers(fen: Option<&str>, moves: &[&str]) -> [&'static str; 3] {
         let mut engine = Engine::new();
         let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-        engine.set_position(fen, &moves).expect("a legal position");
+        let base = match fen {
+            None => crate::protocol::PositionBase::StartPos,
+            Some(text) => crate::protocol::PositionBase::Fen(text.to_string()),
+        };
+        crate::protocol::set_position(&mut engine, &base, &moves).expect("a legal position");
         [Query::GameOver, Query::P1Turn, Query::Result].map(|q| answer(&engine, q))
     }
 

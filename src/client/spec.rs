@@ -3,63 +3,11 @@
 //! before its first game, and limits of its own (to give two engines
 //! different times).
 
-use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use super::limits::{Limits, TimeControlError};
-
-/// The protocol an engine speaks: UCI (the default) or UGI.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
-pub enum Protocol {
-    /// `uci`/`uciok`, `ucinewgame`, `wtime`/`btime`.
-    #[default]
-    Uci,
-    /// `ugi`/`ugiok`, `uginewgame`, `p1time`/`p2time`, `query`, and a
-    /// `bestmove` line of exactly two words.
-    Ugi,
-}
-
-impl Protocol {
-    /// The handshake command.
-    pub fn hello(self) -> &'static str {
-        match self {
-            Protocol::Uci => "uci",
-            Protocol::Ugi => "ugi",
-        }
-    }
-
-    /// The handshake's last answer.
-    pub fn ok(self) -> &'static str {
-        match self {
-            Protocol::Uci => "uciok",
-            Protocol::Ugi => "ugiok",
-        }
-    }
-
-    /// The command that starts a new game.
-    pub fn new_game(self) -> &'static str {
-        match self {
-            Protocol::Uci => "ucinewgame",
-            Protocol::Ugi => "uginewgame",
-        }
-    }
-
-    /// The words of South's and North's clocks and increments in `go`
-    /// (player 1 is South).
-    pub fn clock_words(self) -> [&'static str; 4] {
-        match self {
-            Protocol::Uci => ["wtime", "btime", "winc", "binc"],
-            Protocol::Ugi => ["p1time", "p2time", "p1inc", "p2inc"],
-        }
-    }
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.hello())
-    }
-}
+use super::limits::{MatchLimits, TimeControlError};
+use super::protocol::Protocol;
 
 /// One engine of a match, as `--engine cmd=<command>[,name=<n>]
 /// [,proto=uci|ugi][,option.<Name>=<value>...][,tc=..][,movetime=..]
@@ -78,7 +26,7 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Limits for this engine alone; when any is given they replace the
     /// match's limits for it.
-    pub limits: Limits,
+    pub limits: MatchLimits,
 }
 
 impl EngineSpec {
@@ -101,16 +49,48 @@ impl EngineSpec {
 }
 
 /// Why an `--engine` value does not parse.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct SpecError(pub String);
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    /// A field without `=`.
+    #[error(
+        "'{0}' is not key=value (expected cmd=<command>[,name=<n>][,option.<Name>=<value>...])"
+    )]
+    NotKeyValue(String),
+    /// A key given twice (`cmd`, `name` or `proto`).
+    #[error("{0} given twice")]
+    Twice(&'static str),
+    /// An empty `cmd` or `name`.
+    #[error("{0} is empty")]
+    Empty(&'static str),
+    /// A `proto` other than `uci` or `ugi`.
+    #[error("proto '{0}' is unknown (expected uci or ugi)")]
+    UnknownProtocol(String),
+    /// A `tc` that does not parse.
+    #[error(transparent)]
+    TimeControl(#[from] TimeControlError),
+    /// A `movetime`, `depth` or `nodes` that is no whole number above 0.
+    #[error("{key} '{value}' is not a whole number above 0")]
+    NotPositive {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// A `depth` beyond what a `go` can say.
+    #[error("depth '{0}' is too large")]
+    DepthTooLarge(String),
+    /// `option.` without a name.
+    #[error("option. needs a name: option.<Name>=<value>")]
+    OptionWithoutName,
+    /// Another key.
+    #[error(
+        "unknown key '{0}' (expected cmd, name, proto, option.<Name>, tc, movetime, depth or nodes)"
+    )]
+    UnknownKey(String),
+    /// No `cmd`.
+    #[error("missing cmd=<command>")]
+    MissingCommand,
 }
-
-impl std::error::Error for SpecError {}
 
 impl FromStr for EngineSpec {
     type Err = SpecError;
@@ -118,11 +98,10 @@ impl FromStr for EngineSpec {
     /// Parses `cmd=...,name=...,option.X=Y`. Commas separate the fields,
     /// so neither the command nor a value may contain one.
     fn from_str(text: &str) -> Result<EngineSpec, SpecError> {
-        let error = |message: String| Err(SpecError(message));
         let mut command: Option<Vec<String>> = None;
         let mut name: Option<String> = None;
         let mut options: Vec<(String, String)> = Vec::new();
-        let mut limits = Limits::default();
+        let mut limits = MatchLimits::default();
         let mut protocol: Option<Protocol> = None;
         for field in text.split(',') {
             let field = field.trim();
@@ -130,61 +109,53 @@ impl FromStr for EngineSpec {
                 continue;
             }
             let Some((key, value)) = field.split_once('=') else {
-                return error(format!(
-                    "'{field}' is not key=value (expected cmd=<command>[,name=<n>][,option.<Name>=<value>...])"
-                ));
+                return Err(SpecError::NotKeyValue(field.to_string()));
             };
             let (key, value) = (key.trim(), value.trim());
             match key {
                 "cmd" => {
                     if command.is_some() {
-                        return error("cmd given twice".into());
+                        return Err(SpecError::Twice("cmd"));
                     }
                     let words: Vec<String> = value.split_whitespace().map(String::from).collect();
                     if words.is_empty() {
-                        return error("cmd is empty".into());
+                        return Err(SpecError::Empty("cmd"));
                     }
                     command = Some(words);
                 }
                 "name" => {
                     if name.is_some() {
-                        return error("name given twice".into());
+                        return Err(SpecError::Twice("name"));
                     }
                     if value.is_empty() {
-                        return error("name is empty".into());
+                        return Err(SpecError::Empty("name"));
                     }
                     name = Some(value.to_string());
                 }
                 "proto" => {
                     if protocol.is_some() {
-                        return error("proto given twice".into());
+                        return Err(SpecError::Twice("proto"));
                     }
                     protocol = Some(match value {
                         "uci" => Protocol::Uci,
                         "ugi" => Protocol::Ugi,
                         other => {
-                            return error(format!(
-                                "proto '{other}' is unknown (expected uci or ugi)"
-                            ));
+                            return Err(SpecError::UnknownProtocol(other.to_string()));
                         }
                     });
                 }
                 "tc" => {
-                    limits.clock = Some(
-                        value
-                            .parse()
-                            .map_err(|error: TimeControlError| SpecError(error.to_string()))?,
-                    );
+                    limits.clock = Some(value.parse::<super::limits::TimeControl>()?);
                 }
-                "movetime" => limits.movetime = Some(positive(key, value)?),
+                "movetime" => limits.movetime = Some(positive("movetime", value)?),
                 "depth" => {
-                    let depth = positive(key, value)?;
+                    let depth = positive("depth", value)?;
                     limits.depth = Some(
                         u32::try_from(depth)
-                            .map_err(|_| SpecError(format!("depth '{value}' is too large")))?,
+                            .map_err(|_| SpecError::DepthTooLarge(value.to_string()))?,
                     );
                 }
-                "nodes" => limits.nodes = Some(positive(key, value)?),
+                "nodes" => limits.nodes = Some(positive("nodes", value)?),
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.trim().is_empty() => {
                         let option = option.trim().to_string();
@@ -193,17 +164,15 @@ impl FromStr for EngineSpec {
                         options.retain(|(existing, _)| !existing.eq_ignore_ascii_case(&option));
                         options.push((option, value.to_string()));
                     }
-                    Some(_) => return error("option. needs a name: option.<Name>=<value>".into()),
+                    Some(_) => return Err(SpecError::OptionWithoutName),
                     None => {
-                        return error(format!(
-                            "unknown key '{key}' (expected cmd, name, proto, option.<Name>, tc, movetime, depth or nodes)"
-                        ));
+                        return Err(SpecError::UnknownKey(key.to_string()));
                     }
                 },
             }
         }
         let Some(mut words) = command else {
-            return error("missing cmd=<command>".into());
+            return Err(SpecError::MissingCommand);
         };
         let program = words.remove(0);
         let name = name.unwrap_or_else(|| {
@@ -223,12 +192,15 @@ impl FromStr for EngineSpec {
 }
 
 /// A whole number above 0 for `key`.
-fn positive(key: &str, value: &str) -> Result<u64, SpecError> {
+fn positive(key: &'static str, value: &str) -> Result<u64, SpecError> {
     value
         .parse::<u64>()
         .ok()
         .filter(|n| *n > 0)
-        .ok_or_else(|| SpecError(format!("{key} '{value}' is not a whole number above 0")))
+        .ok_or_else(|| SpecError::NotPositive {
+            key,
+            value: value.to_string(),
+        })
 }
 
 /// Makes the names of a match's engines distinct (records and reports

@@ -1,14 +1,19 @@
 //! A child engine spoken to over pipes. A reader thread turns its output
 //! into timestamped lines on a channel, so every wait for an answer has a
-//! deadline and a silent or dead engine can never hang the runner.
+//! deadline and a silent or dead engine can never hang the caller; a
+//! second one keeps the last lines of its stderr for diagnostics.
 
+use std::collections::VecDeque;
 use std::io::{BufReader, ErrorKind, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::engine_spec::{EngineSpec, Protocol};
-use crate::protocol::{LineRead, read_line_bounded};
+use super::command::line;
+use super::protocol::Protocol;
+use super::spec::EngineSpec;
+use crate::protocol::{Command, LineRead, read_line_bounded};
 
 /// Longest output line kept whole; the rest of a longer line is dropped
 /// so that a runaway engine cannot exhaust memory.
@@ -18,27 +23,40 @@ const MAX_LINE_BYTES: usize = 1 << 16;
 /// reader stops reading and the engine blocks on its own output.
 const CHANNEL_LINES: usize = 4096;
 
-/// Why talking to an engine failed.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub enum EngineError {
-    /// The program could not be started.
-    Spawn(String),
-    /// The process exited or closed its pipes.
-    Disconnected,
-    /// The awaited answer (named) did not come before the deadline.
-    Timeout(&'static str),
+/// Lines of stderr kept (the last ones), for diagnostics.
+const STDERR_LINES: usize = 20;
+
+/// Why an engine could not be started.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The program could not be run.
+    #[error("'{program}': {source}")]
+    Program {
+        /// The program as given.
+        program: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The process came without the pipes asked for.
+    #[error("no pipes to the process")]
+    NoPipes,
+    /// No thread to read its output.
+    #[error("cannot start a reader thread: {0}")]
+    ReaderThread(#[source] std::io::Error),
 }
 
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineError::Spawn(why) => write!(f, "cannot start: {why}"),
-            EngineError::Disconnected => {
-                f.write_str("the engine process exited or closed its pipe")
-            }
-            EngineError::Timeout(what) => write!(f, "no {what} in time"),
-        }
-    }
+/// Why talking to an engine failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The program could not be started.
+    #[error("cannot start: {0}")]
+    Start(#[source] StartError),
+    /// The process exited or closed its pipes.
+    #[error("the engine process exited or closed its pipe")]
+    Disconnected,
+    /// The awaited answer (named) did not come before the deadline.
+    #[error("no {0} in time")]
+    Timeout(&'static str),
 }
 
 /// One line of engine output and when the reader thread received it.
@@ -69,19 +87,22 @@ pub struct EngineProcess {
     /// Set once the output pipe has closed.
     closed: bool,
     protocol: Protocol,
+    /// The last lines of its stderr.
+    stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
 impl EngineProcess {
-    /// Starts the program of `spec` with piped stdin/stdout (stderr is
-    /// discarded: engines may be chatty there, and it is not protocol).
-    pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
+    /// Starts the program of `spec` with piped stdin, stdout and stderr
+    /// (of which the last lines are kept: not protocol, but what a crashed
+    /// engine said last).
+    pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, ClientError> {
         let mut attempt = 0;
         let mut child = loop {
-            let result = Command::new(&spec.program)
+            let result = std::process::Command::new(&spec.program)
                 .args(&spec.args)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::null())
+                .stderr(Stdio::piped())
                 .spawn();
             match result {
                 Ok(child) => break child,
@@ -92,26 +113,36 @@ impl EngineProcess {
                     attempt += 1;
                     std::thread::sleep(Duration::from_millis(25));
                 }
-                Err(error) => {
-                    return Err(EngineError::Spawn(format!("'{}': {error}", spec.program)));
+                Err(source) => {
+                    return Err(ClientError::Start(StartError::Program {
+                        program: spec.program.clone(),
+                        source,
+                    }));
                 }
             }
         };
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(EngineError::Spawn("no pipes to the process".into()));
+            return Err(ClientError::Start(StartError::NoPipes));
         };
         let (sender, receiver) = sync_channel(CHANNEL_LINES);
         let spawned = std::thread::Builder::new()
             .name(format!("read {}", spec.name))
             .spawn(move || read_lines(stdout, &sender));
+        let kept = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr_kept = Arc::clone(&kept);
+        let spawned = spawned.and_then(|_| {
+            std::thread::Builder::new()
+                .name(format!("stderr {}", spec.name))
+                .spawn(move || keep_stderr(stderr, &stderr_kept))
+        });
         if let Err(error) = spawned {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(EngineError::Spawn(format!(
-                "cannot start a reader thread: {error}"
-            )));
+            return Err(ClientError::Start(StartError::ReaderThread(error)));
         }
         Ok(EngineProcess {
             child,
@@ -119,20 +150,39 @@ impl EngineProcess {
             lines: receiver,
             closed: false,
             protocol: spec.protocol,
+            stderr: kept,
         })
     }
 
-    /// Sends one line. A write error means the engine is gone.
-    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+    /// Sends `command` in the engine's protocol. A write error means the
+    /// engine is gone.
+    pub fn send(&mut self, command: &Command) -> Result<(), ClientError> {
+        let line = line(command, self.protocol);
         log::debug!("> {line}");
         let result = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
-        result.map_err(|_| EngineError::Disconnected)
+        result.map_err(|_| ClientError::Disconnected)
+    }
+
+    /// Sends `setoption` for each of `options`, in order.
+    pub fn set_options(&mut self, options: &[(String, String)]) -> Result<(), ClientError> {
+        options.iter().try_for_each(|(name, value)| {
+            self.send(&Command::SetOption {
+                name: name.clone(),
+                value: Some(value.clone()),
+            })
+        })
+    }
+
+    /// The last lines the engine wrote to stderr, oldest first.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        let kept = self.stderr.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.iter().cloned().collect()
     }
 
     /// The next output line, waiting at most until `deadline`.
-    pub fn next_line(&mut self, deadline: Instant) -> Result<Line, EngineError> {
+    pub fn next_line(&mut self, deadline: Instant) -> Result<Line, ClientError> {
         if self.closed {
-            return Err(EngineError::Disconnected);
+            return Err(ClientError::Disconnected);
         }
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
@@ -140,10 +190,10 @@ impl EngineProcess {
                 log::debug!("< {}", line.text);
                 Ok(line)
             }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout("answer")),
+            Err(RecvTimeoutError::Timeout) => Err(ClientError::Timeout("answer")),
             Err(RecvTimeoutError::Disconnected) => {
                 self.closed = true;
-                Err(EngineError::Disconnected)
+                Err(ClientError::Disconnected)
             }
         }
     }
@@ -155,11 +205,11 @@ impl EngineProcess {
         word: &str,
         deadline: Instant,
         what: &'static str,
-    ) -> Result<(Line, Vec<String>), EngineError> {
+    ) -> Result<(Line, Vec<String>), ClientError> {
         let mut before = Vec::new();
         loop {
             let line = self.next_line(deadline).map_err(|error| match error {
-                EngineError::Timeout(_) => EngineError::Timeout(what),
+                ClientError::Timeout(_) => ClientError::Timeout(what),
                 other => other,
             })?;
             if line.text.split_whitespace().next() == Some(word) {
@@ -169,16 +219,11 @@ impl EngineProcess {
         }
     }
 
-    /// The protocol the engine speaks.
-    pub fn protocol(&self) -> Protocol {
-        self.protocol
-    }
-
     /// `uci` answered by `uciok` (`ugi` by `ugiok`) within `timeout`: the
     /// handshake.
-    pub fn handshake(&mut self, timeout: Duration) -> Result<Identity, EngineError> {
+    pub fn handshake(&mut self, timeout: Duration) -> Result<Identity, ClientError> {
         let ok = self.protocol.ok();
-        self.send(self.protocol.hello())?;
+        self.send(&Command::Uci)?;
         let (_, lines) = self.wait_for(ok, Instant::now() + timeout, ok)?;
         let mut identity = Identity::default();
         for line in &lines {
@@ -199,8 +244,8 @@ impl EngineProcess {
     /// `isready` answered by `readyok` within `timeout`; everything before
     /// it (late output of earlier commands) is returned and so discarded
     /// from the stream.
-    pub fn ping(&mut self, timeout: Duration) -> Result<Vec<String>, EngineError> {
-        self.send("isready")?;
+    pub fn ping(&mut self, timeout: Duration) -> Result<Vec<String>, ClientError> {
+        self.send(&Command::IsReady)?;
         let (_, before) = self.wait_for("readyok", Instant::now() + timeout, "readyok")?;
         Ok(before)
     }
@@ -212,7 +257,7 @@ impl EngineProcess {
 
     /// Asks the engine to quit, gives it `grace` to do so, then kills it.
     pub fn quit(mut self, grace: Duration) {
-        let _ = self.send("quit");
+        let _ = self.send(&Command::Quit);
         let deadline = Instant::now() + grace;
         while Instant::now() < deadline {
             if !self.is_running() {
@@ -230,6 +275,25 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The stderr thread: keeps the last [`STDERR_LINES`] lines (each cut to
+/// [`MAX_LINE_BYTES`]) until the stream ends.
+fn keep_stderr(stderr: impl Read, kept: &Mutex<VecDeque<String>>) {
+    let mut reader = BufReader::new(stderr);
+    let mut buffer = Vec::new();
+    while let Ok(LineRead::Line | LineRead::TooLong) =
+        read_line_bounded(&mut reader, &mut buffer, MAX_LINE_BYTES)
+    {
+        let text = String::from_utf8_lossy(&buffer)
+            .trim_end_matches(['\r', '\n'])
+            .to_string();
+        let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.len() == STDERR_LINES {
+            kept.pop_front();
+        }
+        kept.push_back(text);
     }
 }
 
@@ -281,10 +345,17 @@ mod tests {
     #[test]
     fn a_missing_program_is_a_spawn_error() {
         let spec: EngineSpec = "cmd=/nonexistent/engine-for-test".parse().unwrap();
+        let error = EngineProcess::spawn(&spec).err().unwrap();
         assert!(matches!(
-            EngineProcess::spawn(&spec),
-            Err(EngineError::Spawn(_))
+            error,
+            ClientError::Start(StartError::Program { .. })
         ));
+        assert!(
+            error
+                .to_string()
+                .starts_with("cannot start: '/nonexistent/engine-for-test': "),
+            "{error}"
+        );
     }
 
     #[cfg(unix)]
@@ -294,12 +365,32 @@ mod tests {
         let spec: EngineSpec = "cmd=cat".parse().unwrap();
         let mut engine = EngineProcess::spawn(&spec).unwrap();
         let error = engine.ping(Duration::from_millis(100)).unwrap_err();
-        assert_eq!(error, EngineError::Timeout("readyok"));
+        assert!(matches!(error, ClientError::Timeout("readyok")));
         let spec: EngineSpec = "cmd=true".parse().unwrap();
         let mut engine = EngineProcess::spawn(&spec).unwrap();
         let error = engine
             .wait_for("uciok", Instant::now() + Duration::from_secs(5), "uciok")
             .unwrap_err();
-        assert_eq!(error, EngineError::Disconnected);
+        assert!(matches!(error, ClientError::Disconnected));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn stderr_is_kept_for_diagnostics() {
+        let spec = EngineSpec {
+            args: vec!["-c".into(), "echo first >&2; echo last >&2".into()],
+            ..("cmd=sh".parse().unwrap())
+        };
+        let mut engine = EngineProcess::spawn(&spec).unwrap();
+        let error = engine
+            .wait_for("uciok", Instant::now() + Duration::from_secs(5), "uciok")
+            .unwrap_err();
+        assert!(matches!(error, ClientError::Disconnected));
+        // The stderr thread may still be at its last line.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while engine.stderr_tail().len() < 2 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(engine.stderr_tail(), ["first", "last"]);
     }
 }

@@ -1,11 +1,11 @@
 //! How long engines may think: the time control and the other `go` limits
-//! of a match, the `go` line they make, and the deadline of each move.
+//! of a match, the `go` they make, and the deadline of each move.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::engine_spec::Protocol;
+use crate::protocol::GoParams;
 
 /// A game clock: base time and increment per move, in milliseconds.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -31,28 +31,16 @@ fn ms_to_seconds(ms: u64) -> String {
 }
 
 /// Why a time control does not parse; each variant keeps the text given.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum TimeControlError {
     /// Not `<seconds>[+<increment seconds>]` with each part a number of
     /// seconds from 0 to a day.
+    #[error("invalid time control '{0}' (expected <seconds>+<increment>, e.g. 10+0.1)")]
     Invalid(String),
     /// The base time is zero.
+    #[error("time control '{0}' gives no time")]
     NoTime(String),
 }
-
-impl fmt::Display for TimeControlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeControlError::Invalid(text) => write!(
-                f,
-                "invalid time control '{text}' (expected <seconds>+<increment>, e.g. 10+0.1)"
-            ),
-            TimeControlError::NoTime(text) => write!(f, "time control '{text}' gives no time"),
-        }
-    }
-}
-
-impl std::error::Error for TimeControlError {}
 
 impl FromStr for TimeControl {
     type Err = TimeControlError;
@@ -87,7 +75,7 @@ impl fmt::Display for TimeControl {
 /// All the limits of a match; any combination may be given, and each one
 /// goes into every `go`.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
-pub struct Limits {
+pub struct MatchLimits {
     /// A clock per player.
     pub clock: Option<TimeControl>,
     /// A fixed time per move, in milliseconds.
@@ -98,41 +86,27 @@ pub struct Limits {
     pub nodes: Option<u64>,
 }
 
-impl Limits {
+impl MatchLimits {
     /// Whether no limit was given at all.
     pub fn is_empty(&self) -> bool {
-        *self == Limits::default()
+        *self == MatchLimits::default()
     }
 
-    /// The `go` line for a move under these (the mover's) limits, given
-    /// the clock times and increments of South and North in milliseconds
-    /// (sent only when the mover has a clock), in the words of `protocol`.
-    pub fn go_command(
-        &self,
-        remaining: [u64; 2],
-        increments: [u64; 2],
-        protocol: Protocol,
-    ) -> String {
-        let mut line = String::from("go");
-        if self.clock.is_some() {
-            // wtime (p1time) is South's clock and btime (p2time) North's,
-            // as chess GUIs send them; pasang also takes stime/ntime.
-            let [time_1, time_2, inc_1, inc_2] = protocol.clock_words();
-            line.push_str(&format!(
-                " {time_1} {} {time_2} {} {inc_1} {} {inc_2} {}",
-                remaining[0], remaining[1], increments[0], increments[1]
-            ));
+    /// The `go` for a move under these (the mover's) limits, given the
+    /// clock times and increments of South and North in milliseconds
+    /// (sent only when the mover has a clock).
+    pub fn go(&self, remaining: [u64; 2], increments: [u64; 2]) -> GoParams {
+        // wtime (p1time) is South's clock and btime (p2time) North's, as
+        // chess GUIs send them; pasang also takes stime/ntime.
+        let clock = self.clock.is_some();
+        GoParams {
+            time: remaining.map(|ms| clock.then_some(ms)),
+            increment: increments.map(|ms| clock.then_some(ms)),
+            movetime: self.movetime,
+            depth: self.depth,
+            nodes: self.nodes,
+            ..GoParams::default()
         }
-        if let Some(movetime) = self.movetime {
-            line.push_str(&format!(" movetime {movetime}"));
-        }
-        if let Some(depth) = self.depth {
-            line.push_str(&format!(" depth {depth}"));
-        }
-        if let Some(nodes) = self.nodes {
-            line.push_str(&format!(" nodes {nodes}"));
-        }
-        line
     }
 
     /// How long the mover may take before it loses on time: its clock or
@@ -176,6 +150,8 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::{Protocol, line};
+    use crate::protocol::Command;
 
     #[test]
     fn time_controls_parse_and_print() {
@@ -200,49 +176,49 @@ mod tests {
 
     #[test]
     fn go_lines_carry_every_limit() {
-        let limits = Limits {
+        let limits = MatchLimits {
             clock: Some("2+0.05".parse().unwrap()),
             movetime: Some(300),
             depth: Some(4),
             nodes: Some(1000),
         };
+        let go = |limits: &MatchLimits, protocol| {
+            line(&Command::Go(limits.go([1500, 1800], [50, 60])), protocol)
+        };
         assert_eq!(
-            limits.go_command([1500, 1800], [50, 50], Protocol::Uci),
-            "go wtime 1500 btime 1800 winc 50 binc 50 movetime 300 depth 4 nodes 1000"
+            go(&limits, Protocol::Uci),
+            "go wtime 1500 btime 1800 winc 50 binc 60 movetime 300 depth 4 nodes 1000"
         );
         assert_eq!(
-            limits.go_command([1500, 1800], [50, 60], Protocol::Ugi),
+            go(&limits, Protocol::Ugi),
             "go p1time 1500 p2time 1800 p1inc 50 p2inc 60 movetime 300 depth 4 nodes 1000"
         );
         assert_eq!(limits.describe(), "2+0.05 movetime=300 depth=4 nodes=1000");
-        let depth_only = Limits {
+        let depth_only = MatchLimits {
             depth: Some(2),
-            ..Limits::default()
+            ..MatchLimits::default()
         };
-        assert_eq!(
-            depth_only.go_command([0, 0], [0, 0], Protocol::Ugi),
-            "go depth 2"
-        );
+        assert_eq!(go(&depth_only, Protocol::Ugi), "go depth 2");
     }
 
     #[test]
     fn allowed_time_is_the_tighter_bound_plus_margin() {
         let margin = Duration::from_millis(5);
         let ceiling = Duration::from_secs(60);
-        let movetime = Limits {
+        let movetime = MatchLimits {
             movetime: Some(50),
-            ..Limits::default()
+            ..MatchLimits::default()
         };
         assert_eq!(
             movetime.allowed(0, margin, ceiling),
             Duration::from_millis(55)
         );
-        let both = Limits {
+        let both = MatchLimits {
             clock: Some("1+0".parse().unwrap()),
             movetime: Some(50),
-            ..Limits::default()
+            ..MatchLimits::default()
         };
         assert_eq!(both.allowed(20, margin, ceiling), Duration::from_millis(25));
-        assert_eq!(Limits::default().allowed(20, margin, ceiling), ceiling);
+        assert_eq!(MatchLimits::default().allowed(20, margin, ceiling), ceiling);
     }
 }

@@ -1,0 +1,29 @@
+//! The client side of the protocol: the project's own code for driving an
+//! engine (ours or another) over UCI or UGI, in the manner of
+//! python-chess's engine module and fastchess's engine process. The
+//! referee, the compliance check and the board all use it; none writes a
+//! protocol line or reads an `info` line by itself.
+//!
+//! The parts: `protocol` (UCI or UGI: the words that differ), `spec`
+//! (what `--engine` says: the command, a name, the options), `limits`
+//! (time control and `go` limits of a match, and the wait they allow),
+//! `command` (a [`crate::protocol::Command`] written as the line an
+//! engine reads, the same type the engine parses), `info` (the one parser
+//! of `info` lines) and `process` (a child engine over pipes: typed
+//! commands, every wait bounded, stderr kept for diagnostics).
+
+mod command;
+mod info;
+mod limits;
+mod process;
+mod protocol;
+mod spec;
+
+#[cfg(test)]
+pub(crate) use command::line;
+pub(crate) use command::rule_settings;
+pub(crate) use info::{EngineScore, InfoLine};
+pub(crate) use limits::{MatchLimits, TimeControl, TimeControlError};
+pub(crate) use process::{ClientError, EngineProcess, Identity};
+pub(crate) use protocol::Protocol;
+pub(crate) use spec::{EngineSpec, SpecError, distinct_names};

@@ -1,0 +1,223 @@
+//! The options the engine announces, in one table: names, kinds, ranges
+//! and defaults, and the `option` lines of the `uci` answer. The rule
+//! options are a table of their own within it, which also says how each
+//! reads and sets [`Rules`]: the engine's `setoption` and every client
+//! that sets an engine's rules use it.
+
+use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS};
+use crate::rules::{Centre, KaEntry, OptionValueError, Pattern, Rules, SecondColumn};
+use crate::search::{Reference, skill};
+use crate::tt::MAX_HASH_MIB;
+
+/// The kind and range of an option, as `uci` announces it.
+pub(crate) enum OptionKind {
+    /// An integer in a range.
+    Spin { default: i64, min: i64, max: i64 },
+    /// On or off.
+    Check { default: bool },
+    /// An action.
+    Button,
+    /// One of a fixed set of words.
+    Combo {
+        default: &'static str,
+        values: &'static [&'static str],
+    },
+    /// Free text (empty by default).
+    Text,
+}
+
+/// Every option: name and kind.
+pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
+    (
+        "Hash",
+        OptionKind::Spin {
+            default: DEFAULT_HASH_MIB as i64,
+            min: 1,
+            max: MAX_HASH_MIB as i64,
+        },
+    ),
+    (
+        "Threads",
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS as i64,
+        },
+    ),
+    (
+        "MultiPV",
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV as i64,
+        },
+    ),
+    (
+        "Move Overhead",
+        OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    ),
+    ("Ponder", OptionKind::Check { default: false }),
+    ("UCI_ShowWDL", OptionKind::Check { default: false }),
+    ("Clear Hash", OptionKind::Button),
+    rule_entry(0),
+    rule_entry(1),
+    rule_entry(2),
+    rule_entry(3),
+    (
+        "Skill Level",
+        OptionKind::Spin {
+            default: 20,
+            min: 0,
+            max: 20,
+        },
+    ),
+    ("UCI_LimitStrength", OptionKind::Check { default: false }),
+    (
+        "UCI_Elo",
+        OptionKind::Spin {
+            default: skill::elo_range().1 as i64,
+            min: skill::elo_range().0 as i64,
+            max: skill::elo_range().1 as i64,
+        },
+    ),
+    (
+        "Reference Player",
+        OptionKind::Combo {
+            default: "off",
+            values: Reference::NAMES,
+        },
+    ),
+    ("Debug Log File", OptionKind::Text),
+];
+
+/// The `option` lines of the `uci` answer.
+pub(crate) fn option_lines() -> Vec<String> {
+    OPTIONS
+        .iter()
+        .map(|(name, kind)| match kind {
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::Combo { default, values } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+            OptionKind::Text => format!("option name {name} type string default <empty>"),
+        })
+        .collect()
+}
+
+/// Entry `index` of [`RULE_OPTIONS`] in [`OPTIONS`].
+const fn rule_entry(index: usize) -> (&'static str, OptionKind) {
+    let option = &RULE_OPTIONS[index];
+    (
+        option.name,
+        OptionKind::Combo {
+            default: option.default,
+            values: option.values,
+        },
+    )
+}
+
+/// One rule option of the protocol.
+pub(crate) struct RuleOption {
+    /// Its name, as announced and set.
+    pub name: &'static str,
+    /// Its values, in the order announced.
+    pub values: &'static [&'static str],
+    /// Its value under the default rules.
+    pub default: &'static str,
+    get: fn(&Rules) -> String,
+    set: fn(&mut Rules, &str) -> Result<(), OptionValueError>,
+}
+
+impl RuleOption {
+    /// Its value under `rules`.
+    pub fn value(&self, rules: &Rules) -> String {
+        (self.get)(rules)
+    }
+
+    /// `rules` with this option set to `value`.
+    pub fn apply(&self, rules: Rules, value: &str) -> Result<Rules, OptionValueError> {
+        let mut rules = rules;
+        (self.set)(&mut rules, value)?;
+        Ok(rules)
+    }
+}
+
+/// The rule options, in the order `uci` announces them.
+pub(crate) const RULE_OPTIONS: [RuleOption; 4] = [
+    RuleOption {
+        name: "Pattern",
+        values: Pattern::NAMES,
+        default: "1",
+        get: |rules| rules.pattern.to_string(),
+        set: |rules, value| {
+            rules.pattern = value.parse()?;
+            Ok(())
+        },
+    },
+    RuleOption {
+        name: "Ka Entry",
+        values: KaEntry::NAMES,
+        default: "slide",
+        get: |rules| rules.ka_entry.to_string(),
+        set: |rules, value| {
+            rules.ka_entry = value.parse()?;
+            Ok(())
+        },
+    },
+    RuleOption {
+        name: "Second Column",
+        values: SecondColumn::NAMES,
+        default: "opposite",
+        get: |rules| rules.second_column.to_string(),
+        set: |rules, value| {
+            rules.second_column = value.parse()?;
+            Ok(())
+        },
+    },
+    RuleOption {
+        name: "Centre",
+        values: Centre::NAMES,
+        default: "wall",
+        get: |rules| rules.centre.to_string(),
+        set: |rules, value| {
+            rules.centre = value.parse()?;
+            Ok(())
+        },
+    },
+];
+
+/// The rule option called `name` (exact spelling).
+pub(crate) fn rule_option(name: &str) -> Option<&'static RuleOption> {
+    RULE_OPTIONS.iter().find(|option| option.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_default_rules_and_values_round_trip() {
+        let rules = Rules::default();
+        for option in &RULE_OPTIONS {
+            assert_eq!(option.value(&rules), option.default, "{}", option.name);
+            for value in option.values {
+                let set = option.apply(rules, value).unwrap();
+                assert_eq!(option.value(&set), *value);
+            }
+            assert!(option.apply(rules, "nonsense").is_err());
+        }
+        assert!(rule_option("Centre").is_some());
+        assert!(rule_option("centre").is_none());
+    }
+}

@@ -1,7 +1,6 @@
 //! `pasang play`: a person against the engine, line by line on
 //! stdin/stdout, so it works in any terminal and can be driven by a pipe.
 
-use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -70,16 +69,9 @@ pub struct PlayArgs {
 }
 
 /// A `--side` that names neither player; holds the text given.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("'{0}' is not south or north")]
 struct SideError(String);
-
-impl fmt::Display for SideError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not south or north", self.0)
-    }
-}
-
-impl std::error::Error for SideError {}
 
 fn parse_side(text: &str) -> Result<Player, SideError> {
     match text.trim().to_ascii_lowercase().as_str() {
@@ -91,27 +83,14 @@ fn parse_side(text: &str) -> Result<Player, SideError> {
 
 /// Why a finished game could not be added to the record file; the game
 /// goes on being playable, so this is told to the player, not fatal.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 enum SaveError {
     /// The file cannot be opened (or created) to append.
-    Open(PathBuf, std::io::Error),
+    #[error("cannot open the record file {path}: {1}", path = .0.display())]
+    Open(PathBuf, #[source] std::io::Error),
     /// The record cannot be written to it.
-    Write(PathBuf, std::io::Error),
-}
-
-impl fmt::Display for SaveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SaveError::Open(path, error) => {
-                write!(f, "cannot open the record file {}: {error}", path.display())
-            }
-            SaveError::Write(path, error) => write!(
-                f,
-                "cannot write the record file {}: {error}",
-                path.display()
-            ),
-        }
-    }
+    #[error("cannot write the record file {path}: {1}", path = .0.display())]
+    Write(PathBuf, #[source] std::io::Error),
 }
 
 /// Runs `pasang play` on stdin/stdout.

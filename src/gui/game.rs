@@ -3,48 +3,63 @@
 //! never decides what is legal; it is sent the legal moves of the shown
 //! position with what each captures, and sends back a move's notation.
 
-use std::fmt;
-
 use serde_json::{Value, json};
 
 use crate::bitboard::{Bitboard, Square};
-use crate::matches::records::{self, Record, RecordMove};
+use crate::matches::records::{self, Record, RecordError, RecordMove};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
 use crate::position::{Phase, Player, Position};
-use crate::rules::Rules;
+use crate::rules::{OptionValueError, Rules};
 
 /// Why a request about the game was refused.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum GameError {
     /// A position string that does not parse or cannot occur.
-    Position(PositionError),
+    #[error("invalid position: {0}")]
+    Position(#[source] PositionError),
     /// A move that is not legal in the shown position (or not a move).
+    #[error(transparent)]
     Move(MoveError),
     /// A move asked for after the game ended.
+    #[error("the game is over")]
     GameOver,
     /// A ply outside the game.
+    #[error("there is no ply {0} in this game")]
     NoSuchPly(usize),
     /// Record text that does not read or replay.
-    Record(String),
+    #[error("cannot load the record: {0}")]
+    Record(#[source] LoadError),
 }
 
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameError::Position(error) => write!(f, "invalid position: {error}"),
-            GameError::Move(error) => write!(f, "{error}"),
-            GameError::GameOver => f.write_str("the game is over"),
-            GameError::NoSuchPly(ply) => write!(f, "there is no ply {ply} in this game"),
-            GameError::Record(why) => write!(f, "cannot load the record: {why}"),
-        }
-    }
+/// Why record text gives no game to show.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum LoadError {
+    /// The text is not records text.
+    #[error(transparent)]
+    Read(RecordError),
+    /// The text holds no game.
+    #[error("no game in the text")]
+    NoGame,
+    /// A rule tag names no rule.
+    #[error(transparent)]
+    Rules(OptionValueError),
+    /// The `FEN` tag does not parse.
+    #[error("FEN: {0}")]
+    Fen(#[source] PositionError),
+    /// A ply (from 1) is refused.
+    #[error("ply {ply}: {error}")]
+    Ply {
+        /// Which ply, from 1.
+        ply: usize,
+        /// Why.
+        #[source]
+        error: Box<GameError>,
+    },
 }
-
-impl std::error::Error for GameError {}
 
 /// A game: a start position, the moves from it and the ply on view.
 #[derive(Clone, Debug)]
@@ -55,6 +70,12 @@ pub struct Game {
     moves: Vec<Move>,
     /// The ply on view, `0..=moves.len()`.
     cursor: usize,
+}
+
+impl From<LoadError> for GameError {
+    fn from(error: LoadError) -> GameError {
+        GameError::Record(error)
+    }
 }
 
 impl Game {
@@ -212,16 +233,16 @@ impl Game {
     /// A game read from a record (as `pasang match --out` writes),
     /// replayed under its own rules, shown at its end.
     pub fn from_record(record: &Record) -> Result<Game, GameError> {
-        let rules = record
-            .rules()
-            .map_err(|error| GameError::Record(error.to_string()))?;
+        let rules = record.rules().map_err(LoadError::Rules)?;
         let mut game = Game::new(rules, record.tag("FEN")).map_err(|error| match error {
-            GameError::Position(error) => GameError::Record(format!("FEN: {error}")),
+            GameError::Position(error) => GameError::Record(LoadError::Fen(error)),
             other => other,
         })?;
         for (index, mv) in record.moves.iter().enumerate() {
-            game.play(&mv.text)
-                .map_err(|error| GameError::Record(format!("ply {}: {error}", index + 1)))?;
+            game.play(&mv.text).map_err(|error| LoadError::Ply {
+                ply: index + 1,
+                error: Box::new(error),
+            })?;
         }
         Ok(game)
     }

@@ -5,7 +5,6 @@
 //! gets a plain error response, and every plain response closes the
 //! connection, so no request body or pipelining needs handling.
 
-use std::fmt;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
@@ -29,21 +28,28 @@ pub enum Route {
 }
 
 /// Why a request is refused, with the status it is answered with.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum HttpError {
     /// 400: the head does not parse, or a WebSocket request lacks a part.
+    #[error("bad request: {0}")]
     BadRequest(String),
     /// 403: a WebSocket opened by a page of another site.
+    #[error("forbidden: {0}")]
     Forbidden(String),
     /// 404.
+    #[error("no such page: {0}")]
     NotFound(String),
     /// 405: a method other than GET or HEAD.
+    #[error("method {0} not allowed: only GET and HEAD")]
     MethodNotAllowed(String),
     /// 413: a request with a body.
+    #[error("request bodies are not accepted")]
     PayloadTooLarge,
     /// 431: the head is longer than [`MAX_HEAD_BYTES`].
+    #[error("request head longer than {MAX_HEAD_BYTES} bytes")]
     HeadTooLarge,
     /// 503: too many pages are open.
+    #[error("{0} pages are open already; close one")]
     Busy(usize),
 }
 
@@ -61,26 +67,6 @@ impl HttpError {
         }
     }
 }
-
-impl fmt::Display for HttpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HttpError::BadRequest(why) => write!(f, "bad request: {why}"),
-            HttpError::Forbidden(why) => write!(f, "forbidden: {why}"),
-            HttpError::NotFound(path) => write!(f, "no such page: {path}"),
-            HttpError::MethodNotAllowed(method) => {
-                write!(f, "method {method} not allowed: only GET and HEAD")
-            }
-            HttpError::PayloadTooLarge => f.write_str("request bodies are not accepted"),
-            HttpError::HeadTooLarge => {
-                write!(f, "request head longer than {MAX_HEAD_BYTES} bytes")
-            }
-            HttpError::Busy(limit) => write!(f, "{limit} pages are open already; close one"),
-        }
-    }
-}
-
-impl std::error::Error for HttpError {}
 
 /// A parsed request: method, path (without the query) and what it asks.
 #[derive(Clone, Debug, Eq, PartialEq)]

@@ -10,13 +10,12 @@
 //! server's own.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use super::clock::Clock;
-use super::game::{Game, GameError};
+use super::game::{Game, GameError, LoadError};
 use super::review::{GameReview, OpenedFile};
 use crate::client::{EngineScore, InfoLine, rule_settings};
 use crate::matches::records::{self, Record};
@@ -63,40 +62,25 @@ impl Mode {
 }
 
 /// Why a message from the page was refused.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum RequestError {
     /// Not a JSON object with a known `type`.
+    #[error("malformed message: {0}")]
     Malformed(String),
     /// A field missing or out of range.
+    #[error("bad '{field}': {reason}")]
     BadField { field: &'static str, reason: String },
     /// The game refused it (an illegal move, a bad position, ...).
-    Game(GameError),
+    #[error(transparent)]
+    Game(#[from] GameError),
     /// A move sent while it is the engine's turn in play mode.
+    #[error("it is the engine's turn")]
     EnginesTurn,
     /// A move or take-back sent in review mode.
+    #[error(
+        "a review steps through the game as it was played: switch to Analyse to try other moves"
+    )]
     Reviewing,
-}
-
-impl fmt::Display for RequestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RequestError::Malformed(why) => write!(f, "malformed message: {why}"),
-            RequestError::BadField { field, reason } => write!(f, "bad '{field}': {reason}"),
-            RequestError::Game(error) => write!(f, "{error}"),
-            RequestError::EnginesTurn => f.write_str("it is the engine's turn"),
-            RequestError::Reviewing => f.write_str(
-                "a review steps through the game as it was played: switch to Analyse to try other moves",
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RequestError {}
-
-impl From<GameError> for RequestError {
-    fn from(error: GameError) -> RequestError {
-        RequestError::Game(error)
-    }
 }
 
 /// Why the engine is being asked to search.
@@ -482,9 +466,9 @@ impl Session {
                         .ok_or_else(|| bad("review", "not true or false"))?,
                 };
                 let records =
-                    records::read(text).map_err(|error| GameError::Record(error.to_string()))?;
+                    records::read(text).map_err(|error| GameError::from(LoadError::Read(error)))?;
                 match records.len() {
-                    0 => return Err(GameError::Record("no game in the text".into()).into()),
+                    0 => return Err(GameError::from(LoadError::NoGame).into()),
                     1 => {
                         self.open_record(&records[0])?;
                         self.file = None;

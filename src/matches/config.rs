@@ -1,7 +1,6 @@
 //! A match's configuration: the arguments checked and combined into what
 //! the runner needs, and how the match describes itself.
 
-use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -14,72 +13,46 @@ use crate::client::{EngineSpec, MatchLimits, distinct_names};
 
 /// Why the arguments do not make a match. `Display` gives the message
 /// printed before the usage exit.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub(super) enum ConfigError {
     /// Not exactly two `--engine` options; the number given.
+    #[error("a match needs exactly two --engine options ({0} given)")]
     EngineCount(usize),
     /// An engine has no limit of its own and the match gives none.
+    #[error(
+        "no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes= in each --engine)"
+    )]
     NoLimit,
     /// `--movetime`, `--depth` or `--nodes` is 0.
+    #[error("--movetime, --depth and --nodes must be above 0")]
     ZeroLimit,
     /// `--sprt` does not describe a test.
-    Sprt(SprtError),
+    #[error("--sprt: {0}")]
+    Sprt(#[source] SprtError),
     /// `--games 0`.
+    #[error("--games must be at least 1")]
     NoGames,
     /// `--concurrency 0`.
+    #[error("--concurrency must be at least 1")]
     NoConcurrency,
     /// `--shard` without `--seed` or `--games`: the shards would not play
     /// the same match.
+    #[error(
+        "--shard {0} needs --seed and --games, so that every shard plays the openings of the same match"
+    )]
     ShardUnpinned(Shard),
     /// `--shard` with `--sprt`.
+    #[error("--shard with --sprt: an SPRT is judged over all the pairs; give --sprt to --merge")]
     ShardWithSprt,
     /// `--resume` without `--out`.
+    #[error("--resume needs --out, the records file to resume")]
     ResumeWithoutOut,
     /// The openings file cannot be had.
+    #[error(transparent)]
     Book(BookFileError),
     /// An opening of the first cycle cannot be made.
+    #[error(transparent)]
     Opening(OpeningError),
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConfigError::EngineCount(given) => write!(
-                f,
-                "a match needs exactly two --engine options ({given} given)"
-            ),
-            ConfigError::NoLimit => f.write_str(
-                "no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes= in each --engine)",
-            ),
-            ConfigError::ZeroLimit => f.write_str("--movetime, --depth and --nodes must be above 0"),
-            ConfigError::Sprt(error) => write!(f, "--sprt: {error}"),
-            ConfigError::NoGames => f.write_str("--games must be at least 1"),
-            ConfigError::NoConcurrency => f.write_str("--concurrency must be at least 1"),
-            ConfigError::ShardUnpinned(shard) => write!(
-                f,
-                "--shard {shard} needs --seed and --games, so that every shard plays the openings of the same match"
-            ),
-            ConfigError::ShardWithSprt => f.write_str(
-                "--shard with --sprt: an SPRT is judged over all the pairs; give --sprt to --merge",
-            ),
-            ConfigError::ResumeWithoutOut => {
-                f.write_str("--resume needs --out, the records file to resume")
-            }
-            ConfigError::Book(error) => write!(f, "{error}"),
-            ConfigError::Opening(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ConfigError::Sprt(error) => Some(error),
-            ConfigError::Book(error) => Some(error),
-            ConfigError::Opening(error) => Some(error),
-            _ => None,
-        }
-    }
 }
 
 /// Everything a match needs, checked.

@@ -4,7 +4,6 @@
 //! records of every shard go to one file in game order.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::records::{Record, RecordError, read};
@@ -13,13 +12,16 @@ use super::statistics::Sprt;
 use super::tally::Tally;
 
 /// Why records cannot be merged.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum MergeError {
     /// A file cannot be read.
+    #[error("cannot read '{}': {error}", .path.display())]
     Read { path: PathBuf, error: String },
     /// A file is not records text.
+    #[error("'{}': {error}", .path.display())]
     Malformed { path: PathBuf, error: RecordError },
     /// A record lacks what a merge needs.
+    #[error("'{}', record {number}: {fault}", .path.display())]
     Record {
         path: PathBuf,
         /// The record's number in its file, from 1.
@@ -27,6 +29,10 @@ pub enum MergeError {
         fault: RecordFault,
     },
     /// Records of another match.
+    #[error(
+        "'{}', record {number} is of another match ({found}; expected {expected})",
+        .path.display()
+    )]
     Mixed {
         path: PathBuf,
         number: usize,
@@ -34,6 +40,12 @@ pub enum MergeError {
         found: Box<MatchIdentity>,
     },
     /// The same game twice.
+    #[error(
+        "pair {pair} counted twice: its game with the first engine as {} is in '{}' and in '{}'",
+        if *.first_is_south { "South" } else { "North" },
+        .first.display(),
+        .second.display()
+    )]
     Duplicate {
         pair: u64,
         /// Whether it is the game with the first engine as South.
@@ -42,60 +54,16 @@ pub enum MergeError {
         second: PathBuf,
     },
     /// A pair number past the end of the match.
+    #[error("'{}': pair {pair} is past the match's {pairs} pairs", .path.display())]
     PairOutOfRange {
         path: PathBuf,
         pair: u64,
         pairs: u64,
     },
     /// Not one record in the files.
+    #[error("no game records in the files")]
     Empty,
 }
-
-impl fmt::Display for MergeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MergeError::Read { path, error } => {
-                write!(f, "cannot read '{}': {error}", path.display())
-            }
-            MergeError::Malformed { path, error } => write!(f, "'{}': {error}", path.display()),
-            MergeError::Record {
-                path,
-                number,
-                fault,
-            } => write!(f, "'{}', record {number}: {fault}", path.display()),
-            MergeError::Mixed {
-                path,
-                number,
-                expected,
-                found,
-            } => write!(
-                f,
-                "'{}', record {number} is of another match ({found}; expected {expected})",
-                path.display()
-            ),
-            MergeError::Duplicate {
-                pair,
-                first_is_south,
-                first,
-                second,
-            } => write!(
-                f,
-                "pair {pair} counted twice: its game with the first engine as {} is in '{}' and in '{}'",
-                if *first_is_south { "South" } else { "North" },
-                first.display(),
-                second.display()
-            ),
-            MergeError::PairOutOfRange { path, pair, pairs } => write!(
-                f,
-                "'{}': pair {pair} is past the match's {pairs} pairs",
-                path.display()
-            ),
-            MergeError::Empty => f.write_str("no game records in the files"),
-        }
-    }
-}
-
-impl std::error::Error for MergeError {}
 
 /// The merged counts of a match.
 #[derive(Clone, Debug)]

@@ -69,25 +69,30 @@ impl fmt::Display for OpeningOrigin {
 
 /// Why a pair's opening cannot be built. `Display` gives the text the
 /// match and datagen print.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum OpeningError {
     /// The start position does not parse.
+    #[error("{origin}: {error}")]
     Start {
         /// Where the start comes from.
         origin: OpeningOrigin,
         /// What is wrong with it.
+        #[source]
         error: PositionError,
     },
     /// A book ply does not parse or is illegal under the pair's rules.
+    #[error("{origin} under rules {}: {error}", describe(.rules))]
     BookMove {
         /// The book line.
         origin: OpeningOrigin,
         /// The pair's rules.
         rules: Rules,
         /// What is wrong with the ply.
+        #[source]
         error: MoveError,
     },
     /// The start (after any book plies) is already a finished game.
+    #[error("{origin}: the game is already over under rules {}", describe(.rules))]
     GameOver {
         /// Where the start comes from.
         origin: OpeningOrigin,
@@ -95,38 +100,8 @@ pub enum OpeningError {
         rules: Rules,
     },
     /// No draw of this many random plies left the game in play.
+    #[error("no {0} random plies leave the game in play")]
     RandomPlies(usize),
-}
-
-impl fmt::Display for OpeningError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpeningError::Start { origin, error } => write!(f, "{origin}: {error}"),
-            OpeningError::BookMove {
-                origin,
-                rules,
-                error,
-            } => write!(f, "{origin} under rules {}: {error}", describe(rules)),
-            OpeningError::GameOver { origin, rules } => write!(
-                f,
-                "{origin}: the game is already over under rules {}",
-                describe(rules)
-            ),
-            OpeningError::RandomPlies(count) => {
-                write!(f, "no {count} random plies leave the game in play")
-            }
-        }
-    }
-}
-
-impl std::error::Error for OpeningError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            OpeningError::Start { error, .. } => Some(error),
-            OpeningError::BookMove { error, .. } => Some(error),
-            _ => None,
-        }
-    }
 }
 
 /// Every combination of the given rule values, in a fixed order (the
@@ -202,76 +177,43 @@ pub fn load_book(path: &Path) -> Result<Vec<BookLine>, BookFileError> {
 }
 
 /// What is wrong with openings file text.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum BookError {
     /// A line's position string does not parse.
+    #[error("line {number}: {error}")]
     Position {
         /// The line's number, from 1.
         number: usize,
         /// What is wrong with it.
+        #[source]
         error: PositionError,
     },
     /// The text has no position.
+    #[error("no position in the file")]
     Empty,
 }
 
-impl fmt::Display for BookError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BookError::Position { number, error } => write!(f, "line {number}: {error}"),
-            BookError::Empty => f.write_str("no position in the file"),
-        }
-    }
-}
-
-impl std::error::Error for BookError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BookError::Position { error, .. } => Some(error),
-            BookError::Empty => None,
-        }
-    }
-}
-
 /// Why an openings file cannot be had.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BookFileError {
     /// The file cannot be read.
+    #[error("cannot read openings file '{}': {error}", .path.display())]
     Read {
         /// The file.
         path: std::path::PathBuf,
         /// Why.
+        #[source]
         error: std::io::Error,
     },
     /// The file's text is not an openings file.
+    #[error("openings file '{}': {error}", .path.display())]
     Parse {
         /// The file.
         path: std::path::PathBuf,
         /// What is wrong with it.
+        #[source]
         error: BookError,
     },
-}
-
-impl fmt::Display for BookFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BookFileError::Read { path, error } => {
-                write!(f, "cannot read openings file '{}': {error}", path.display())
-            }
-            BookFileError::Parse { path, error } => {
-                write!(f, "openings file '{}': {error}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for BookFileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BookFileError::Read { error, .. } => Some(error),
-            BookFileError::Parse { error, .. } => Some(error),
-        }
-    }
 }
 
 /// How the openings of a match are made.

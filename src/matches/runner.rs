@@ -2,7 +2,6 @@
 //! games, and the progress they share.
 
 use std::collections::HashSet;
-use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -20,15 +19,19 @@ use crate::client::EngineSpec;
 use crate::protocol::options::RULE_OPTIONS;
 
 /// Why the records file (`--out`) cannot be opened or resumed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub(super) enum RecordsFileError {
     /// A fresh file cannot be created.
-    Create(PathBuf, std::io::Error),
+    #[error("cannot create '{path}': {1}", path = .0.display())]
+    Create(PathBuf, #[source] std::io::Error),
     /// The file to resume cannot be read.
-    Read(PathBuf, std::io::Error),
+    #[error("cannot read '{path}': {1}", path = .0.display())]
+    Read(PathBuf, #[source] std::io::Error),
     /// The file to resume cannot be cut or appended to.
-    Append(PathBuf, std::io::Error),
+    #[error("cannot append to '{path}': {1}", path = .0.display())]
+    Append(PathBuf, #[source] std::io::Error),
     /// A record (numbered from 1) cannot be counted again.
+    #[error("cannot resume '{}': record {number}: {fault}", .path.display())]
     Record {
         path: PathBuf,
         number: usize,
@@ -37,6 +40,10 @@ pub(super) enum RecordsFileError {
     /// A record belongs to another match. (The identities are boxed: an
     /// error this rare should not make every `Result` it travels in
     /// hundreds of bytes long.)
+    #[error(
+        "cannot resume '{}': record {number} is of another match ({found}; this one is {expected})",
+        .path.display()
+    )]
     OtherMatch {
         path: PathBuf,
         number: usize,
@@ -44,6 +51,10 @@ pub(super) enum RecordsFileError {
         expected: Box<MatchIdentity>,
     },
     /// A record is of a pair outside this run's shard.
+    #[error(
+        "cannot resume '{}': record {number} is of pair {pair}, not of shard {shard}",
+        .path.display()
+    )]
     OtherShard {
         path: PathBuf,
         number: usize,
@@ -51,73 +62,15 @@ pub(super) enum RecordsFileError {
         shard: Shard,
     },
     /// A record repeats a game already in the file.
+    #[error(
+        "cannot resume '{}': record {number} repeats a game of pair {pair}",
+        .path.display()
+    )]
     Repeated {
         path: PathBuf,
         number: usize,
         pair: u64,
     },
-}
-
-impl fmt::Display for RecordsFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordsFileError::Create(path, error) => {
-                write!(f, "cannot create '{}': {error}", path.display())
-            }
-            RecordsFileError::Read(path, error) => {
-                write!(f, "cannot read '{}': {error}", path.display())
-            }
-            RecordsFileError::Append(path, error) => {
-                write!(f, "cannot append to '{}': {error}", path.display())
-            }
-            RecordsFileError::Record {
-                path,
-                number,
-                fault,
-            } => write!(
-                f,
-                "cannot resume '{}': record {number}: {fault}",
-                path.display()
-            ),
-            RecordsFileError::OtherMatch {
-                path,
-                number,
-                found,
-                expected,
-            } => write!(
-                f,
-                "cannot resume '{}': record {number} is of another match ({found}; this one is {expected})",
-                path.display()
-            ),
-            RecordsFileError::OtherShard {
-                path,
-                number,
-                pair,
-                shard,
-            } => write!(
-                f,
-                "cannot resume '{}': record {number} is of pair {pair}, not of shard {shard}",
-                path.display()
-            ),
-            RecordsFileError::Repeated { path, number, pair } => write!(
-                f,
-                "cannot resume '{}': record {number} repeats a game of pair {pair}",
-                path.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RecordsFileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RecordsFileError::Create(_, error)
-            | RecordsFileError::Read(_, error)
-            | RecordsFileError::Append(_, error) => Some(error),
-            RecordsFileError::Record { fault, .. } => Some(fault),
-            _ => None,
-        }
-    }
 }
 
 impl Config {

@@ -24,29 +24,15 @@ pub struct Shard {
 }
 
 /// Why a `--shard` value does not parse.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum ShardError {
     /// Not two whole numbers around a slash.
+    #[error("invalid shard '{0}' (expected K/N with 1 <= K <= N, e.g. 2/8)")]
     Syntax(String),
     /// `K` is 0 or above `N`.
+    #[error("shard {index}/{count}: K must be from 1 to {count}")]
     OutOfRange { index: u64, count: u64 },
 }
-
-impl fmt::Display for ShardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ShardError::Syntax(text) => write!(
-                f,
-                "invalid shard '{text}' (expected K/N with 1 <= K <= N, e.g. 2/8)"
-            ),
-            ShardError::OutOfRange { index, count } => {
-                write!(f, "shard {index}/{count}: K must be from 1 to {count}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ShardError {}
 
 impl FromStr for Shard {
     type Err = ShardError;

@@ -178,13 +178,16 @@ impl fmt::Display for Decision {
 
 /// Why an SPRT description does not parse. `Display` gives the message
 /// `--sprt` prints after `--sprt: `.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SprtError {
     /// A word without `=`.
+    #[error("'{0}' is not key=value")]
     NotKeyValue(String),
     /// A key that is none of elo0, elo1, alpha, beta (as given).
+    #[error("unknown SPRT parameter '{0}' (expected elo0, elo1, alpha, beta)")]
     UnknownParameter(String),
     /// A value that is not a finite number.
+    #[error("{key}: '{value}' is not a number")]
     NotANumber {
         /// The key, as given.
         key: String,
@@ -192,10 +195,13 @@ pub enum SprtError {
         value: String,
     },
     /// A key given twice (as given the second time).
+    #[error("{0} given twice")]
     GivenTwice(String),
     /// elo0 or elo1 is missing.
+    #[error("elo0 and elo1 are required")]
     MissingElo,
     /// elo0 is not below elo1.
+    #[error("elo0 ({elo0}) must be below elo1 ({elo1})")]
     EloOrder {
         /// The elo0 given.
         elo0: f64,
@@ -203,6 +209,7 @@ pub enum SprtError {
         elo1: f64,
     },
     /// alpha or beta is not above 0, or their sum is not below 1.
+    #[error("alpha and beta must be above 0 with a sum below 1")]
     Risks {
         /// The alpha given (or its default).
         alpha: f64,
@@ -210,29 +217,6 @@ pub enum SprtError {
         beta: f64,
     },
 }
-
-impl fmt::Display for SprtError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SprtError::NotKeyValue(word) => write!(f, "'{word}' is not key=value"),
-            SprtError::UnknownParameter(key) => write!(
-                f,
-                "unknown SPRT parameter '{key}' (expected elo0, elo1, alpha, beta)"
-            ),
-            SprtError::NotANumber { key, value } => write!(f, "{key}: '{value}' is not a number"),
-            SprtError::GivenTwice(key) => write!(f, "{key} given twice"),
-            SprtError::MissingElo => f.write_str("elo0 and elo1 are required"),
-            SprtError::EloOrder { elo0, elo1 } => {
-                write!(f, "elo0 ({elo0}) must be below elo1 ({elo1})")
-            }
-            SprtError::Risks { .. } => {
-                f.write_str("alpha and beta must be above 0 with a sum below 1")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SprtError {}
 
 impl Sprt {
     /// Parses `elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>]` (words separated

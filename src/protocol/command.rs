@@ -1,8 +1,6 @@
 //! Protocol commands as parsed from input lines. Parsing checks syntax
 //! only; whether a position or move is legal is the engine's business.
 
-use std::fmt;
-
 use crate::notation::shorten;
 
 /// The base of a `position` command.
@@ -89,21 +87,14 @@ pub enum Command {
 }
 
 /// Why a line is not a command.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum CommandError {
     /// The first word is no command.
+    #[error("unknown command: {0}")]
     Unknown(String),
     /// A known command with bad arguments.
+    #[error("error: {0}")]
     Invalid(String),
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Unknown(text) => write!(f, "unknown command: {text}"),
-            CommandError::Invalid(text) => write!(f, "error: {text}"),
-        }
-    }
 }
 
 fn invalid(message: impl Into<String>) -> CommandError {

@@ -7,24 +7,14 @@ use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A debug log file that could not be opened; the previous log stays.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open log file '{path}': {error}")]
 pub struct LogFileError {
     /// The path asked for.
     pub path: String,
     /// Why it could not be opened.
+    #[source]
     pub error: std::io::Error,
-}
-
-impl std::fmt::Display for LogFileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot open log file '{}': {}", self.path, self.error)
-    }
-}
-
-impl std::error::Error for LogFileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
 }
 
 /// Serialised, flushed output, with an optional log of both directions.

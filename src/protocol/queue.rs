@@ -26,24 +26,15 @@ pub fn cost(line: &str) -> usize {
 }
 
 /// Why [`JobQueue::push`] did not queue a job.
-#[derive(Debug, Eq, PartialEq)]
+#[derive(Debug, Eq, PartialEq, thiserror::Error)]
 pub enum PushError {
     /// Full while a long command runs: the job was dropped.
+    #[error("the input queue is full behind a long command")]
     Full,
     /// The queue was closed (quit or end of input).
+    #[error("the input queue is closed")]
     Closed,
 }
-
-impl std::fmt::Display for PushError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            PushError::Full => "the input queue is full behind a long command",
-            PushError::Closed => "the input queue is closed",
-        })
-    }
-}
-
-impl std::error::Error for PushError {}
 
 struct State<T> {
     jobs: VecDeque<(T, usize)>,

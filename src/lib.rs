@@ -29,8 +29,7 @@
 //!   helper threads) with its [`search::Limits`], [`search::Settings`],
 //!   [`search::Signals`] and a [`search::Listener`] (or
 //!   [`search::Silent`]), giving a [`search::SearchResult`];
-//! - the [`engine::Engine`] facade (used by [`datagen`]) and its
-//!   [`engine::EngineError`];
+//! - the [`engine::Engine`] facade, typed (used by [`datagen`]);
 //! - [`eval`], whose terms the tuner's tests count;
 //! - [`protocol::Command`], the parsed protocol line (fuzzed);
 //! - [`cli::run`], the binary's entry point;

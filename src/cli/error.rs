@@ -19,7 +19,7 @@ use crate::tune::TuneError;
 /// Why a base position and a move list give no game: the error of
 /// [`super::Replay::new`].
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-pub(crate) enum ReplayError {
+pub(crate) enum StartMovesError {
     /// The position string does not parse.
     #[error("invalid position: {0}")]
     Position(#[source] PositionError),
@@ -33,7 +33,7 @@ pub(crate) enum ReplayError {
 pub(crate) enum CliError {
     /// `--fen` and `--moves` (or a record's start and moves) give no game.
     #[error(transparent)]
-    Replay(#[from] ReplayError),
+    Replay(#[from] StartMovesError),
     /// An input file cannot be read.
     #[error("cannot read '{path}': {1}", path = .0.display())]
     Read(PathBuf, #[source] io::Error),

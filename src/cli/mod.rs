@@ -29,7 +29,7 @@ use crate::position::Position;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
 pub(crate) use crate::outcome::{describe_result, player_title};
-pub(crate) use error::{CliError, ReplayError};
+pub(crate) use error::{CliError, StartMovesError};
 pub(crate) use progress::Progress;
 
 /// Pasang engine: speaks a UCI-style protocol on stdin/stdout when run
@@ -132,7 +132,7 @@ impl PositionArgs {
     }
 
     /// The position these flags give under `rules`, with its history.
-    pub fn replay(&self, rules: &Rules) -> Result<Replay, ReplayError> {
+    pub fn replay(&self, rules: &Rules) -> Result<Replay, StartMovesError> {
         Replay::new(rules, self.fen.as_deref(), &self.move_list())
     }
 
@@ -175,16 +175,20 @@ pub(crate) struct Replay {
 impl Replay {
     /// Plays `moves` from `fen` (or the start of `rules.pattern`); the
     /// error names the first bad move.
-    pub fn new(rules: &Rules, fen: Option<&str>, moves: &[String]) -> Result<Replay, ReplayError> {
+    pub fn new(
+        rules: &Rules,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<Replay, StartMovesError> {
         let base = match fen {
             None => start_position(rules.pattern),
-            Some(text) => parse_position(text).map_err(ReplayError::Position)?,
+            Some(text) => parse_position(text).map_err(StartMovesError::Position)?,
         };
         let mut replay = Replay {
             positions: vec![base],
             moves: Vec::new(),
         };
-        play_moves(base, rules, moves, |mv| replay.push(mv)).map_err(ReplayError::Move)?;
+        play_moves(base, rules, moves, |mv| replay.push(mv)).map_err(StartMovesError::Move)?;
         Ok(replay)
     }
 

@@ -115,7 +115,7 @@ pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
         depth: args.depth,
         ..Limits::default()
     };
-    let mut game = Game {
+    let mut game = Sitting {
         engine,
         rules,
         human: args.side,
@@ -149,8 +149,9 @@ fn login_name() -> String {
         .unwrap_or_else(|| "you".to_string())
 }
 
-/// A game in progress.
-struct Game {
+/// A sitting at the terminal: the games a person plays against the
+/// engine, one after another.
+struct Sitting {
     engine: Engine,
     rules: Rules,
     human: Player,
@@ -209,7 +210,7 @@ and landing point. Commands:
   help    this text
   quit    leave the game";
 
-impl Game {
+impl Sitting {
     /// Plays games until the person declines another, leaves or input
     /// ends; records each if asked.
     fn play_games(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
@@ -514,11 +515,11 @@ impl Game {
 mod tests {
     use super::*;
 
-    fn game(human: Player) -> Game {
+    fn game(human: Player) -> Sitting {
         let rules = Rules::default();
         let mut engine = Engine::new();
         engine.set_rules(rules);
-        Game {
+        Sitting {
             engine,
             rules,
             human,
@@ -540,7 +541,7 @@ mod tests {
         }
     }
 
-    fn session(game: &mut Game, script: &str) -> String {
+    fn session(game: &mut Sitting, script: &str) -> String {
         let mut output = Vec::new();
         game.play_games(&mut script.as_bytes(), &mut output)
             .unwrap();
@@ -551,7 +552,7 @@ mod tests {
     /// stone, the white on c2, either way it moves, and wins 12-10.
     const LAST_MOVE: &str = ".........../.........../.........../.........../.........../.....+...../.........../.........../.........../..w......../S.........N s 10 10 ak";
 
-    fn endgame(human: Player) -> Game {
+    fn endgame(human: Player) -> Sitting {
         let mut game = game(human);
         game.base = Replay::new(&game.rules, Some(LAST_MOVE), &[]).unwrap();
         game.replay = game.base.clone();

@@ -965,6 +965,16 @@ mod tests {
     }
 
     #[test]
+    fn scores_are_shown_from_souths_side() {
+        assert_eq!(describe(EngineScore::Mate(0), Player::North).0, "+#0");
+        assert_eq!(
+            describe(EngineScore::Centipoints(150), Player::North),
+            ("-1.50".to_string(), -150)
+        );
+        assert_eq!(describe(EngineScore::Mate(3), Player::South).1, 100_000);
+    }
+
+    #[test]
     fn a_person_plays_and_the_engine_answers() {
         let mut s = session();
         s.on_page(r#"{"type":"move","move":"c"}"#);

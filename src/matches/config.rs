@@ -56,7 +56,7 @@ pub(super) enum ConfigError {
 }
 
 /// Everything a match needs, checked.
-pub(super) struct Config {
+pub(super) struct MatchConfig {
     pub(super) engines: [EngineSpec; 2],
     /// Each engine's limits.
     pub(super) limits: [MatchLimits; 2],
@@ -77,9 +77,9 @@ pub(super) struct Config {
     pub(super) bounded: bool,
 }
 
-impl Config {
+impl MatchConfig {
     /// Checks `args` and combines them into a match.
-    pub(super) fn from_args(args: &MatchArgs) -> Result<Config, ConfigError> {
+    pub(super) fn from_args(args: &MatchArgs) -> Result<MatchConfig, ConfigError> {
         let [first, second] = args.engines.as_slice() else {
             return Err(ConfigError::EngineCount(args.engines.len()));
         };
@@ -164,7 +164,7 @@ impl Config {
             ping_timeout: Duration::from_millis(args.ping_timeout.max(1)),
             ..Settings::default()
         };
-        Ok(Config {
+        Ok(MatchConfig {
             engines,
             limits,
             settings,

@@ -25,7 +25,7 @@ mod config;
 mod runner;
 
 pub(crate) use args::MatchArgs;
-use config::Config;
+use config::MatchConfig;
 use statistics::Sprt;
 
 /// Exit code for bad arguments, as clap uses.
@@ -64,7 +64,7 @@ pub(crate) fn run(args: &MatchArgs) -> i32 {
         };
         return merge::run(&args.merge, sprt.as_ref(), args.out.as_deref());
     }
-    let config = match Config::from_args(args) {
+    let config = match MatchConfig::from_args(args) {
         Ok(config) => config,
         Err(error) => return usage_error(&error.to_string()),
     };

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::config::Config;
+use super::config::MatchConfig;
 use super::records::{Record, utc_date};
 use super::referee::{GameResult, Seat};
 use super::shard::{MatchIdentity, Played, RecordFault, Shard};
@@ -73,7 +73,7 @@ pub(super) enum RecordsFileError {
     },
 }
 
-impl Config {
+impl MatchConfig {
     /// Opens the records file: created afresh, or with `--resume` (when it
     /// exists) cut after its last complete record and opened to append.
     /// Returns the writer and the games already recorded.
@@ -431,7 +431,7 @@ struct Progress {
 impl Progress {
     /// Counts a finished game, reports it, writes its record, and raises
     /// `stop` when the SPRT decides or the records cannot be written.
-    fn finish(&mut self, config: &Config, game: &Finished, stop: &AtomicBool) {
+    fn finish(&mut self, config: &MatchConfig, game: &Finished, stop: &AtomicBool) {
         if self.stopped_by_sprt.is_some() {
             // Decided while this game was being played: not counted, so
             // the summary shows the state at the decision.

@@ -32,7 +32,7 @@ pub use command::{Command, CommandError, GoParams, PositionBase, Query};
 pub(crate) use lines::{LineRead, read_line_bounded};
 pub(crate) use output::{LogFileError, Output};
 pub(crate) use setup::set_position;
-pub use setup::{OptionEffect, Refusal};
+pub(crate) use setup::{OptionEffect, Refusal};
 
 use crate::bench;
 use crate::engine::Engine;

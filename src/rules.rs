@@ -116,28 +116,6 @@ option_value!(KaEntry, "Ka Entry", KaEntry::Slide => "slide", KaEntry::Jump => "
 option_value!(SecondColumn, "Second Column", SecondColumn::Opposite => "opposite", SecondColumn::Any => "any");
 option_value!(Centre, "Centre", Centre::Wall => "wall", Centre::Open => "open");
 
-impl Rules {
-    /// These rules with the protocol option `name` (`Pattern`, `Ka Entry`,
-    /// `Second Column` or `Centre`, exact spelling) set to `value`.
-    pub fn with_option(self, name: &str, value: &str) -> Result<Rules, OptionValueError> {
-        let mut rules = self;
-        match name {
-            "Pattern" => rules.pattern = value.parse()?,
-            "Ka Entry" => rules.ka_entry = value.parse()?,
-            "Second Column" => rules.second_column = value.parse()?,
-            "Centre" => rules.centre = value.parse()?,
-            _ => {
-                return Err(OptionValueError {
-                    option: "rule",
-                    given: name.to_string(),
-                    expected: "Pattern, Ka Entry, Second Column or Centre",
-                });
-            }
-        }
-        Ok(rules)
-    }
-}
-
 impl Pattern {
     /// The layout, rank 11 first, as RULES gives it (`+` the hole).
     pub const fn layout(self) -> [&'static str; 11] {
@@ -191,14 +169,6 @@ mod tests {
         for name in SecondColumn::NAMES {
             assert_eq!(name.parse::<SecondColumn>().unwrap().to_string(), *name);
         }
-    }
-
-    #[test]
-    fn options_set_by_name() {
-        let rules = Rules::default().with_option("Ka Entry", "both").unwrap();
-        assert_eq!(rules.ka_entry, KaEntry::Both);
-        assert!(rules.with_option("Centre", "closed").is_err());
-        assert!(rules.with_option("Colour", "w").is_err());
     }
 
     #[test]

@@ -17,10 +17,11 @@ use serde_json::{Value, json};
 use super::clock::Clock;
 use super::game::{Game, GameError, LoadError};
 use super::review::{GameReview, OpenedFile};
-use crate::client::{EngineScore, InfoLine, rule_settings};
+use crate::client::{EngineScore, InfoLine};
 use crate::matches::records::{self, Record};
 use crate::notation::parse_move;
 use crate::position::Player;
+use crate::protocol::options::RULE_OPTIONS;
 use crate::protocol::{Command, GoParams, PositionBase};
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
@@ -695,14 +696,9 @@ impl Session {
     }
 
     fn start(&mut self, purpose: Purpose) {
-        for command in rule_settings(&self.game.rules()) {
-            if let Command::SetOption {
-                name,
-                value: Some(value),
-            } = command
-            {
-                self.set_option(&name, value);
-            }
+        let rules = self.game.rules();
+        for option in &RULE_OPTIONS {
+            self.set_option(option.name, option.value(&rules));
         }
         match purpose {
             Purpose::Move => {

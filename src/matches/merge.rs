@@ -12,14 +12,22 @@ use super::statistics::Sprt;
 use super::tally::Tally;
 
 /// Why records cannot be merged.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum MergeError {
     /// A file cannot be read.
     #[error("cannot read '{}': {error}", .path.display())]
-    Read { path: PathBuf, error: String },
+    Read {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
     /// A file is not records text.
     #[error("'{}': {error}", .path.display())]
-    Malformed { path: PathBuf, error: RecordError },
+    Malformed {
+        path: PathBuf,
+        #[source]
+        error: RecordError,
+    },
     /// A record lacks what a merge needs.
     #[error("'{}', record {number}: {fault}", .path.display())]
     Record {
@@ -208,7 +216,7 @@ pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>, out: Option<&Path>) -> i32 {
             Err(error) => {
                 let error = MergeError::Read {
                     path: path.clone(),
-                    error: error.to_string(),
+                    error,
                 };
                 eprintln!("error: {error}");
                 return 2;
@@ -327,13 +335,17 @@ mod tests {
             "{mixed}"
         );
         let untagged = (PathBuf::from("d"), "[Round \"1\"]\n\n1-0\n".to_string());
-        assert_eq!(
-            merge(&[untagged]).unwrap_err(),
-            MergeError::Record {
-                path: PathBuf::from("d"),
-                number: 1,
-                fault: RecordFault::MissingTag("Pair")
-            }
+        let error = merge(&[untagged]).unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                MergeError::Record {
+                    path,
+                    number: 1,
+                    fault: RecordFault::MissingTag("Pair")
+                } if path == &PathBuf::from("d")
+            ),
+            "{error}"
         );
         let past = (PathBuf::from("e"), record(6, "1"));
         assert!(matches!(
@@ -344,7 +356,10 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(merge(&[file("f", &[])]).unwrap_err(), MergeError::Empty);
+        assert!(matches!(
+            merge(&[file("f", &[])]).unwrap_err(),
+            MergeError::Empty
+        ));
         let bad = (PathBuf::from("g"), "1. c".to_string());
         assert!(matches!(
             merge(&[bad]).unwrap_err(),

@@ -439,7 +439,7 @@ impl Playing<'_> {
                         ),
                         None => {
                             log::warn!("{name} did not answer stop; restarting it");
-                            seat.process = None;
+                            seat.drop_process(&ClientError::Timeout("bestmove"));
                             format!(
                                 "loses on time (no bestmove within {allowed_ms} ms, nor after stop)"
                             )

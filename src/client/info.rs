@@ -90,9 +90,9 @@ mod tests {
         assert_eq!(info.score, Some(EngineScore::Centipoints(-35)));
         assert_eq!(info.nodes, Some(99));
         assert_eq!(info.nps, None);
-        let info = InfoLine::parse("info depth 9 score cp 5 nodes 900 nps 45000 pv c").unwrap();
-        assert_eq!(info.nps, Some(45000));
         assert_eq!(info.pv, ["c", "j"]);
+        let fast = InfoLine::parse("info depth 9 score cp 5 nodes 900 nps 45000 pv c").unwrap();
+        assert_eq!(fast.nps, Some(45000));
         let message = InfoLine::parse("info string pv c score cp 1").unwrap();
         assert_eq!(message.string.as_deref(), Some("pv c score cp 1"));
         assert_eq!(message.score, None);

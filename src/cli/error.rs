@@ -83,6 +83,8 @@ pub(crate) enum CliError {
     NoTarget,
     /// A datagen run failed.
     Datagen(DatagenError),
+    /// Merging datagen shards failed.
+    Pack(crate::datagen::packed::PackError),
     /// The engine refused a setting.
     Engine(EngineError),
     /// The protocol's log file cannot be opened.
@@ -121,6 +123,7 @@ impl fmt::Display for CliError {
             CliError::Tune(error) => write!(f, "{error}"),
             CliError::NoTarget => f.write_str("give --games or --positions"),
             CliError::Datagen(error) => write!(f, "{error}"),
+            CliError::Pack(error) => write!(f, "{error}"),
             CliError::Engine(error) => write!(f, "{error}"),
             CliError::LogFile(error) => write!(f, "{error}"),
             CliError::Gui(error) => write!(f, "{error}"),
@@ -141,6 +144,7 @@ impl std::error::Error for CliError {
             CliError::RecordRules(error) => Some(error),
             CliError::Samples(_, error) | CliError::Tune(error) => Some(error),
             CliError::Datagen(error) => Some(error),
+            CliError::Pack(error) => Some(error),
             CliError::Engine(error) => Some(error),
             CliError::LogFile(error) => Some(error),
             CliError::Gui(error) => Some(error),

@@ -17,6 +17,7 @@ use std::fmt;
 
 use crate::notation::{PositionError, format_position, parse_position};
 use crate::outcome::Status;
+use crate::matches::shard::Shard;
 use crate::position::{Player, Position};
 use crate::rules::{OptionValueError, Rules};
 
@@ -51,6 +52,9 @@ pub struct Header {
     pub limit: SearchLimit,
     /// Random legal plies played before the engine takes over.
     pub random_plies: u32,
+    /// The shard of the games this file holds (`--shard K/N`: the games
+    /// whose index `i` has `i mod N = K - 1`), or all of them.
+    pub shard: Option<Shard>,
 }
 
 impl fmt::Display for Header {
@@ -59,7 +63,11 @@ impl fmt::Display for Header {
             f,
             "{MAGIC} seed {} {} random-plies {}",
             self.seed, self.limit, self.random_plies
-        )
+        )?;
+        if let Some(shard) = self.shard {
+            write!(f, " shard {}/{}", shard.index + 1, shard.count)?;
+        }
+        Ok(())
     }
 }
 
@@ -68,7 +76,11 @@ impl Header {
     pub fn parse(line: &str) -> Option<Header> {
         let rest = line.strip_prefix(MAGIC)?;
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let ["seed", seed, kind, limit, "random-plies", random_plies] = words.as_slice() else {
+        let (words, shard) = match words.as_slice() {
+            [head @ .., "shard", shard] => (head, Some(shard.parse::<Shard>().ok()?)),
+            all => (all, None),
+        };
+        let ["seed", seed, kind, limit, "random-plies", random_plies] = words else {
             return None;
         };
         let limit = match *kind {
@@ -80,7 +92,25 @@ impl Header {
             seed: seed.parse().ok()?,
             limit,
             random_plies: random_plies.parse().ok()?,
+            shard,
         })
+    }
+
+    /// The index of the file's `slot`-th game (from 0).
+    pub fn game_index(&self, slot: u64) -> u64 {
+        match self.shard {
+            Some(shard) => shard.index + slot * shard.count,
+            None => slot,
+        }
+    }
+
+    /// How many of the games `0..games` belong to this file's shard.
+    pub fn games_of(&self, games: u64) -> u64 {
+        match self.shard {
+            Some(shard) if games > shard.index => (games - shard.index).div_ceil(shard.count),
+            Some(_) => 0,
+            None => games,
+        }
     }
 }
 
@@ -353,6 +383,13 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
     };
     let mut open: Option<OpenGame> = None;
     let mut offset = 0;
+    // Which game index each slot of the file holds (shards skip).
+    let mut slot_index = Header {
+        seed: 0,
+        limit: SearchLimit::Nodes(0),
+        random_plies: 0,
+        shard: None,
+    };
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let number = index + 1;
         let end = offset + line.len();
@@ -363,22 +400,25 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
         };
         let line = line.strip_suffix('\r').unwrap_or(line);
         if index == 0 {
-            scan.header = Some(Header::parse(line).ok_or(ScanError::NotDatagen)?);
+            let header = Header::parse(line).ok_or(ScanError::NotDatagen)?;
+            slot_index = header;
+            scan.header = Some(header);
             scan.keep = end;
             continue;
         }
         if let Some(rest) = line.strip_prefix("# game ") {
             let found = rest.split_whitespace().next().unwrap_or("");
-            if found.parse::<u64>() != Ok(scan.games) {
+            let expected = slot_index.game_index(scan.games);
+            if found.parse::<u64>() != Ok(expected) {
                 return Err(ScanError::GameOrder {
                     line: number,
-                    expected: scan.games,
+                    expected,
                     found: line.to_string(),
                 });
             }
             // A game header after a half-written game: that one was
             // abandoned, which a resumed run never does; keep reading.
-            open = Some((scan.games, 0, None));
+            open = Some((expected, 0, None));
         } else if let Some(rest) = line.strip_prefix("# end ") {
             let found = rest.split_whitespace().next().unwrap_or("");
             match open.take() {
@@ -393,7 +433,7 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
                 _ => {
                     return Err(ScanError::GameOrder {
                         line: number,
-                        expected: scan.games,
+                        expected: slot_index.game_index(scan.games),
                         found: line.to_string(),
                     });
                 }
@@ -410,7 +450,7 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
         } else {
             return Err(ScanError::GameOrder {
                 line: number,
-                expected: scan.games,
+                expected: slot_index.game_index(scan.games),
                 found: line.to_string(),
             });
         }
@@ -481,13 +521,24 @@ mod tests {
     #[test]
     fn headers_round_trip() {
         for limit in [SearchLimit::Nodes(5000), SearchLimit::Depth(7)] {
-            let header = Header {
-                seed: 42,
-                limit,
-                random_plies: 4,
-            };
-            assert_eq!(Header::parse(&header.to_string()), Some(header));
+            for shard in [None, Some("3/16".parse().unwrap())] {
+                let header = Header {
+                    seed: 42,
+                    limit,
+                    random_plies: 4,
+                    shard,
+                };
+                assert_eq!(Header::parse(&header.to_string()), Some(header));
+            }
         }
+        let sharded = Header::parse("# pasang datagen 1 seed 1 nodes 9 random-plies 2 shard 3/4");
+        let sharded = sharded.unwrap();
+        assert_eq!(sharded.game_index(0), 2);
+        assert_eq!(sharded.game_index(2), 10);
+        // Games 2, 6 and 10 of 0..11.
+        assert_eq!(sharded.games_of(11), 3);
+        assert_eq!(sharded.games_of(2), 0);
+        assert_eq!(Header::parse("# pasang datagen 1 seed 1 nodes 9 random-plies 2 shard 5/4"), None);
         assert_eq!(Header::parse("# pasang datagen 1 seed x"), None);
     }
 
@@ -516,6 +567,7 @@ mod tests {
             seed: 1,
             limit: SearchLimit::Nodes(100),
             random_plies: 2,
+            shard: None,
         };
         let mut text = format!("{header}\n");
         for game in 0..games {

@@ -10,6 +10,7 @@
 //! the same file, and a resumed run continues it exactly.
 
 pub mod format;
+pub mod packed;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -398,9 +399,15 @@ pub fn run(config: &Config, progress: &(dyn Fn(&Report) + Sync)) -> Result<Repor
         report,
         error: None,
     });
+    // Slots count this file's games; a shard's slot j is game
+    // shard.index + j * shard.count.
+    let target = match config.target {
+        Target::Games(games) => Target::Games(config.header.games_of(games)),
+        positions => positions,
+    };
     let first = report.games;
     let next = AtomicU64::new(first);
-    let stop = AtomicBool::new(reached(config.target, &report));
+    let stop = AtomicBool::new(reached(target, &report));
     let header = config.header;
     let work = || -> Result<(), DatagenError> {
         let mut engine = new_engine();
@@ -408,16 +415,16 @@ pub fn run(config: &Config, progress: &(dyn Fn(&Report) + Sync)) -> Result<Repor
             if stop.load(Ordering::SeqCst) {
                 return Ok(());
             }
-            let index = next.fetch_add(1, Ordering::SeqCst);
-            if let Target::Games(games) = config.target
-                && index >= games
+            let slot = next.fetch_add(1, Ordering::SeqCst);
+            if let Target::Games(games) = target
+                && slot >= games
             {
                 return Ok(());
             }
-            let game = play_game(&mut engine, &header, index)?;
+            let game = play_game(&mut engine, &header, header.game_index(slot))?;
             let mut writer = writer.lock().unwrap_or_else(|p| p.into_inner());
-            writer.waiting.insert(index, game);
-            let done = writer.drain(config.target);
+            writer.waiting.insert(slot, game);
+            let done = writer.drain(target);
             writer.report.seconds = start.elapsed().as_secs_f64();
             progress(&writer.report);
             if done {
@@ -488,6 +495,7 @@ mod tests {
             seed: 7,
             limit: SearchLimit::Nodes(200),
             random_plies: 4,
+            shard: None,
         }
     }
 

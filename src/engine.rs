@@ -6,6 +6,7 @@ use std::fmt;
 use std::fmt::Write as _;
 
 use crate::eval::evaluate;
+use crate::eval::nnue::{Network, NetworkError};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 pub use crate::notation::start_position;
@@ -78,6 +79,8 @@ pub enum EngineError {
     ListMove(ListMoveError),
     /// A move of `searchmoves` does not parse or is illegal.
     SearchMove(MoveError),
+    /// `EvalFile`: the file is no network; the engine keeps its own.
+    Network(NetworkError),
 }
 
 impl fmt::Display for EngineError {
@@ -110,6 +113,7 @@ impl fmt::Display for EngineError {
             EngineError::Position(error) => write!(f, "invalid position: {error}"),
             EngineError::ListMove(error) => error.fmt(f),
             EngineError::SearchMove(error) => write!(f, "searchmoves: {error}"),
+            EngineError::Network(error) => write!(f, "EvalFile: {error}; the network is unchanged"),
         }
     }
 }
@@ -123,6 +127,7 @@ impl std::error::Error for EngineError {
             EngineError::Position(error) => Some(error),
             EngineError::ListMove(error) => Some(error),
             EngineError::SearchMove(error) => Some(error),
+            EngineError::Network(error) => Some(error),
             _ => None,
         }
     }
@@ -235,7 +240,13 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
         },
     ),
     ("Debug Log File", OptionKind::Text),
+    ("Use NNUE", OptionKind::Check { default: USE_NNUE }),
+    ("EvalFile", OptionKind::Text),
 ];
+
+/// Whether the network evaluates by default (docs/strength.md has the
+/// match that decided it).
+pub const USE_NNUE: bool = false;
 
 /// The `option` lines of the `uci` answer.
 pub(crate) fn option_lines() -> Vec<String> {
@@ -278,6 +289,8 @@ pub struct Engine {
     searcher: Searcher,
     hash_mib: usize,
     settings: Settings,
+    /// The network `Use NNUE` switches on (the embedded one or `EvalFile`'s).
+    network: std::sync::Arc<Network>,
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
@@ -303,7 +316,11 @@ impl Engine {
             position: start_position(rules.pattern),
             searcher: Searcher::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
             hash_mib: DEFAULT_HASH_MIB,
-            settings: Settings::default(),
+            settings: Settings {
+                network: USE_NNUE.then(Network::embedded),
+                ..Settings::default()
+            },
+            network: Network::embedded(),
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::elo_range().1,
@@ -466,6 +483,22 @@ impl Engine {
                     .map_err(EngineError::Rule)?;
                 rule_change(rules, self);
             }
+            ("Use NNUE", _) => {
+                let on = boolean(needed()?)?;
+                self.settings.network = on.then(|| self.network.clone());
+            }
+            ("EvalFile", _) => {
+                let network = match value.filter(|v| !v.is_empty() && *v != "<empty>") {
+                    None => Network::embedded(),
+                    Some(path) => std::sync::Arc::new(
+                        Network::load(std::path::Path::new(path)).map_err(EngineError::Network)?,
+                    ),
+                };
+                if self.settings.network.is_some() {
+                    self.settings.network = Some(network.clone());
+                }
+                self.network = network;
+            }
             ("Debug Log File", _) => {
                 let path = value.filter(|v| !v.is_empty() && *v != "<empty>");
                 return Ok(OptionEffect::LogFile(path.map(str::to_string)));
@@ -594,6 +627,11 @@ impl Engine {
             evaluation.tempo,
             evaluation.total,
             self.position.side_to_move()
+        ) + &format!(
+            "; network {} ({}, {})",
+            self.network.evaluate(&self.position),
+            self.network.name(),
+            if self.settings.network.is_some() { "in use" } else { "not in use: Use NNUE is off" }
         )
     }
 }

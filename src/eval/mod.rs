@@ -7,6 +7,7 @@
 //! moves is in danger.
 
 pub mod features;
+pub mod nnue;
 pub mod wdl;
 mod weights;
 

@@ -631,7 +631,11 @@ impl Engine {
             "; network {} ({}, {})",
             self.network.evaluate(&self.position),
             self.network.name(),
-            if self.settings.network.is_some() { "in use" } else { "not in use: Use NNUE is off" }
+            if self.settings.network.is_some() {
+                "in use"
+            } else {
+                "not in use: Use NNUE is off"
+            }
         )
     }
 }

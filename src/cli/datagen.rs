@@ -14,7 +14,7 @@ use crate::matches::shard::Shard;
 /// The file format, after the flags in `--help`.
 const FORMAT: &str = "\
 File format (text, one line per searched position; docs/datagen.md has more):
-  # pasang datagen 1 seed <S> nodes <N>|depth <D> random-plies <K>
+  # pasang datagen 1 seed <S> nodes <N>|depth <D> random-plies <K> [shard <K>/<N>]
   # game <i> <pattern> <ka entry> <second column> <centre> plies <ply>...
   <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin>
   ...
@@ -25,12 +25,13 @@ search's score in centipoints (100 x expected point margin) and w/d/l and
 all from the side to move's view. Positions of the random plies and those
 with a mate score are left out. Games are written whole and in order;
 game i depends only on the header and i, so the same flags give the same
-file at any --threads, and --resume continues it exactly.";
+file at any --threads, and --resume continues it exactly. --merge writes
+the packed binary format instead (docs/datagen.md).";
 
 /// Arguments of `pasang datagen`.
 #[derive(Args, Debug)]
 #[command(after_help = FORMAT)]
-#[command(group(clap::ArgGroup::new("target").args(["games", "positions"])))]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["games", "positions", "merge"])))]
 pub struct DatagenArgs {
     /// The data file (created; with --resume, continued).
     #[arg(long, value_name = "FILE")]

@@ -15,9 +15,9 @@
 
 use std::fmt;
 
+use crate::matches::shard::Shard;
 use crate::notation::{PositionError, format_position, parse_position};
 use crate::outcome::Status;
-use crate::matches::shard::Shard;
 use crate::position::{Player, Position};
 use crate::rules::{OptionValueError, Rules};
 
@@ -538,7 +538,10 @@ mod tests {
         // Games 2, 6 and 10 of 0..11.
         assert_eq!(sharded.games_of(11), 3);
         assert_eq!(sharded.games_of(2), 0);
-        assert_eq!(Header::parse("# pasang datagen 1 seed 1 nodes 9 random-plies 2 shard 5/4"), None);
+        assert_eq!(
+            Header::parse("# pasang datagen 1 seed 1 nodes 9 random-plies 2 shard 5/4"),
+            None
+        );
         assert_eq!(Header::parse("# pasang datagen 1 seed x"), None);
     }
 

@@ -56,7 +56,9 @@ pub enum PackError {
     #[error("'{0}' is not a packed datagen file of version {VERSION} (bad header)")]
     NotPacked(PathBuf),
     /// The length disagrees with the header's count.
-    #[error("'{path}': the header promises {count} records but the file holds {bytes} bytes of them")]
+    #[error(
+        "'{path}': the header promises {count} records but the file holds {bytes} bytes of them"
+    )]
     Length {
         path: PathBuf,
         count: u64,
@@ -72,7 +74,9 @@ pub enum PackError {
         error: format::ScanError,
     },
     /// The same game twice among the shards.
-    #[error("game {game} of seed {seed} is in both '{first}' and '{second}': a shard was given twice or two shards overlap")]
+    #[error(
+        "game {game} of seed {seed} is in both '{first}' and '{second}': a shard was given twice or two shards overlap"
+    )]
     Duplicate {
         seed: u64,
         game: u64,
@@ -143,9 +147,7 @@ impl PackedRecord {
             1 => Player::North,
             _ => return Err(bad("side to move")),
         };
-        let rules = *all_rule_sets()
-            .get(b[39] as usize)
-            .ok_or(bad("rule set"))?;
+        let rules = *all_rule_sets().get(b[39] as usize).ok_or(bad("rule set"))?;
         let result = match b[42] {
             0 => GameResult::Loss,
             1 => GameResult::Draw,

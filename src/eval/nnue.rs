@@ -72,10 +72,7 @@ impl std::fmt::Debug for Network {
 pub enum NetworkError {
     /// The file cannot be read.
     #[error("cannot read network file '{path}': {error}")]
-    Io {
-        path: String,
-        error: std::io::Error,
-    },
+    Io { path: String, error: std::io::Error },
     /// The header is not a pasang network's.
     #[error("'{0}' is not a pasang network (no PSNGNNUE header)")]
     NotNetwork(String),
@@ -450,10 +447,16 @@ fn update(network: &Network, from: &Features, to: &Features, view: Player, acc: 
         let (old, new) = (from.ka[owner.index()], to.ka[owner.index()]);
         if old != new {
             if old != NO_KA {
-                sub(acc, network.column(Features::ka_input(view, owner, old as usize)));
+                sub(
+                    acc,
+                    network.column(Features::ka_input(view, owner, old as usize)),
+                );
             }
             if new != NO_KA {
-                add(acc, network.column(Features::ka_input(view, owner, new as usize)));
+                add(
+                    acc,
+                    network.column(Features::ka_input(view, owner, new as usize)),
+                );
             }
         }
     }
@@ -570,7 +573,10 @@ mod tests {
         let good = random_file(8, 4);
         assert!(Network::parse(&good, "good").is_ok());
         let error = Network::parse(b"hello", "x.nnue").unwrap_err();
-        assert_eq!(error.to_string(), "'x.nnue' is not a pasang network (no PSNGNNUE header)");
+        assert_eq!(
+            error.to_string(),
+            "'x.nnue' is not a pasang network (no PSNGNNUE header)"
+        );
         let error = Network::parse(&good[..good.len() - 1], "cut.nnue").unwrap_err();
         assert!(error.to_string().starts_with("'cut.nnue': "), "{error}");
         let mut other = good.clone();
@@ -578,6 +584,9 @@ mod tests {
         let error = Network::parse(&other, "v9.nnue").unwrap_err();
         assert!(error.to_string().contains("version 9"), "{error}");
         let error = Network::load(Path::new("/nonexistent/net.nnue")).unwrap_err();
-        assert!(error.to_string().starts_with("cannot read network file"), "{error}");
+        assert!(
+            error.to_string().starts_with("cannot read network file"),
+            "{error}"
+        );
     }
 }

@@ -1,6 +1,10 @@
 #!/bin/bash
 # Device run for issue 30: datagen on 16 cores, merge+shuffle, train on the GPU.
-# Usage: run.sh GEN_SECONDS NODES TRAIN_SECONDS SHARDS
+# Usage: run.sh GEN_SECONDS NODES TRAIN_SECONDS SHARDS, from a folder holding
+# .devrun/pasang (a portable release build: RUSTFLAGS="-C target-cpu=x86-64-v2"
+# cargo build --release) and .devrun/train.py (this folder's train.py).
+# Writes the network, the training log and the datagen figures to $OUT.
+# The shipped network: run.sh 300 1000 150 16 (docs/strength.md).
 set -u
 GEN=${1:-300}; NODES=${2:-1000}; TRAIN=${3:-150}; SHARDS=${4:-16}
 SEED=30

@@ -79,8 +79,8 @@ pub enum DatagenError {
     /// The file was made with other settings than those given.
     Mismatch {
         path: PathBuf,
-        file: Header,
-        given: Header,
+        file: Box<Header>,
+        given: Box<Header>,
     },
     /// No opening could be drawn for a game.
     Opening { game: u64, error: OpeningError },
@@ -102,15 +102,17 @@ impl fmt::Display for DatagenError {
             }
             DatagenError::Mismatch { path, file, given } => write!(
                 f,
-                "cannot resume '{}': it was made with 'seed {} {} random-plies {}' \
-                 but this run asks for 'seed {} {} random-plies {}'",
+                "cannot resume '{}': it was made with 'seed {} {} random-plies {}{}' \
+                 but this run asks for 'seed {} {} random-plies {}{}'",
                 path.display(),
                 file.seed,
                 file.limit,
                 file.random_plies,
+                shard_words(file),
                 given.seed,
                 given.limit,
-                given.random_plies
+                given.random_plies,
+                shard_words(given)
             ),
             DatagenError::Opening { game, error } => write!(f, "game {game}: {error}"),
             DatagenError::NoMove { game, position } => {
@@ -121,6 +123,14 @@ impl fmt::Display for DatagenError {
 }
 
 impl std::error::Error for DatagenError {}
+
+/// ` shard K/N` for a shard's header, nothing for a whole run's.
+fn shard_words(header: &Header) -> String {
+    header
+        .shard
+        .map(|shard| format!(" shard {}/{}", shard.index + 1, shard.count))
+        .unwrap_or_default()
+}
 
 /// One played game, ready to be written.
 #[derive(Clone, Debug)]
@@ -367,8 +377,8 @@ fn open(config: &Config) -> Result<(File, Report), DatagenError> {
         Some(header) if header != config.header => {
             return Err(DatagenError::Mismatch {
                 path: path.clone(),
-                file: header,
-                given: config.header,
+                file: Box::new(header),
+                given: Box::new(config.header),
             });
         }
         Some(_) => {

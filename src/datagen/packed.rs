@@ -392,7 +392,7 @@ mod tests {
         let again = temp("again");
         let refused = merge(&[one.clone(), one.clone()], &again, 9).unwrap_err();
         assert!(refused.to_string().contains("given twice"), "{refused}");
-        let refused = merge(&[two.clone()], &packed, 9).unwrap_err();
+        let refused = merge(std::slice::from_ref(&two), &packed, 9).unwrap_err();
         assert!(matches!(refused, PackError::Exists(_)), "{refused}");
         for path in [whole, one, two, packed] {
             let _ = std::fs::remove_file(path);

@@ -486,7 +486,6 @@ mod tests {
         push(INPUTS * hidden, 40, &mut rng);
         push(hidden, 255, &mut rng);
         push(2 * hidden, 2048, &mut rng);
-        let mut bytes = bytes;
         bytes.extend_from_slice(&(rng.next_u32() as i32 % 100_000).to_le_bytes());
         bytes
     }

@@ -185,45 +185,27 @@ pub struct Record {
 }
 
 /// What is wrong with a record line.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum RecordError {
     /// Not four fields separated by ` | `.
+    #[error("{0} fields; expected 4 separated by ' | ': position, rules, score, result")]
     Fields(usize),
     /// The position string.
+    #[error("position: {0}")]
     Position(PositionError),
     /// The rules field does not have four words.
+    #[error("rules field has {0} words; expected pattern, ka entry, second column, centre")]
     RuleCount(usize),
     /// A rule value.
+    #[error("rules: {0}")]
     Rule(OptionValueError),
     /// The score is not an integer.
+    #[error("score '{0}' is not an integer")]
     Score(String),
     /// The result field is not `w|d|l <margin>`.
+    #[error("result '{0}' is not 'w', 'd' or 'l' followed by the point margin")]
     Result(String),
 }
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordError::Fields(count) => write!(
-                f,
-                "{count} fields; expected 4 separated by ' | ': position, rules, score, result"
-            ),
-            RecordError::Position(error) => write!(f, "position: {error}"),
-            RecordError::RuleCount(count) => write!(
-                f,
-                "rules field has {count} words; expected pattern, ka entry, second column, centre"
-            ),
-            RecordError::Rule(error) => write!(f, "rules: {error}"),
-            RecordError::Score(text) => write!(f, "score '{text}' is not an integer"),
-            RecordError::Result(text) => write!(
-                f,
-                "result '{text}' is not 'w', 'd' or 'l' followed by the point margin"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RecordError {}
 
 /// Rules as four words: `1 slide opposite wall`.
 pub fn rules_words(rules: &Rules) -> String {
@@ -330,42 +312,22 @@ pub struct Scan {
 }
 
 /// Why an existing file cannot be continued.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum ScanError {
     /// The first line is not a datagen header.
+    #[error("the first line is not a '{MAGIC} ...' header: not a datagen file")]
     NotDatagen,
     /// A line of a complete game does not parse.
+    #[error("line {line}: {error}")]
     BadRecord { line: usize, error: RecordError },
     /// Games out of order (a file written by something else).
+    #[error("line {line}: expected game {expected}, found '{}'", found.chars().take(60).collect::<String>())]
     GameOrder {
         line: usize,
         expected: u64,
         found: String,
     },
 }
-
-impl fmt::Display for ScanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ScanError::NotDatagen => write!(
-                f,
-                "the first line is not a '{MAGIC} ...' header: not a datagen file"
-            ),
-            ScanError::BadRecord { line, error } => write!(f, "line {line}: {error}"),
-            ScanError::GameOrder {
-                line,
-                expected,
-                found,
-            } => write!(
-                f,
-                "line {line}: expected game {expected}, found '{}'",
-                found.chars().take(60).collect::<String>()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ScanError {}
 
 /// The game being read by [`scan`]: its index, its records so far and its
 /// first bad line.

@@ -13,7 +13,6 @@ pub mod format;
 pub mod packed;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -62,67 +61,52 @@ pub struct Config {
 }
 
 /// Why a run failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DatagenError {
     /// The file exists and `--resume` was not given.
+    #[error(
+        "'{}' already exists: pass --resume to continue it, or choose another --out",
+        .0.display()
+    )]
     Exists(PathBuf),
     /// Reading or writing the file failed.
+    #[error("'{}': {error}", path.display())]
     Io {
         path: PathBuf,
         error: std::io::Error,
     },
     /// An existing file cannot be continued.
+    #[error("cannot resume '{}': {error}", path.display())]
     Scan {
         path: PathBuf,
         error: format::ScanError,
     },
     /// The file was made with other settings than those given.
+    #[error(
+        "cannot resume '{}': it was made with 'seed {} {} random-plies {}{}' \
+         but this run asks for 'seed {} {} random-plies {}{}'",
+        path.display(),
+        file.seed,
+        file.limit,
+        file.random_plies,
+        shard_words(file),
+        given.seed,
+        given.limit,
+        given.random_plies,
+        shard_words(given)
+    )]
     Mismatch {
         path: PathBuf,
         file: Box<Header>,
         given: Box<Header>,
     },
     /// No opening could be drawn for a game.
+    #[error("game {game}: {error}")]
     Opening { game: u64, error: OpeningError },
     /// The search returned no move in a position in play.
+    #[error("game {game}: the search found no move in {position}")]
     NoMove { game: u64, position: String },
 }
-
-impl fmt::Display for DatagenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DatagenError::Exists(path) => write!(
-                f,
-                "'{}' already exists: pass --resume to continue it, or choose another --out",
-                path.display()
-            ),
-            DatagenError::Io { path, error } => write!(f, "'{}': {error}", path.display()),
-            DatagenError::Scan { path, error } => {
-                write!(f, "cannot resume '{}': {error}", path.display())
-            }
-            DatagenError::Mismatch { path, file, given } => write!(
-                f,
-                "cannot resume '{}': it was made with 'seed {} {} random-plies {}{}' \
-                 but this run asks for 'seed {} {} random-plies {}{}'",
-                path.display(),
-                file.seed,
-                file.limit,
-                file.random_plies,
-                shard_words(file),
-                given.seed,
-                given.limit,
-                given.random_plies,
-                shard_words(given)
-            ),
-            DatagenError::Opening { game, error } => write!(f, "game {game}: {error}"),
-            DatagenError::NoMove { game, position } => {
-                write!(f, "game {game}: the search found no move in {position}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for DatagenError {}
 
 /// ` shard K/N` for a shard's header, nothing for a whole run's.
 fn shard_words(header: &Header) -> String {

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use super::all_rule_sets;
 use super::format::{self, GameResult, Header, Record};
 use crate::bitboard::{Bitboard, POINT_COUNT, SIZE, Square};
-use crate::position::{Parts, Player, Position};
+use crate::position::{Parts, PartsError, Player, Position};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"PSNGDAT\0";
@@ -67,6 +67,9 @@ pub enum PackError {
     /// A record's fields are out of range.
     #[error("record {index}: {what} out of range")]
     BadRecord { index: u64, what: &'static str },
+    /// A record's position cannot occur in a game.
+    #[error("record {index}: {error}")]
+    Position { index: u64, error: PartsError },
     /// A text shard cannot be read.
     #[error("'{path}': {error}")]
     Scan {
@@ -162,7 +165,8 @@ impl PackedRecord {
             side,
         };
         Ok(Record {
-            position: Position::from_parts(&parts),
+            position: Position::try_from(parts)
+                .map_err(|error| PackError::Position { index, error })?,
             rules,
             score: i16::from_le_bytes([b[40], b[41]]) as i32,
             result,

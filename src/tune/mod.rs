@@ -11,8 +11,6 @@
 //! unit, and that scale is also the model of win chance against score that
 //! `UCI_ShowWDL` can use.
 
-use std::fmt;
-
 use rayon::prelude::*;
 
 use crate::datagen::Record;
@@ -34,9 +32,10 @@ pub struct Sample {
 }
 
 /// A data file that cannot be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TuneError {
     /// A record line is malformed.
+    #[error("line {line}: {error}")]
     Record {
         /// 1-based line number.
         line: usize,
@@ -44,25 +43,12 @@ pub enum TuneError {
         error: RecordError,
     },
     /// No usable positions.
+    #[error("no positions to fit")]
     Empty,
     /// The fit's system of equations is singular (a term never varies).
+    #[error("the fit is singular: some term never varies in the data (add --l2)")]
     Singular,
 }
-
-impl fmt::Display for TuneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TuneError::Record { line, error } => write!(f, "line {line}: {error}"),
-            TuneError::Empty => write!(f, "no positions to fit"),
-            TuneError::Singular => write!(
-                f,
-                "the fit is singular: some term never varies in the data (add --l2)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for TuneError {}
 
 /// Reads the samples of a datagen file's text. Every `holdout`-th game (by
 /// its index) is held out of the fit; 0 holds none out.

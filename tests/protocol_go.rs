@@ -142,7 +142,10 @@ fn the_largest_clocks_do_not_overflow() {
     let legal = engine.moves();
     let clocks = format!("wtime {MOST} btime {MOST} winc {MOST} binc {MOST}");
     engine.go_checked(&format!("go {clocks} movestogo 1 depth 3"), WORK);
-    engine.go_checked(&format!("go stime {MOST} ntime {MOST} sinc {MOST} depth 3"), WORK);
+    engine.go_checked(
+        &format!("go stime {MOST} ntime {MOST} sinc {MOST} depth 3"),
+        WORK,
+    );
     engine.go_checked(&format!("go movetime {MOST} depth 3"), WORK);
     engine.send(&format!("go {clocks}"));
     let mut lines = engine.expect_none_within(

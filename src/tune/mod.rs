@@ -31,6 +31,14 @@ pub struct Sample {
     held_out: bool,
 }
 
+/// Below this many positions a fit means little, and `pasang tune` says
+/// so. Logistic regression wants about ten events per fitted weight
+/// (Peduzzi et al., 1996), and a game's positions share one result, so the
+/// events are games: 20 weights x 10 = 200 games of the rarer result,
+/// about 400 games, which at the 37 positions a game of the data in
+/// docs/strength.md is about 15,000 positions.
+pub const FEW_POSITIONS: usize = 15_000;
+
 /// A data file that cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TuneError {

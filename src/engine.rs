@@ -7,6 +7,9 @@
 //! reports through a [`Listener`].
 
 use crate::eval::wdl::Wdl;
+use std::sync::Arc;
+
+use crate::eval::nnue::Network;
 use crate::eval::{Evaluation, evaluate};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -26,6 +29,10 @@ pub(crate) const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
 /// Default transposition table size in MiB.
 pub(crate) const DEFAULT_HASH_MIB: usize = 16;
 
+/// Whether the network evaluates by default (docs/strength.md has the
+/// match that decided it).
+pub const USE_NNUE: bool = false;
+
 /// The current game and settings.
 pub struct Engine {
     /// The rules chosen; they apply to positions set afterwards.
@@ -37,6 +44,9 @@ pub struct Engine {
     searcher: Searcher,
     hash_mib: usize,
     settings: Settings,
+    /// The network `set_use_network` switches on (the embedded one or a
+    /// loaded one).
+    network: Arc<Network>,
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
@@ -58,7 +68,11 @@ impl Engine {
             position: start_position(rules.pattern),
             searcher: Searcher::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
             hash_mib: DEFAULT_HASH_MIB,
-            settings: Settings::default(),
+            settings: Settings {
+                network: USE_NNUE.then(Network::embedded),
+                ..Settings::default()
+            },
+            network: Network::embedded(),
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::elo_range().1,
@@ -226,6 +240,29 @@ impl Engine {
             }
             Some(_) => (Score::Mate(0), Wdl::LOST),
         })
+    }
+
+    /// Whether the network evaluates in searches (else the hand-fitted terms).
+    pub fn set_use_network(&mut self, on: bool) {
+        self.settings.network = on.then(|| self.network.clone());
+    }
+
+    /// Whether the network evaluates in searches.
+    pub fn uses_network(&self) -> bool {
+        self.settings.network.is_some()
+    }
+
+    /// Replaces the network (in use at once if the network is switched on).
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        if self.settings.network.is_some() {
+            self.settings.network = Some(network.clone());
+        }
+        self.network = network;
+    }
+
+    /// The network `set_use_network` switches on.
+    pub fn network(&self) -> &Network {
+        &self.network
     }
 
     /// The static evaluation of the current position and its terms.

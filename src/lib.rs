@@ -40,7 +40,6 @@
 
 pub(crate) mod bench;
 pub mod bitboard;
-pub(crate) mod build;
 pub mod cli;
 pub(crate) mod client;
 pub mod datagen;
@@ -60,4 +59,5 @@ pub mod rules;
 pub mod search;
 pub mod tt;
 pub(crate) mod tune;
+pub(crate) mod version;
 pub(crate) mod zobrist;

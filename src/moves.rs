@@ -190,15 +190,17 @@ impl<T: Copy, const N: usize> StackList<T, N> {
 
     /// Appends a value; callers never exceed `N` (for moves, the
     /// generator's proven bound [`MAX_MOVES`]).
+    ///
+    /// # Panics
+    ///
+    /// Past the capacity, which is a bug in the caller: debug builds say
+    /// so, and the indexed store panics in any build rather than drop a
+    /// value unseen.
     #[inline(always)]
     pub fn push(&mut self, item: T) {
-        debug_assert!(self.len < N);
-        // The capacity is a proven bound, so an overflow is a bug; dropping
-        // the value keeps release builds memory-safe regardless.
-        if self.len < N {
-            self.items[self.len] = MaybeUninit::new(item);
-            self.len += 1;
-        }
+        debug_assert!(self.len < N, "StackList::push past its capacity {N}");
+        self.items[self.len] = MaybeUninit::new(item);
+        self.len += 1;
     }
 
     /// Number of values.
@@ -258,6 +260,19 @@ impl<T: Copy, const N: usize> std::ops::DerefMut for StackList<T, N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        should_panic(expected = "StackList::push past its capacity 2")
+    )]
+    #[cfg_attr(not(debug_assertions), should_panic(expected = "index out of bounds"))]
+    fn a_push_past_the_capacity_is_caught() {
+        let mut list = StackList::<u8, 2>::new();
+        for value in 0..3 {
+            list.push(value);
+        }
+    }
 
     fn square(name: &str) -> Square {
         Square::all().find(|s| s.to_string() == name).unwrap()

@@ -1,89 +1,49 @@
 //! Position strings and move notation: parsing with errors that name the
 //! fault, and the canonical printed forms.
 
-use std::fmt;
-
 use crate::bitboard::{Bitboard, SIZE, Square};
 use crate::movegen::legal_moves;
 use crate::moves::{Move, direction};
-use crate::position::{Parts, Player, Position};
+use crate::position::{Parts, PartsError, Player, Position};
 use crate::rules::{Pattern, Rules};
 
 /// What is wrong with a position string or layout.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum PositionError {
     /// Not five space-separated fields.
+    #[error(
+        "position string has {0} fields; expected 5: <ranks> <side> <south score> <north score> <passages>"
+    )]
     FieldCount(usize),
     /// Not 11 ranks separated by `/`.
+    #[error("board has {0} ranks; expected 11 separated by '/'")]
     RankCount(usize),
     /// A rank (1-11) that is not 11 characters long.
+    #[error("rank {rank} has {length} points; expected 11")]
     RankLength { rank: usize, length: usize },
     /// A character that is not `w b . S N +`.
+    #[error("invalid character '{}' at {square}; expected one of w b . S N +", character.escape_debug())]
     BadCharacter { square: String, character: char },
     /// The hole missing from f6, or `+` elsewhere.
+    #[error("hole: {0}")]
     Hole(String),
     /// More than one ka for a player.
+    #[error("more than one '{0}' ka on the board")]
     TwoKas(char),
     /// Side field not `s` or `n`.
+    #[error("side to move '{}' is not 's' or 'n'", .0.escape_debug())]
     Side(String),
     /// A score that is not an integer from 0 to 180.
+    #[error("{player} score '{}' is not an integer from 0 to 180", text.escape_debug())]
     Score { player: Player, text: String },
-    /// Scores plus the stones left exceed the 180 points of all stones.
-    Points(u32),
     /// Passage field malformed.
+    #[error("passages '{}' must be two characters, each a file a-k or '-'", .0.escape_debug())]
     Passages(String),
-    /// A passage/ka/side combination that cannot occur in play.
-    Phase(String),
-    /// A start layout that is not 60/60 or not symmetric.
-    StartLayout(String),
+    /// Well-formed fields that make no position of a game (a phase that
+    /// cannot occur, too many points, a start layout that is not one).
+    #[error(transparent)]
+    Parts(#[from] PartsError),
 }
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PositionError::FieldCount(count) => write!(
-                f,
-                "position string has {count} fields; expected 5: <ranks> <side> <south score> <north score> <passages>"
-            ),
-            PositionError::RankCount(count) => {
-                write!(f, "board has {count} ranks; expected 11 separated by '/'")
-            }
-            PositionError::RankLength { rank, length } => {
-                write!(f, "rank {rank} has {length} points; expected 11")
-            }
-            PositionError::BadCharacter { square, character } => write!(
-                f,
-                "invalid character '{}' at {square}; expected one of w b . S N +",
-                character.escape_debug()
-            ),
-            PositionError::Hole(what) => write!(f, "hole: {what}"),
-            PositionError::TwoKas(ka) => write!(f, "more than one '{ka}' ka on the board"),
-            PositionError::Side(text) => write!(
-                f,
-                "side to move '{}' is not 's' or 'n'",
-                text.escape_debug()
-            ),
-            PositionError::Score { player, text } => write!(
-                f,
-                "{player} score '{}' is not an integer from 0 to 180",
-                text.escape_debug()
-            ),
-            PositionError::Points(total) => write!(
-                f,
-                "scores plus stones left make {total} points; all stones together are worth 180"
-            ),
-            PositionError::Passages(text) => write!(
-                f,
-                "passages '{}' must be two characters, each a file a-k or '-'",
-                text.escape_debug()
-            ),
-            PositionError::Phase(what) => write!(f, "impossible position: {what}"),
-            PositionError::StartLayout(what) => write!(f, "invalid start layout: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// Parses a position string (see the protocol documentation).
 pub fn parse_position(text: &str) -> Result<Position, PositionError> {
@@ -110,25 +70,13 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
             })?;
     }
     let passage = parse_passages(fields[4])?;
-    check_phase(passage, ka, side)?;
-    if passage == [None, None] {
-        check_start_layout(stones)?;
-    }
-    // Captures move points from the board to a score, so no game holds
-    // more than the 180 points all stones are worth.
-    let material = 2 * stones[0].count() + stones[1].count();
-    let total = scores[0] as u32 + scores[1] as u32 + material;
-    if total > 180 {
-        return Err(PositionError::Points(total));
-    }
-
-    Ok(Position::from_parts(&Parts {
+    Ok(Position::try_from(Parts {
         stones,
         ka,
         passage,
         scores,
         side,
-    }))
+    })?)
 }
 
 /// A piece of input as an error message quotes it: at most 60 characters
@@ -218,68 +166,6 @@ fn parse_passages(text: &str) -> Result<[Option<usize>; 2], PositionError> {
     Ok(passage)
 }
 
-fn check_phase(
-    passage: [Option<usize>; 2],
-    ka: [Option<Square>; 2],
-    side: Player,
-) -> Result<(), PositionError> {
-    let kas = (ka[0].is_some(), ka[1].is_some());
-    let fault = match (passage[0].is_some(), passage[1].is_some()) {
-        (false, false) if side == Player::North => {
-            Some("no passage taken yet, so South is to move".to_string())
-        }
-        (false, false) if kas != (false, false) => {
-            Some("a ka on the board before any passage is taken".to_string())
-        }
-        (false, true) => Some("North has a passage but South has none".to_string()),
-        (true, false) if side == Player::South => {
-            Some("South has a passage and North none, so North is to move".to_string())
-        }
-        (true, false) if kas != (false, false) => {
-            Some("a ka on the board before North has taken its passage".to_string())
-        }
-        (true, true) => match (kas, side) {
-            ((false, false), Player::North) => {
-                Some("both passages taken and no ka, so South is to move".to_string())
-            }
-            ((false, true), _) => Some("North has a ka but South has none".to_string()),
-            ((true, false), Player::South) => {
-                Some("only South has a ka, so North is to move".to_string())
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    fault.map_or(Ok(()), |what| Err(PositionError::Phase(what)))
-}
-
-/// Checks a start layout: all 120 points filled, 60 of each colour, and
-/// unchanged by a half-turn about the centre.
-pub(crate) fn check_start_layout(stones: [Bitboard; 2]) -> Result<(), PositionError> {
-    let filled = stones[0] | stones[1];
-    if filled != Bitboard::PLAYABLE {
-        let empty = (Bitboard::PLAYABLE & !filled).count();
-        return Err(PositionError::StartLayout(format!(
-            "{empty} empty points; a start position fills all 120"
-        )));
-    }
-    let (white, black) = (stones[0].count(), stones[1].count());
-    if white != 60 || black != 60 {
-        return Err(PositionError::StartLayout(format!(
-            "{white} white and {black} black stones; expected 60 of each"
-        )));
-    }
-    for square in stones[0] {
-        let rotated = Square::from_index_unchecked(120 - square.index());
-        if !stones[0].contains(rotated) {
-            return Err(PositionError::StartLayout(format!(
-                "not symmetric under a half-turn: {square} is white but {rotated} is black"
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// The position string of `position`.
 pub fn format_position(position: &Position) -> String {
     let mut text = String::with_capacity(140);
@@ -328,49 +214,26 @@ pub(crate) fn board_char(position: &Position, square: Square) -> char {
 }
 
 /// What is wrong with a move.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum MoveError {
     /// The text is not a move in the notation.
+    #[error("malformed move '{}': {reason}", text.escape_debug())]
     Malformed { text: String, reason: &'static str },
     /// Well-formed but not legal in this position.
+    #[error("illegal move '{}': {reason}", text.escape_debug())]
     Illegal { text: String, reason: String },
 }
 
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Malformed { text, reason } => {
-                write!(f, "malformed move '{}': {reason}", text.escape_debug())
-            }
-            MoveError::Illegal { text, reason } => {
-                write!(f, "illegal move '{}': {reason}", text.escape_debug())
-            }
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
-
 /// A move of a list that does not parse, or is illegal where the list
 /// reaches it.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("move {number} of the list: {error}")]
 pub struct ListMoveError {
     /// Which move of the list, from 1.
     pub number: usize,
     /// What is wrong with it.
+    #[source]
     pub error: MoveError,
-}
-
-impl fmt::Display for ListMoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move {} of the list: {}", self.number, self.error)
-    }
-}
-
-impl std::error::Error for ListMoveError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
 }
 
 /// The start position of a built-in pattern.

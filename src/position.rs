@@ -148,8 +148,8 @@ pub struct Position {
 
 const _: () = assert!(std::mem::size_of::<Position>() == 112);
 
-/// The raw parts a position is built from; [`Position::from_parts`] checks
-/// nothing, the position-string parser does.
+/// The raw parts a position is built from; `Position::try_from` checks
+/// them (the position-string parser builds every position through it).
 #[derive(Clone, Debug)]
 pub struct Parts {
     /// Stones by colour (white, black).
@@ -164,14 +164,166 @@ pub struct Parts {
     pub side: Player,
 }
 
+/// Why parts do not make a position that can occur in a game.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum PartsError {
+    /// A passage file past k.
+    #[error("{player} passage file {file} is off the board; files are 0 (a) to 10 (k)")]
+    PassageFile {
+        /// Whose passage.
+        player: Player,
+        /// The file given.
+        file: usize,
+    },
+    /// A stone on the hole.
+    #[error("a stone on the hole f6")]
+    StoneOnHole,
+    /// A point in both colours' stones.
+    #[error("{0} holds both a white and a black stone")]
+    StoneOnStone(Square),
+    /// A ka on the hole.
+    #[error("{0} ka on the hole f6")]
+    KaOnHole(Player),
+    /// A ka on a stone.
+    #[error("{player} ka on the stone at {square}")]
+    KaOnStone {
+        /// Whose ka.
+        player: Player,
+        /// Where.
+        square: Square,
+    },
+    /// Both kas on one point.
+    #[error("both kas on {0}")]
+    KasTogether(Square),
+    /// Scores plus the stones left exceed the 180 points of all stones.
+    #[error("scores plus stones left make {0} points; all stones together are worth 180")]
+    Points(u32),
+    /// A passage/ka/side combination that cannot occur in play.
+    #[error("impossible position: {0}")]
+    Phase(&'static str),
+    /// A start layout (no passage taken) that is not 60/60 or not symmetric.
+    #[error("invalid start layout: {0}")]
+    StartLayout(String),
+}
+
+/// All 180 points of the stones of a start layout.
+const ALL_POINTS: u32 = 180;
+
+impl TryFrom<Parts> for Position {
+    type Error = PartsError;
+
+    /// Checks that the parts can occur in a game, in the order the
+    /// position-string parser reports faults: the board, the phase, the
+    /// start layout, the points.
+    fn try_from(parts: Parts) -> Result<Position, PartsError> {
+        let [white, black] = parts.stones;
+        // A `Bitboard` holds no point past k11, so only the hole is off
+        // the playable points.
+        if (white | black).contains(Square::HOLE) {
+            return Err(PartsError::StoneOnHole);
+        }
+        if let Some(square) = (white & black).into_iter().next() {
+            return Err(PartsError::StoneOnStone(square));
+        }
+        for player in [Player::South, Player::North] {
+            let index = player.index();
+            if let Some(file) = parts.passage[index].filter(|file| *file >= SIZE) {
+                return Err(PartsError::PassageFile { player, file });
+            }
+            if let Some(square) = parts.ka[index] {
+                if square == Square::HOLE {
+                    return Err(PartsError::KaOnHole(player));
+                }
+                if (white | black).contains(square) {
+                    return Err(PartsError::KaOnStone { player, square });
+                }
+            }
+        }
+        if let [Some(south), Some(north)] = parts.ka
+            && south == north
+        {
+            return Err(PartsError::KasTogether(south));
+        }
+        check_phase(parts.passage, parts.ka, parts.side)?;
+        if parts.passage == [None, None] {
+            check_start_layout(parts.stones)?;
+        }
+        // Captures move points from the board to a score, so no game holds
+        // more than the 180 points all stones are worth.
+        let total = parts.scores[0] as u32 + parts.scores[1] as u32 + points_of(&parts.stones);
+        if total > ALL_POINTS {
+            return Err(PartsError::Points(total));
+        }
+        Ok(Position::from_valid_parts(&parts))
+    }
+}
+
+/// Checks that the passages, kas and side to move fit one phase of play.
+fn check_phase(
+    passage: [Option<usize>; 2],
+    ka: [Option<Square>; 2],
+    side: Player,
+) -> Result<(), PartsError> {
+    let kas = (ka[0].is_some(), ka[1].is_some());
+    let fault = match (passage[0].is_some(), passage[1].is_some()) {
+        (false, false) if side == Player::North => {
+            Some("no passage taken yet, so South is to move")
+        }
+        (false, false) if kas != (false, false) => {
+            Some("a ka on the board before any passage is taken")
+        }
+        (false, true) => Some("North has a passage but South has none"),
+        (true, false) if side == Player::South => {
+            Some("South has a passage and North none, so North is to move")
+        }
+        (true, false) if kas != (false, false) => {
+            Some("a ka on the board before North has taken its passage")
+        }
+        (true, true) => match (kas, side) {
+            ((false, false), Player::North) => {
+                Some("both passages taken and no ka, so South is to move")
+            }
+            ((false, true), _) => Some("North has a ka but South has none"),
+            ((true, false), Player::South) => Some("only South has a ka, so North is to move"),
+            _ => None,
+        },
+        _ => None,
+    };
+    fault.map_or(Ok(()), |what| Err(PartsError::Phase(what)))
+}
+
+/// Checks a start layout: all 120 points filled, 60 of each colour, and
+/// unchanged by a half-turn about the centre.
+pub(crate) fn check_start_layout(stones: [Bitboard; 2]) -> Result<(), PartsError> {
+    let filled = stones[0] | stones[1];
+    if filled != Bitboard::PLAYABLE {
+        let empty = (Bitboard::PLAYABLE & !filled).count();
+        return Err(PartsError::StartLayout(format!(
+            "{empty} empty points; a start position fills all 120"
+        )));
+    }
+    let (white, black) = (stones[0].count(), stones[1].count());
+    if white != 60 || black != 60 {
+        return Err(PartsError::StartLayout(format!(
+            "{white} white and {black} black stones; expected 60 of each"
+        )));
+    }
+    for square in stones[0] {
+        let rotated = Square::from_index_unchecked(120 - square.index());
+        if !stones[0].contains(rotated) {
+            return Err(PartsError::StartLayout(format!(
+                "not symmetric under a half-turn: {square} is white but {rotated} is black"
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl Position {
-    /// Builds a position from already validated parts.
-    pub fn from_parts(parts: &Parts) -> Position {
+    /// Builds a position from parts `Position::try_from` has checked.
+    fn from_valid_parts(parts: &Parts) -> Position {
         let to_raw = |square: Option<Square>| square.map_or(NO_SQUARE, |s| s.index() as u8);
-        let stones = [
-            parts.stones[0] & Bitboard::PLAYABLE,
-            parts.stones[1] & Bitboard::PLAYABLE & !parts.stones[0],
-        ];
+        let stones = parts.stones;
         let kas = [parts.ka[0], parts.ka[1]];
         let mut position = Position {
             lines: line_words(stones, kas),
@@ -684,4 +836,81 @@ fn line_words(sets: [Bitboard; 2], kas: [Option<Square>; 2]) -> LineWords {
         }
     }
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{play_moves, start_position};
+    use crate::rules::Rules;
+
+    /// A ka-move position: both passages taken, both kas on the board.
+    fn middlegame() -> Position {
+        let rules = Rules::default();
+        let moves = ["c", "j", "b4c4n", "k7j7w", "c4c7ew", "j7k7s"];
+        play_moves(start_position(rules.pattern), &rules, &moves, |_| {}).unwrap()
+    }
+
+    #[test]
+    fn parts_of_a_position_build_it_again() {
+        for position in [start_position(Rules::default().pattern), middlegame()] {
+            assert_eq!(Position::try_from(position.parts()), Ok(position));
+        }
+    }
+
+    #[test]
+    fn parts_that_no_game_reaches_are_refused() {
+        let valid = middlegame().parts();
+        let ka = valid.ka[0].unwrap();
+        let stone = valid.stones[0].into_iter().next().unwrap();
+        let refused = |change: &dyn Fn(&mut Parts)| {
+            let mut parts = valid.clone();
+            change(&mut parts);
+            Position::try_from(parts).unwrap_err()
+        };
+        assert_eq!(
+            refused(&|parts| parts.passage[1] = Some(11)),
+            PartsError::PassageFile {
+                player: Player::North,
+                file: 11
+            }
+        );
+        assert_eq!(
+            refused(&|parts| parts.stones[1] |= stone.bitboard()),
+            PartsError::StoneOnStone(stone)
+        );
+        assert_eq!(
+            refused(&|parts| parts.stones[0] |= Square::HOLE.bitboard()),
+            PartsError::StoneOnHole
+        );
+        assert_eq!(
+            refused(&|parts| parts.ka[1] = Some(Square::HOLE)),
+            PartsError::KaOnHole(Player::North)
+        );
+        assert_eq!(
+            refused(&|parts| parts.ka[1] = Some(stone)),
+            PartsError::KaOnStone {
+                player: Player::North,
+                square: stone
+            }
+        );
+        assert_eq!(
+            refused(&|parts| parts.ka[1] = Some(ka)),
+            PartsError::KasTogether(ka)
+        );
+        assert_eq!(
+            refused(&|parts| parts.scores = [180, 0]),
+            PartsError::Points(180 + middlegame().material_left())
+        );
+        assert!(matches!(
+            refused(&|parts| parts.ka[1] = None),
+            PartsError::Phase(_)
+        ));
+        let mut start = start_position(Rules::default().pattern).parts();
+        start.stones[0] &= !stone.bitboard();
+        assert!(matches!(
+            Position::try_from(start),
+            Err(PartsError::StartLayout(_))
+        ));
+    }
 }

@@ -60,7 +60,8 @@ pub struct Rules {
 
 /// A rule option value that does not parse; names the option and the
 /// values it takes.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("invalid {option} value '{given}' (expected {expected})")]
 pub struct OptionValueError {
     /// The option's name as the protocol spells it.
     pub option: &'static str,
@@ -69,18 +70,6 @@ pub struct OptionValueError {
     /// The accepted values.
     pub expected: &'static str,
 }
-
-impl fmt::Display for OptionValueError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid {} value '{}' (expected {})",
-            self.option, self.given, self.expected
-        )
-    }
-}
-
-impl std::error::Error for OptionValueError {}
 
 /// Parsing and printing of an option value, case-insensitive on input.
 macro_rules! option_value {

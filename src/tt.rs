@@ -178,28 +178,15 @@ fn unpack(data: u64) -> Option<(Entry, u8)> {
 }
 
 /// Why a table of the size asked for cannot be had.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum TableError {
     /// The size (MiB) is outside 1 to [`MAX_HASH_MIB`].
+    #[error("Hash must be from 1 to {MAX_HASH_MIB} MiB, got {0}")]
     SizeOutOfRange(usize),
     /// The system would not give this many MiB.
+    #[error("cannot allocate {0} MiB for the hash table")]
     OutOfMemory(usize),
 }
-
-impl std::fmt::Display for TableError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TableError::SizeOutOfRange(mib) => {
-                write!(f, "Hash must be from 1 to {MAX_HASH_MIB} MiB, got {mib}")
-            }
-            TableError::OutOfMemory(mib) => {
-                write!(f, "cannot allocate {mib} MiB for the hash table")
-            }
-        }
-    }
-}
-
-impl std::error::Error for TableError {}
 
 impl TranspositionTable {
     /// A table of `mib` MiB (1 to [`MAX_HASH_MIB`]).

@@ -57,7 +57,8 @@ fn two_games_at_200_nodes_make_a_consistent_file() {
         Some(Header {
             seed: 3,
             limit: SearchLimit::Nodes(200),
-            random_plies: 4
+            random_plies: 4,
+            shard: None,
         })
     );
     assert_eq!((summary.games, summary.keep), (2, text.len()));
@@ -149,6 +150,62 @@ fn bad_arguments_are_clear_errors() {
     let _ = std::fs::remove_file(out);
 }
 
+/// Two shards of a run merge into one packed file holding every game
+/// once; a shard given twice is refused.
+#[test]
+fn shards_merge_into_one_packed_file() {
+    let (one, two, packed) = (temp("s1"), temp("s2"), temp("packed"));
+    for (shard, out) in [("1/2", &one), ("2/2", &two)] {
+        let output = pasang(&[
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            "3",
+            "--nodes",
+            "100",
+            "--shard",
+            shard,
+        ]);
+        assert!(output.status.success(), "{output:?}");
+    }
+    let shard_text = std::fs::read_to_string(&two).unwrap();
+    assert!(
+        shard_text.starts_with("# pasang datagen 1 seed 1 nodes 100 random-plies 4 shard 2/2\n")
+    );
+    assert!(shard_text.contains("# game 1 ") && !shard_text.contains("# game 0 "));
+    let output = pasang(&[
+        "--merge",
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+        "--out",
+        packed.to_str().unwrap(),
+        "--seed",
+        "5",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout.starts_with("Merged 3 games, "), "{stdout}");
+    let records = pasang::datagen::packed::read(&packed).unwrap();
+    let texts = [&one, &two].map(|p| pasang::datagen::read(p).unwrap().len());
+    assert_eq!(records.len(), texts[0] + texts[1]);
+
+    let again = temp("again");
+    let output = pasang(&[
+        "--merge",
+        one.to_str().unwrap(),
+        one.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("game 0 of seed 1 is in both"), "{stderr}");
+    assert!(!again.exists());
+    for path in [one, two, packed] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 #[test]
 fn help_describes_the_flags_and_the_format() {
     let output = pasang(&["--help"]);
@@ -163,6 +220,8 @@ fn help_describes_the_flags_and_the_format() {
         "--seed",
         "--random-plies",
         "--resume",
+        "--shard",
+        "--merge",
         "File format",
         "# end",
     ] {

@@ -677,7 +677,11 @@ fn the_gnu_parallel_recipe_runs() {
         .output()
         .is_ok_and(|output| output.status.success());
     if !available {
-        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        common::missing_tool(
+            "the_gnu_parallel_recipe_runs",
+            "GNU parallel",
+            "apt-get install parallel; .ci/run installs it when it can",
+        );
         return;
     }
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/match.md"))

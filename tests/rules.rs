@@ -8,7 +8,7 @@
 use pasang::movegen::{count_moves, legal_moves};
 use pasang::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use pasang::outcome::{Reason, Status};
-use pasang::position::{Colour, Player, Position};
+use pasang::position::{Colour, PartsError, Player, Position};
 use pasang::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
 // ---------------------------------------------------------------------------
@@ -1091,7 +1091,7 @@ fn rejects_bad_scores() {
     assert!(parse_position(&format!("{one_stone} n 178 0 c-")).is_ok());
     assert!(matches!(
         rejected(&format!("{one_stone} n 179 0 c-"), &["180"]),
-        PositionError::Points(181)
+        PositionError::Parts(PartsError::Points(181))
     ));
 }
 
@@ -1142,7 +1142,7 @@ fn rejects_every_impossible_phase_combination() {
         assert!(
             matches!(
                 rejected(&text, &["impossible position"]),
-                PositionError::Phase(_)
+                PositionError::Parts(PartsError::Phase(_))
             ),
             "{text}"
         );
@@ -1183,7 +1183,7 @@ fn start_layouts_must_be_full_balanced_and_symmetric() {
     let empty_point = start.replacen("wbbbbbwwwww s", ".bbbbbwwwww s", 1);
     assert!(matches!(
         rejected(&empty_point, &["start layout", "1 empty"]),
-        PositionError::StartLayout(_)
+        PositionError::Parts(PartsError::StartLayout(_))
     ));
     // b1 turned white: 61/59.
     let unbalanced = start.replacen("wbbbbbwwwww s", "wwbbbbwwwww s", 1);

@@ -37,6 +37,12 @@ fn fits_a_datagen_file_and_prints_every_term() {
     let output = pasang(&["tune", "--data", path, "--holdout", "4", "--l2", "0.001"]);
     let _ = std::fs::remove_file(&data);
     assert!(output.status.success(), "{output:?}");
+    // 24 games are far too few for the fit to mean much, and it says so.
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        errors.contains("warning: ") && errors.contains("too few for a fit"),
+        "{errors}"
+    );
     let text = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("positions "), "{text}");

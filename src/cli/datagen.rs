@@ -9,11 +9,12 @@ use clap::Args;
 
 use super::{CliError, Progress};
 use crate::datagen::{Config, Header, Report, SearchLimit, Target};
+use crate::matches::shard::Shard;
 
 /// The file format, after the flags in `--help`.
 const FORMAT: &str = "\
 File format (text, one line per searched position; docs/datagen.md has more):
-  # pasang datagen 1 seed <S> nodes <N>|depth <D> random-plies <K>
+  # pasang datagen 1 seed <S> nodes <N>|depth <D> random-plies <K> [shard <K>/<N>]
   # game <i> <pattern> <ka entry> <second column> <centre> plies <ply>...
   <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin>
   ...
@@ -24,12 +25,13 @@ search's score in centipoints (100 x expected point margin) and w/d/l and
 all from the side to move's view. Positions of the random plies and those
 with a mate score are left out. Games are written whole and in order;
 game i depends only on the header and i, so the same flags give the same
-file at any --threads, and --resume continues it exactly.";
+file at any --threads, and --resume continues it exactly. --merge writes
+the packed binary format instead (docs/datagen.md).";
 
 /// Arguments of `pasang datagen`.
 #[derive(Args, Debug)]
 #[command(after_help = FORMAT)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["games", "positions"])))]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["games", "positions", "merge"])))]
 pub struct DatagenArgs {
     /// The data file (created; with --resume, continued).
     #[arg(long, value_name = "FILE")]
@@ -65,6 +67,14 @@ pub struct DatagenArgs {
     /// must be those of the file).
     #[arg(long)]
     resume: bool,
+    /// Make only shard K of N: the games whose index i (from 0) has
+    /// i mod N = K - 1 (with --games, of the whole run's games).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Merge these text files (shards) into one packed file at --out,
+    /// positions shuffled by --seed; the same game twice is refused.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["games", "positions", "shard", "resume"])]
+    merge: Vec<PathBuf>,
 }
 
 /// Default nodes per search.
@@ -92,6 +102,21 @@ fn status_line(report: &Report, target: Target) -> String {
 
 /// Runs `pasang datagen`.
 pub fn run(args: &DatagenArgs) -> Result<i32, CliError> {
+    if !args.merge.is_empty() {
+        let start = Instant::now();
+        let report = crate::datagen::packed::merge(&args.merge, &args.out, args.seed)
+            .map_err(CliError::Pack)?;
+        println!(
+            "Merged {} games, {} positions from {} files into '{}' (shuffled with seed {}) in {:.1} s",
+            report.games,
+            report.positions,
+            args.merge.len(),
+            args.out.display(),
+            args.seed,
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(0);
+    }
     let limit = match args.depth {
         Some(depth) => SearchLimit::Depth(depth),
         None => SearchLimit::Nodes(args.nodes.unwrap_or(DEFAULT_NODES)),
@@ -108,6 +133,7 @@ pub fn run(args: &DatagenArgs) -> Result<i32, CliError> {
             seed: args.seed,
             limit,
             random_plies: args.random_plies,
+            shard: args.shard,
         },
         threads: args.threads as usize,
         resume: args.resume,

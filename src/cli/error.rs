@@ -81,6 +81,9 @@ pub(crate) enum CliError {
     /// A datagen run failed.
     #[error(transparent)]
     Datagen(DatagenError),
+    /// Merging datagen shards failed.
+    #[error(transparent)]
+    Pack(crate::datagen::packed::PackError),
     /// The engine's table cannot be had at the size asked for.
     #[error(transparent)]
     Table(TableError),

@@ -35,7 +35,7 @@ pub(crate) use progress::Progress;
 /// Pasang engine: speaks a UCI-style protocol on stdin/stdout when run
 /// without a subcommand.
 #[derive(Parser, Debug)]
-#[command(name = "pasang", version = crate::build::version(), about, long_about = None, propagate_version = true)]
+#[command(name = "pasang", version = crate::version::version(), about, long_about = None, propagate_version = true)]
 pub(crate) struct Cli {
     /// Record every protocol line, both ways, with timestamps in this file
     /// (appended). Applies to the protocol loop only.

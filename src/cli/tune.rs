@@ -9,7 +9,7 @@ use clap::Args;
 use super::CliError;
 
 use crate::eval::features::{COUNT, NAMES, index};
-use crate::tune::{Sample, fit, fit_wdl, samples};
+use crate::tune::{FEW_POSITIONS, Sample, fit, fit_wdl, samples};
 
 /// Arguments of `pasang tune`.
 #[derive(Args, Debug)]
@@ -63,6 +63,13 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
         all.len(),
         started.elapsed().as_secs_f64()
     );
+    if all.len() < FEW_POSITIONS {
+        eprintln!(
+            "warning: {} positions are too few for a fit of {COUNT} weights to mean much: \
+             give at least {FEW_POSITIONS} (about 400 games)",
+            all.len()
+        );
+    }
     let steps = args.steps as usize;
     let mut margin_only = [false; COUNT];
     margin_only[index::MARGIN] = true;

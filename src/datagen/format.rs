@@ -15,6 +15,7 @@
 
 use std::fmt;
 
+use crate::matches::shard::Shard;
 use crate::notation::{PositionError, format_position, parse_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
@@ -51,6 +52,9 @@ pub struct Header {
     pub limit: SearchLimit,
     /// Random legal plies played before the engine takes over.
     pub random_plies: u32,
+    /// The shard of the games this file holds (`--shard K/N`: the games
+    /// whose index `i` has `i mod N = K - 1`), or all of them.
+    pub shard: Option<Shard>,
 }
 
 impl fmt::Display for Header {
@@ -59,7 +63,11 @@ impl fmt::Display for Header {
             f,
             "{MAGIC} seed {} {} random-plies {}",
             self.seed, self.limit, self.random_plies
-        )
+        )?;
+        if let Some(shard) = self.shard {
+            write!(f, " shard {}/{}", shard.index + 1, shard.count)?;
+        }
+        Ok(())
     }
 }
 
@@ -68,7 +76,11 @@ impl Header {
     pub fn parse(line: &str) -> Option<Header> {
         let rest = line.strip_prefix(MAGIC)?;
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let ["seed", seed, kind, limit, "random-plies", random_plies] = words.as_slice() else {
+        let (words, shard) = match words.as_slice() {
+            [head @ .., "shard", shard] => (head, Some(shard.parse::<Shard>().ok()?)),
+            all => (all, None),
+        };
+        let ["seed", seed, kind, limit, "random-plies", random_plies] = words else {
             return None;
         };
         let limit = match *kind {
@@ -80,7 +92,25 @@ impl Header {
             seed: seed.parse().ok()?,
             limit,
             random_plies: random_plies.parse().ok()?,
+            shard,
         })
+    }
+
+    /// The index of the file's `slot`-th game (from 0).
+    pub fn game_index(&self, slot: u64) -> u64 {
+        match self.shard {
+            Some(shard) => shard.index + slot * shard.count,
+            None => slot,
+        }
+    }
+
+    /// How many of the games `0..games` belong to this file's shard.
+    pub fn games_of(&self, games: u64) -> u64 {
+        match self.shard {
+            Some(shard) if games > shard.index => (games - shard.index).div_ceil(shard.count),
+            Some(_) => 0,
+            None => games,
+        }
     }
 }
 
@@ -155,45 +185,27 @@ pub struct Record {
 }
 
 /// What is wrong with a record line.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum RecordError {
     /// Not four fields separated by ` | `.
+    #[error("{0} fields; expected 4 separated by ' | ': position, rules, score, result")]
     Fields(usize),
     /// The position string.
+    #[error("position: {0}")]
     Position(PositionError),
     /// The rules field does not have four words.
+    #[error("rules field has {0} words; expected pattern, ka entry, second column, centre")]
     RuleCount(usize),
     /// A rule value.
+    #[error("rules: {0}")]
     Rule(OptionValueError),
     /// The score is not an integer.
+    #[error("score '{0}' is not an integer")]
     Score(String),
     /// The result field is not `w|d|l <margin>`.
+    #[error("result '{0}' is not 'w', 'd' or 'l' followed by the point margin")]
     Result(String),
 }
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordError::Fields(count) => write!(
-                f,
-                "{count} fields; expected 4 separated by ' | ': position, rules, score, result"
-            ),
-            RecordError::Position(error) => write!(f, "position: {error}"),
-            RecordError::RuleCount(count) => write!(
-                f,
-                "rules field has {count} words; expected pattern, ka entry, second column, centre"
-            ),
-            RecordError::Rule(error) => write!(f, "rules: {error}"),
-            RecordError::Score(text) => write!(f, "score '{text}' is not an integer"),
-            RecordError::Result(text) => write!(
-                f,
-                "result '{text}' is not 'w', 'd' or 'l' followed by the point margin"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RecordError {}
 
 /// Rules as four words: `1 slide opposite wall`.
 pub fn rules_words(rules: &Rules) -> String {
@@ -300,42 +312,22 @@ pub struct Scan {
 }
 
 /// Why an existing file cannot be continued.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum ScanError {
     /// The first line is not a datagen header.
+    #[error("the first line is not a '{MAGIC} ...' header: not a datagen file")]
     NotDatagen,
     /// A line of a complete game does not parse.
+    #[error("line {line}: {error}")]
     BadRecord { line: usize, error: RecordError },
     /// Games out of order (a file written by something else).
+    #[error("line {line}: expected game {expected}, found '{}'", found.chars().take(60).collect::<String>())]
     GameOrder {
         line: usize,
         expected: u64,
         found: String,
     },
 }
-
-impl fmt::Display for ScanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ScanError::NotDatagen => write!(
-                f,
-                "the first line is not a '{MAGIC} ...' header: not a datagen file"
-            ),
-            ScanError::BadRecord { line, error } => write!(f, "line {line}: {error}"),
-            ScanError::GameOrder {
-                line,
-                expected,
-                found,
-            } => write!(
-                f,
-                "line {line}: expected game {expected}, found '{}'",
-                found.chars().take(60).collect::<String>()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ScanError {}
 
 /// The game being read by [`scan`]: its index, its records so far and its
 /// first bad line.
@@ -353,6 +345,13 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
     };
     let mut open: Option<OpenGame> = None;
     let mut offset = 0;
+    // Which game index each slot of the file holds (shards skip).
+    let mut slot_index = Header {
+        seed: 0,
+        limit: SearchLimit::Nodes(0),
+        random_plies: 0,
+        shard: None,
+    };
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let number = index + 1;
         let end = offset + line.len();
@@ -363,22 +362,25 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
         };
         let line = line.strip_suffix('\r').unwrap_or(line);
         if index == 0 {
-            scan.header = Some(Header::parse(line).ok_or(ScanError::NotDatagen)?);
+            let header = Header::parse(line).ok_or(ScanError::NotDatagen)?;
+            slot_index = header;
+            scan.header = Some(header);
             scan.keep = end;
             continue;
         }
         if let Some(rest) = line.strip_prefix("# game ") {
             let found = rest.split_whitespace().next().unwrap_or("");
-            if found.parse::<u64>() != Ok(scan.games) {
+            let expected = slot_index.game_index(scan.games);
+            if found.parse::<u64>() != Ok(expected) {
                 return Err(ScanError::GameOrder {
                     line: number,
-                    expected: scan.games,
+                    expected,
                     found: line.to_string(),
                 });
             }
             // A game header after a half-written game: that one was
             // abandoned, which a resumed run never does; keep reading.
-            open = Some((scan.games, 0, None));
+            open = Some((expected, 0, None));
         } else if let Some(rest) = line.strip_prefix("# end ") {
             let found = rest.split_whitespace().next().unwrap_or("");
             match open.take() {
@@ -393,7 +395,7 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
                 _ => {
                     return Err(ScanError::GameOrder {
                         line: number,
-                        expected: scan.games,
+                        expected: slot_index.game_index(scan.games),
                         found: line.to_string(),
                     });
                 }
@@ -410,7 +412,7 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
         } else {
             return Err(ScanError::GameOrder {
                 line: number,
-                expected: scan.games,
+                expected: slot_index.game_index(scan.games),
                 found: line.to_string(),
             });
         }
@@ -481,13 +483,27 @@ mod tests {
     #[test]
     fn headers_round_trip() {
         for limit in [SearchLimit::Nodes(5000), SearchLimit::Depth(7)] {
-            let header = Header {
-                seed: 42,
-                limit,
-                random_plies: 4,
-            };
-            assert_eq!(Header::parse(&header.to_string()), Some(header));
+            for shard in [None, Some("3/16".parse().unwrap())] {
+                let header = Header {
+                    seed: 42,
+                    limit,
+                    random_plies: 4,
+                    shard,
+                };
+                assert_eq!(Header::parse(&header.to_string()), Some(header));
+            }
         }
+        let sharded = Header::parse("# pasang datagen 1 seed 1 nodes 9 random-plies 2 shard 3/4");
+        let sharded = sharded.unwrap();
+        assert_eq!(sharded.game_index(0), 2);
+        assert_eq!(sharded.game_index(2), 10);
+        // Games 2, 6 and 10 of 0..11.
+        assert_eq!(sharded.games_of(11), 3);
+        assert_eq!(sharded.games_of(2), 0);
+        assert_eq!(
+            Header::parse("# pasang datagen 1 seed 1 nodes 9 random-plies 2 shard 5/4"),
+            None
+        );
         assert_eq!(Header::parse("# pasang datagen 1 seed x"), None);
     }
 
@@ -516,6 +532,7 @@ mod tests {
             seed: 1,
             limit: SearchLimit::Nodes(100),
             random_plies: 2,
+            shard: None,
         };
         let mut text = format!("{header}\n");
         for game in 0..games {

@@ -10,9 +10,9 @@
 //! the same file, and a resumed run continues it exactly.
 
 pub mod format;
+pub mod packed;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -61,65 +61,60 @@ pub struct Config {
 }
 
 /// Why a run failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DatagenError {
     /// The file exists and `--resume` was not given.
+    #[error(
+        "'{}' already exists: pass --resume to continue it, or choose another --out",
+        .0.display()
+    )]
     Exists(PathBuf),
     /// Reading or writing the file failed.
+    #[error("'{}': {error}", path.display())]
     Io {
         path: PathBuf,
         error: std::io::Error,
     },
     /// An existing file cannot be continued.
+    #[error("cannot resume '{}': {error}", path.display())]
     Scan {
         path: PathBuf,
         error: format::ScanError,
     },
     /// The file was made with other settings than those given.
+    #[error(
+        "cannot resume '{}': it was made with 'seed {} {} random-plies {}{}' \
+         but this run asks for 'seed {} {} random-plies {}{}'",
+        path.display(),
+        file.seed,
+        file.limit,
+        file.random_plies,
+        shard_words(file),
+        given.seed,
+        given.limit,
+        given.random_plies,
+        shard_words(given)
+    )]
     Mismatch {
         path: PathBuf,
-        file: Header,
-        given: Header,
+        file: Box<Header>,
+        given: Box<Header>,
     },
     /// No opening could be drawn for a game.
+    #[error("game {game}: {error}")]
     Opening { game: u64, error: OpeningError },
     /// The search returned no move in a position in play.
+    #[error("game {game}: the search found no move in {position}")]
     NoMove { game: u64, position: String },
 }
 
-impl fmt::Display for DatagenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DatagenError::Exists(path) => write!(
-                f,
-                "'{}' already exists: pass --resume to continue it, or choose another --out",
-                path.display()
-            ),
-            DatagenError::Io { path, error } => write!(f, "'{}': {error}", path.display()),
-            DatagenError::Scan { path, error } => {
-                write!(f, "cannot resume '{}': {error}", path.display())
-            }
-            DatagenError::Mismatch { path, file, given } => write!(
-                f,
-                "cannot resume '{}': it was made with 'seed {} {} random-plies {}' \
-                 but this run asks for 'seed {} {} random-plies {}'",
-                path.display(),
-                file.seed,
-                file.limit,
-                file.random_plies,
-                given.seed,
-                given.limit,
-                given.random_plies
-            ),
-            DatagenError::Opening { game, error } => write!(f, "game {game}: {error}"),
-            DatagenError::NoMove { game, position } => {
-                write!(f, "game {game}: the search found no move in {position}")
-            }
-        }
-    }
+/// ` shard K/N` for a shard's header, nothing for a whole run's.
+fn shard_words(header: &Header) -> String {
+    header
+        .shard
+        .map(|shard| format!(" shard {}/{}", shard.index + 1, shard.count))
+        .unwrap_or_default()
 }
-
-impl std::error::Error for DatagenError {}
 
 /// One played game, ready to be written.
 #[derive(Clone, Debug)]
@@ -358,8 +353,8 @@ fn open(config: &Config) -> Result<(File, Report), DatagenError> {
         Some(header) if header != config.header => {
             return Err(DatagenError::Mismatch {
                 path: path.clone(),
-                file: header,
-                given: config.header,
+                file: Box::new(header),
+                given: Box::new(config.header),
             });
         }
         Some(_) => {
@@ -390,9 +385,15 @@ pub fn run(config: &Config, progress: &(dyn Fn(&Report) + Sync)) -> Result<Repor
         report,
         error: None,
     });
+    // Slots count this file's games; a shard's slot j is game
+    // shard.index + j * shard.count.
+    let target = match config.target {
+        Target::Games(games) => Target::Games(config.header.games_of(games)),
+        positions => positions,
+    };
     let first = report.games;
     let next = AtomicU64::new(first);
-    let stop = AtomicBool::new(reached(config.target, &report));
+    let stop = AtomicBool::new(reached(target, &report));
     let header = config.header;
     let work = || -> Result<(), DatagenError> {
         let mut engine = new_engine();
@@ -400,16 +401,16 @@ pub fn run(config: &Config, progress: &(dyn Fn(&Report) + Sync)) -> Result<Repor
             if stop.load(Ordering::SeqCst) {
                 return Ok(());
             }
-            let index = next.fetch_add(1, Ordering::SeqCst);
-            if let Target::Games(games) = config.target
-                && index >= games
+            let slot = next.fetch_add(1, Ordering::SeqCst);
+            if let Target::Games(games) = target
+                && slot >= games
             {
                 return Ok(());
             }
-            let game = play_game(&mut engine, &header, index)?;
+            let game = play_game(&mut engine, &header, header.game_index(slot))?;
             let mut writer = writer.lock().unwrap_or_else(|p| p.into_inner());
-            writer.waiting.insert(index, game);
-            let done = writer.drain(config.target);
+            writer.waiting.insert(slot, game);
+            let done = writer.drain(target);
             writer.report.seconds = start.elapsed().as_secs_f64();
             progress(&writer.report);
             if done {
@@ -480,6 +481,7 @@ mod tests {
             seed: 7,
             limit: SearchLimit::Nodes(200),
             random_plies: 4,
+            shard: None,
         }
     }
 

@@ -7,6 +7,7 @@
 //! moves is in danger.
 
 pub mod features;
+pub mod nnue;
 pub mod wdl;
 mod weights;
 
@@ -22,7 +23,9 @@ pub struct Evaluation {
     /// The point margin, 100 a point, and its adjustment by how much is
     /// left to take.
     pub margin: i32,
-    /// Own and the opponent's number of moves, and how short of moves each is.
+    /// Own and the opponent's number of moves (alone and with how much is
+    /// left to take), how short of moves each is, and the points each
+    /// ka can reach.
     pub mobility: i32,
     /// Stalemate danger: a side down to one, two or three moves.
     pub danger: i32,
@@ -30,8 +33,8 @@ pub struct Evaluation {
     pub threats: i32,
     /// The bonus of being the side to move.
     pub tempo: i32,
-    /// The evaluation: the sum of the terms before rounding each (so it
-    /// may differ from the sum of the rounded parts by a centipoint or two).
+    /// The evaluation: the weighted sum of all terms, which the parts
+    /// add up to.
     pub total: i32,
 }
 
@@ -64,19 +67,48 @@ pub fn terms_of(position: &Position, rules: &Rules, own: MoveProfile) -> Terms {
     terms
 }
 
+/// Which terms each part of an [`Evaluation`] sums: margin, mobility,
+/// danger, threats, tempo. Every term is in exactly one part.
+const PARTS: [&[usize]; 5] = {
+    use index::*;
+    [
+        &[MARGIN, MARGIN_LEFT],
+        &[
+            OWN_MOVES,
+            OPP_MOVES,
+            OWN_FEW,
+            OPP_FEW,
+            OWN_REACH,
+            OPP_REACH,
+            OWN_MOVES_LEFT,
+            OPP_MOVES_LEFT,
+        ],
+        &[OWN_ONE, OWN_TWO, OWN_THREE, OPP_ONE, OPP_TWO, OPP_THREE],
+        &[OWN_BEST, OPP_BEST],
+        &[TEMPO, TEMPO_LEFT],
+    ]
+};
+
 /// Evaluates `position`, whose side to move has the moves `own` (at least
 /// one: positions without moves are scored by the search).
 pub fn evaluate_with(position: &Position, rules: &Rules, own: MoveProfile) -> Evaluation {
     let terms = terms_of(position, rules, own);
-    let part =
-        |members: &[usize]| members.iter().map(|&t| WEIGHTS[t] * terms[t]).sum::<i32>() / SCALE;
-    use index::*;
+    // Each part is its running sum rounded less the running sum before it
+    // rounded, so the parts add up to the total exactly.
+    let mut parts = [0; PARTS.len()];
+    let (mut running, mut shown) = (0, 0);
+    for (part, members) in parts.iter_mut().zip(PARTS) {
+        running += members.iter().map(|&t| WEIGHTS[t] * terms[t]).sum::<i32>();
+        *part = running / SCALE - shown;
+        shown = running / SCALE;
+    }
+    let [margin, mobility, danger, threats, tempo] = parts;
     Evaluation {
-        margin: part(&[MARGIN, MARGIN_LEFT]),
-        mobility: part(&[OWN_MOVES, OPP_MOVES, OWN_FEW, OPP_FEW]),
-        danger: part(&[OWN_ONE, OWN_TWO, OWN_THREE, OPP_ONE, OPP_TWO, OPP_THREE]),
-        threats: part(&[OWN_BEST, OPP_BEST]),
-        tempo: part(&[TEMPO, TEMPO_LEFT]),
+        margin,
+        mobility,
+        danger,
+        threats,
+        tempo,
         total: weighted(&terms) / SCALE,
     }
 }
@@ -177,6 +209,48 @@ mod tests {
     use crate::movegen::legal_moves;
     use rand::rngs::SmallRng;
     use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn every_term_is_in_exactly_one_part() {
+        let mut seen = [0; COUNT];
+        for term in PARTS.iter().flat_map(|members| members.iter()) {
+            seen[*term] += 1;
+        }
+        assert_eq!(seen, [1; COUNT], "{:?}", features::NAMES);
+    }
+
+    /// The parts of `eval` add up to its total, in the position of the
+    /// protocol's example too.
+    #[test]
+    fn the_parts_add_up_to_the_total() {
+        let rules = Rules::default();
+        let moves = ["c", "j", "b4c4n", "k7j7w", "c4c7ew", "j7k7s"];
+        let start = crate::notation::start_position(rules.pattern);
+        let mut positions = vec![start];
+        crate::notation::play_moves(start, &rules, &moves, |mv| {
+            let last = *positions.last().unwrap();
+            positions.push(last.play(mv));
+        })
+        .unwrap();
+        let mut random = SmallRng::seed_from_u64(11);
+        let mut position = *positions.last().unwrap();
+        while !legal_moves(&position, &rules).is_empty() && position.has_stones() {
+            let moves = legal_moves(&position, &rules);
+            position = position.play(moves[random.random_range(0..moves.len())]);
+            positions.push(position);
+        }
+        assert!(positions.len() > 10);
+        for position in &positions {
+            if legal_moves(position, &rules).is_empty() {
+                continue;
+            }
+            let e = evaluate(position, &rules);
+            let sum = e.margin + e.mobility + e.danger + e.threats + e.tempo;
+            assert_eq!(sum, e.total, "{position:?}: {e:?}");
+        }
+        let example = evaluate(&positions[moves.len()], &rules);
+        assert_eq!(example.total, -406);
+    }
 
     /// Along random games: the bounded evaluation is the total when the
     /// total is above `alpha`, and otherwise a bound between the total and

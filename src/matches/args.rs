@@ -89,8 +89,10 @@ pub(crate) struct MatchArgs {
     /// one file in game order.
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub merge: Vec<PathBuf>,
-    /// Milliseconds an engine may exceed its time before losing on time.
-    #[arg(long, default_value_t = 0, value_name = "MS")]
+    /// Milliseconds an engine may exceed its time before losing on time
+    /// (30 by default, so that the scheduling delays of a busy machine do
+    /// not cost games; 0 for none).
+    #[arg(long, default_value_t = 30, value_name = "MS")]
     pub time_margin: u64,
     /// Longest wait for a bestmove when neither --tc nor --movetime bounds
     /// it, in seconds (exceeding it loses on time).

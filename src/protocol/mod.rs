@@ -325,7 +325,10 @@ fn execute(session: &mut Session, command: Command, output: &Output) {
             for line in option_lines() {
                 output.send(&line);
             }
-            output.send(&format!("info string built for {}", crate::build::target()));
+            output.send(&format!(
+                "info string built for {}",
+                crate::version::target()
+            ));
             output.send(if command == Command::Ugi {
                 "ugiok"
             } else {

@@ -4,7 +4,7 @@
 //! reads and sets [`Rules`]: the engine's `setoption` and every client
 //! that sets an engine's rules use it.
 
-use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS};
+use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS, USE_NNUE};
 use crate::rules::{Centre, KaEntry, OptionValueError, Pattern, Rules, SecondColumn};
 use crate::search::{Reference, skill};
 use crate::tt::MAX_HASH_MIB;
@@ -92,6 +92,8 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
         },
     ),
     ("Debug Log File", OptionKind::Text),
+    ("Use NNUE", OptionKind::Check { default: USE_NNUE }),
+    ("EvalFile", OptionKind::Text),
 ];
 
 /// The `option` lines of the `uci` answer.

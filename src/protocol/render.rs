@@ -42,6 +42,15 @@ pub(crate) fn eval_report(engine: &Engine) -> String {
         evaluation.tempo,
         evaluation.total,
         engine.position().side_to_move()
+    ) + &format!(
+        "; network {} ({}, {})",
+        engine.network().evaluate(engine.position()),
+        engine.network().name(),
+        if engine.uses_network() {
+            "in use"
+        } else {
+            "not in use: Use NNUE is off"
+        }
     )
 }
 

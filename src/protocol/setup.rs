@@ -4,7 +4,11 @@
 //! as it was.
 
 use super::options::{OPTIONS, OptionKind, rule_option};
+use std::path::Path;
+use std::sync::Arc;
+
 use crate::engine::Engine;
+use crate::eval::nnue::{Network, NetworkError};
 use crate::moves::Move;
 use crate::notation::{
     ListMoveError, MoveError, PositionError, parse_move, parse_position, play_moves, shorten,
@@ -55,6 +59,9 @@ pub enum Refusal {
         /// The value given, in lower case.
         given: String,
     },
+    /// `EvalFile`: the file is no network; the engine keeps its own.
+    #[error("EvalFile: {0}; the network is unchanged")]
+    Network(NetworkError),
     /// `Hash`: the table could not be had; the previous size stays.
     #[error(transparent)]
     Table(#[from] TableError),
@@ -151,6 +158,14 @@ pub fn set_option(
         "UCI_LimitStrength" => engine.set_limit_strength(boolean()?),
         "UCI_Elo" => engine.set_elo(spin()? as i32),
         "Reference Player" => engine.set_reference(needed()?.parse()?),
+        "Use NNUE" => engine.set_use_network(boolean()?),
+        "EvalFile" => {
+            let network = match value.filter(|v| !v.is_empty() && *v != "<empty>") {
+                None => Network::embedded(),
+                Some(path) => Arc::new(Network::load(Path::new(path)).map_err(Refusal::Network)?),
+            };
+            engine.set_network(network);
+        }
         "Debug Log File" => {
             let path = value.filter(|v| !v.is_empty() && *v != "<empty>");
             return Ok(OptionEffect::LogFile(path.map(str::to_string)));

@@ -43,7 +43,8 @@ pub(crate) struct TimeBudget {
 
 impl Limits {
     /// The budget for `side` with `stones_left` on the board, keeping
-    /// `overhead` milliseconds for communication. `None`: no clock.
+    /// `overhead` milliseconds for communication. `None`: no clock. The
+    /// arithmetic saturates: a GUI may send any clock up to `i64::MAX`.
     pub(crate) fn budget(
         &self,
         side: Player,
@@ -58,7 +59,7 @@ impl Limits {
             // new iteration always starts and the hard bound ends it.
             let time = Duration::from_millis(movetime.saturating_sub(overhead).max(1));
             return Some(TimeBudget {
-                soft: time * 2,
+                soft: time.saturating_mul(2),
                 hard: time,
             });
         }
@@ -73,8 +74,13 @@ impl Limits {
             (n as u64).clamp(1, expected_moves.max(1))
         });
         let usable = remaining.saturating_sub(overhead).max(1);
-        let soft = (usable / moves_to_go + increment * 3 / 4).min(usable / 2);
-        let hard = (soft * 3).min(usable * 3 / 4).max(soft);
+        let soft = (usable / moves_to_go)
+            .saturating_add(increment.saturating_mul(3) / 4)
+            .min(usable / 2);
+        let hard = soft
+            .saturating_mul(3)
+            .min(usable.saturating_mul(3) / 4)
+            .max(soft);
         Some(TimeBudget {
             soft: Duration::from_millis(soft.max(1)),
             hard: Duration::from_millis(hard.max(1)),
@@ -109,5 +115,26 @@ mod tests {
         let north = limits.budget(Player::North, 100, 10).unwrap();
         assert!(north.hard <= Duration::from_millis(40));
         assert_eq!(Limits::default().budget(Player::South, 100, 10), None);
+    }
+
+    #[test]
+    fn the_largest_clocks_saturate_instead_of_overflowing() {
+        let most = i64::MAX as u64;
+        for limits in [
+            Limits {
+                time: [Some(most), Some(most)],
+                increment: [most, most],
+                moves_to_go: Some(1),
+                ..Limits::default()
+            },
+            Limits {
+                movetime: Some(u64::MAX),
+                ..Limits::default()
+            },
+        ] {
+            let budget = limits.budget(Player::South, 120, 0).unwrap();
+            assert!(budget.soft > Duration::from_secs(1 << 40));
+            assert!(budget.hard > Duration::from_secs(1 << 40));
+        }
     }
 }

@@ -50,6 +50,9 @@ pub struct Settings {
     pub skill_level: u8,
     /// A reference player instead of the search (strength measurement).
     pub reference: Reference,
+    /// The learned evaluation, used once both kas are in; `None`: the
+    /// hand-fitted one everywhere.
+    pub network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
 }
 
 impl Default for Settings {
@@ -60,6 +63,7 @@ impl Default for Settings {
             move_overhead: 10,
             skill_level: skill::MAX_LEVEL,
             reference: Reference::Off,
+            network: None,
         }
     }
 }

@@ -28,23 +28,12 @@ impl Reference {
 }
 
 /// A `Reference Player` value that names no reference player.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("invalid Reference Player value '{given}' (expected off greedy margin3)")]
 pub struct ReferenceError {
     /// The value given, trimmed and in lower case.
     pub given: String,
 }
-
-impl fmt::Display for ReferenceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid Reference Player value '{}' (expected off greedy margin3)",
-            self.given
-        )
-    }
-}
-
-impl std::error::Error for ReferenceError {}
 
 impl FromStr for Reference {
     type Err = ReferenceError;

@@ -11,8 +11,6 @@
 //! unit, and that scale is also the model of win chance against score that
 //! `UCI_ShowWDL` can use.
 
-use std::fmt;
-
 use rayon::prelude::*;
 
 use crate::datagen::Record;
@@ -33,10 +31,19 @@ pub struct Sample {
     held_out: bool,
 }
 
+/// Below this many positions a fit means little, and `pasang tune` says
+/// so. Logistic regression wants about ten events per fitted weight
+/// (Peduzzi et al., 1996), and a game's positions share one result, so the
+/// events are games: 20 weights x 10 = 200 games of the rarer result,
+/// about 400 games, which at the 37 positions a game of the data in
+/// docs/strength.md is about 15,000 positions.
+pub const FEW_POSITIONS: usize = 15_000;
+
 /// A data file that cannot be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TuneError {
     /// A record line is malformed.
+    #[error("line {line}: {error}")]
     Record {
         /// 1-based line number.
         line: usize,
@@ -44,25 +51,12 @@ pub enum TuneError {
         error: RecordError,
     },
     /// No usable positions.
+    #[error("no positions to fit")]
     Empty,
     /// The fit's system of equations is singular (a term never varies).
+    #[error("the fit is singular: some term never varies in the data (add --l2)")]
     Singular,
 }
-
-impl fmt::Display for TuneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TuneError::Record { line, error } => write!(f, "line {line}: {error}"),
-            TuneError::Empty => write!(f, "no positions to fit"),
-            TuneError::Singular => write!(
-                f,
-                "the fit is singular: some term never varies in the data (add --l2)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for TuneError {}
 
 /// Reads the samples of a datagen file's text. Every `holdout`-th game (by
 /// its index) is held out of the fit; 0 holds none out.

@@ -5,6 +5,8 @@
 //! the parts a file leaves unused would each warn as dead code there.
 #![allow(dead_code)]
 
+pub mod protocol;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -26,6 +28,27 @@ pub fn pasang() -> Command {
     let mut command = Command::new(PASANG);
     command.env_remove("RUST_LOG");
     command
+}
+
+/// Whether the tests run under CI: `CI` set to anything but empty, `0` or
+/// `false` (CI services set `CI=true`).
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))
+}
+
+/// For a test that needs `tool`, which this machine lacks: under CI the
+/// test fails, so a green CI run means that every test ran; on a
+/// developer's machine it is skipped with a message on stderr (straight
+/// there: libtest swallows the output of a passing test). `install` says
+/// how to get the tool.
+pub fn missing_tool(test: &str, tool: &str, install: &str) {
+    let message = format!("{test}: {tool} is not installed ({install})");
+    assert!(
+        !under_ci(),
+        "{message}; under CI (CI={}) a test may not skip",
+        std::env::var("CI").unwrap_or_default()
+    );
+    let _ = writeln!(std::io::stderr(), "skipped {message}");
 }
 
 /// Runs `pasang` with `args` to the end, feeding it `input` on stdin.

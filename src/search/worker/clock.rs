@@ -25,7 +25,11 @@ impl Clock {
 
     fn past_soft(&self, fraction: f64) -> bool {
         self.budget.is_some_and(|budget| {
-            self.from.elapsed() >= Duration::from_secs_f64(budget.soft.as_secs_f64() * fraction)
+            // Saturates: a clock near `i64::MAX` ms stretched by `fraction`
+            // is past what a `Duration` holds.
+            let soft = Duration::try_from_secs_f64(budget.soft.as_secs_f64() * fraction)
+                .unwrap_or(Duration::MAX);
+            self.from.elapsed() >= soft
         })
     }
 }

@@ -1,6 +1,7 @@
-//! What this binary was built for: the version and the instruction-set
-//! features the compiler was allowed to use, so `pasang --version`, the
-//! protocol handshake and bug reports say what ran.
+//! The version line: the crate version and the target this binary was
+//! compiled for (the architecture and the instruction-set features the
+//! compiler was allowed to use), so `pasang --version`, the protocol
+//! handshake and bug reports say what ran.
 //!
 //! A build from source targets the build machine (`.cargo/config.toml`);
 //! a portable build names fewer features here.

@@ -5,7 +5,7 @@
 //! sets), [`rules`] (options and layouts), [`position`] (state and moves
 //! made by copy), `zobrist`, [`moves`], [`movegen`], [`notation`],
 //! [`outcome`], [`perft`], then [`eval`], [`search`], [`tt`], the
-//! [`engine`] facade, [`protocol`], the [`cli`] tools, `client` (driving
+//! [`engine`] facade, [`protocol`], [`record`] (game records), the [`cli`] tools, `client` (driving
 //! an engine process over the protocol), [`matches`](mod@matches),
 //! [`review`] and [`datagen`], `tune` (fitting the evaluation's weights)
 //! and `gui` (a board in the browser that drives an engine through the
@@ -33,7 +33,7 @@
 //! - [`eval`], whose terms the tuner's tests count;
 //! - [`protocol::Command`], the parsed protocol line (fuzzed);
 //! - [`cli::run`], the binary's entry point;
-//! - [`matches::records`], reading match records, and the training-data
+//! - [`record`], reading match records, and the training-data
 //!   format of [`datagen`];
 //! - [`review`], the game review behind `pasang annotate` and the board's
 //!   review mode.
@@ -54,6 +54,7 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod record;
 pub mod review;
 pub mod rules;
 pub mod search;

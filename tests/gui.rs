@@ -178,7 +178,7 @@ fn http_answers_and_a_session_over_the_socket() {
         text.contains("[Event \"pasang gui\"]") && text.contains("1. c "),
         "{text}"
     );
-    assert_eq!(pasang::matches::records::read(&text).unwrap().len(), 1);
+    assert_eq!(pasang::record::read(&text).unwrap().len(), 1);
     send(&mut socket, json!({"type": "takeback"}));
     let state = next_of(&mut socket, "state");
     assert_eq!(state["moves"], json!([]));

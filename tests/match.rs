@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::PASANG;
-use pasang::matches::records;
+use pasang::record;
 
 /// A fresh directory for one test's files.
 fn temp_dir(test: &str) -> PathBuf {
@@ -63,7 +63,7 @@ fn text(bytes: &[u8]) -> String {
 /// Plays pasang against `script` for two games and returns stdout and
 /// the records written.
 #[cfg(unix)]
-fn against_script(test: &str, on_go: &str, limit: &[&str]) -> (String, Vec<records::Record>) {
+fn against_script(test: &str, on_go: &str, limit: &[&str]) -> (String, Vec<record::Record>) {
     against(test, "echo readyok", on_go, "", limit)
 }
 
@@ -76,7 +76,7 @@ fn against(
     on_go: &str,
     bad_spec: &str,
     limit: &[&str],
-) -> (String, Vec<records::Record>) {
+) -> (String, Vec<record::Record>) {
     let dir = temp_dir(test);
     let script = script_engine_with(&dir, "bad", on_isready, on_go);
     let out = dir.join("games.pgn");
@@ -101,7 +101,7 @@ fn against(
         text(&output.stderr)
     );
     let written = std::fs::read_to_string(&out).expect("records written");
-    let games = records::read(&written).expect("records read back");
+    let games = record::read(&written).expect("records read back");
     let _ = std::fs::remove_dir_all(&dir);
     (stdout, games)
 }
@@ -153,7 +153,7 @@ fn self_play_writes_records_that_replay() {
     assert!(stderr.contains("Games 4/4, W-D-L"), "{stderr}");
 
     let written = std::fs::read_to_string(&out).expect("records written");
-    let games = records::read(&written).expect("records parse");
+    let games = record::read(&written).expect("records parse");
     assert_eq!(games.len(), 4);
     let mut rounds: Vec<&str> = games.iter().map(|g| g.tag("Round").unwrap()).collect();
     rounds.sort_unstable();
@@ -416,9 +416,9 @@ fn run_shard_match(extra: &[&str]) -> Output {
     run(&refs)
 }
 
-fn read_records(path: &Path) -> Vec<records::Record> {
+fn read_records(path: &Path) -> Vec<record::Record> {
     let text = std::fs::read_to_string(path).expect("records written");
-    records::read(&text).expect("records read back")
+    record::read(&text).expect("records read back")
 }
 
 #[test]
@@ -471,7 +471,7 @@ fn three_shards_merge_to_the_whole_match() {
 
     // Pair by pair, the same games.
     let whole_games = read_records(&whole_path);
-    let shard_games: Vec<records::Record> =
+    let shard_games: Vec<record::Record> =
         shard_paths.iter().flat_map(|p| read_records(p)).collect();
     assert_eq!(shard_games.len(), 6);
     for game in &whole_games {
@@ -481,7 +481,7 @@ fn three_shards_merge_to_the_whole_match() {
             .find(|g| g.tag("Round") == round)
             .unwrap_or_else(|| panic!("round {round:?} missing from the shards"));
         // Moves and their scores and depths (not their times).
-        let plies = |g: &records::Record| -> Vec<(String, String)> {
+        let plies = |g: &record::Record| -> Vec<(String, String)> {
             g.moves
                 .iter()
                 .map(|m| {
@@ -506,7 +506,7 @@ fn three_shards_merge_to_the_whole_match() {
             assert_eq!(twin.tag(tag), game.tag(tag), "{tag} of round {round:?}");
         }
     }
-    let pair_of = |g: &records::Record| g.tag("Pair").unwrap().parse::<u64>().unwrap();
+    let pair_of = |g: &record::Record| g.tag("Pair").unwrap().parse::<u64>().unwrap();
     for (k, path) in shard_paths.iter().enumerate() {
         assert!(
             read_records(path)

@@ -17,8 +17,8 @@ use clap::Args;
 
 use super::Progress;
 use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS};
-use crate::matches::records::{self, Record, RecordError};
 use crate::position::Player;
+use crate::record::{self, Record, RecordError};
 use crate::review::{
     AnnotatedGame, DEFAULT_MOVETIME, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
 };
@@ -106,7 +106,7 @@ pub fn run(args: &AnnotateArgs) -> i32 {
     let mut games = Vec::new();
     for file in &args.files {
         match std::fs::read_to_string(file) {
-            Ok(text) => games.extend(records::read_each(&text).into_iter().enumerate().map(
+            Ok(text) => games.extend(record::read_each(&text).into_iter().enumerate().map(
                 |(index, record)| Game {
                     file: file.clone(),
                     number: index + 1,

@@ -245,7 +245,7 @@ impl Sitting {
         let Some(path) = &self.record else {
             return Ok(());
         };
-        let mut record = crate::matches::records::Record::default();
+        let mut record = crate::record::Record::default();
         let engine_name = format!(
             "pasang {} (skill {})",
             env!("CARGO_PKG_VERSION"),
@@ -265,7 +265,7 @@ impl Sitting {
             _ => "*",
         };
         record.push_tag("Event", "pasang play");
-        record.push_tag("Date", crate::matches::records::utc_date());
+        record.push_tag("Date", crate::record::utc_date());
         record.push_tag("Round", self.games.to_string());
         record.push_tag("South", south);
         record.push_tag("North", north);
@@ -278,7 +278,7 @@ impl Sitting {
             .moves
             .iter()
             .zip(&self.comments)
-            .map(|(mv, comment)| crate::matches::records::RecordMove {
+            .map(|(mv, comment)| crate::record::RecordMove {
                 text: mv.to_string(),
                 comment: comment.clone(),
                 mark: None,
@@ -433,7 +433,7 @@ impl Sitting {
                 let who = format!("pasang ({side}) plays");
                 let note = format!("  [eval {score} for {side}]");
                 self.report_move(out, mv, &who, &note)?;
-                let comment = crate::matches::records::engine_comment(score, depth, elapsed);
+                let comment = crate::record::engine_comment(score, depth, elapsed);
                 self.push(mv, Some(comment));
             }
             None => {
@@ -595,7 +595,7 @@ mod tests {
         session(&mut game, "n\n");
         let text = std::fs::read_to_string(&path).unwrap();
         let _ = std::fs::remove_file(&path);
-        let records = crate::matches::records::read(&text).unwrap();
+        let records = crate::record::read(&text).unwrap();
         assert_eq!(records.len(), 2, "{text}");
         assert_eq!(records[0].result, "*");
         assert_eq!(records[0].moves.len(), 2, "{text}");

@@ -52,8 +52,8 @@ fn from_record(
 ) -> Result<(Rules, super::Replay, String), CliError> {
     let text =
         std::fs::read_to_string(path).map_err(|error| CliError::Read(path.to_owned(), error))?;
-    let records = crate::matches::records::read(&text)
-        .map_err(|error| CliError::Records(path.to_owned(), error))?;
+    let records =
+        crate::record::read(&text).map_err(|error| CliError::Records(path.to_owned(), error))?;
     let record = game
         .checked_sub(1)
         .and_then(|index| records.get(index))
@@ -86,7 +86,7 @@ fn from_record(
 /// For an annotated record, each side's figures and the review of ply
 /// `shown` (from 1; 0 shows none); for another, the comment of that ply.
 /// Empty, or lines each starting with a newline.
-fn review_text(record: &crate::matches::records::Record, shown: usize) -> String {
+fn review_text(record: &crate::record::Record, shown: usize) -> String {
     let mut text = String::new();
     let Ok(review) = AnnotatedGame::from_record(record) else {
         if let Some(mv) = shown
@@ -298,7 +298,7 @@ mod tests {
     fn annotated_records_show_their_review() {
         let text = "[Event \"x\"]\n[StartEvaluation \"+3.08/8\"]\n\n\
             1. c {+2.47/8 Best +3.08: a k} j {+2.64/8} 2. b4c4n?! {-0.45/8 Inaccuracy. Best +2.64: b5c5ew i7j7ew} *\n";
-        let record = &crate::matches::records::read(text).unwrap()[0];
+        let record = &crate::record::read(text).unwrap()[0];
         let review = review_text(record, 3);
         assert!(
             review.contains("\nSouth accuracy 7")
@@ -312,7 +312,7 @@ mod tests {
         );
         // A record without a review shows the ply's comment.
         let plain = "[Event \"x\"]\n\n1. c {book} j {+0.10/3 0.1s} *\n";
-        let record = &crate::matches::records::read(plain).unwrap()[0];
+        let record = &crate::record::read(plain).unwrap()[0];
         assert_eq!(review_text(record, 2), "\nPly 2: j {+0.10/3 0.1s}");
         assert_eq!(review_text(record, 0), "");
     }

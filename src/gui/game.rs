@@ -6,13 +6,13 @@
 use serde_json::{Value, json};
 
 use crate::bitboard::{Bitboard, Square};
-use crate::matches::records::{self, Record, RecordError, RecordMove};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
 use crate::position::{Phase, Player, Position};
+use crate::record::{self, Record, RecordError, RecordMove};
 use crate::rules::{OptionValueError, Rules};
 
 /// Why a request about the game was refused.
@@ -198,7 +198,7 @@ impl Game {
     pub fn record(&self, south: &str, north: &str) -> Record {
         let mut record = Record::default();
         record.push_tag("Event", "pasang gui");
-        record.push_tag("Date", records::utc_date());
+        record.push_tag("Date", record::utc_date());
         record.push_tag("South", south);
         record.push_tag("North", north);
         record.push_rule_tags(&self.rules);
@@ -393,7 +393,7 @@ mod tests {
             game.play(mv).unwrap();
         }
         let text = game.record("person", "pasang").to_string();
-        let read = |text: &str| Game::from_record(&records::read(text).unwrap()[0]);
+        let read = |text: &str| Game::from_record(&record::read(text).unwrap()[0]);
         let loaded = read(&text).unwrap();
         assert_eq!(loaded.moves, game.moves);
         assert!(loaded.at_end());

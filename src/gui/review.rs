@@ -13,8 +13,8 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use serde_json::{Value, json};
 
-use crate::matches::records::Record;
 use crate::position::Player;
+use crate::record::Record;
 use crate::review::{AnnotatedGame, ReviewLimit, ReviewProgress, ReviewSettings, annotate_game};
 
 /// Milliseconds the review searches each position: a 60-ply game takes
@@ -306,14 +306,14 @@ impl Drop for GameReview {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::records;
+    use crate::record;
 
     const TWO_GAMES: &str = "[Event \"a\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\n1. c j *\n\n\
                              [Event \"b\"]\n[South \"Cid\"]\n[North \"Dee\"]\n[Result \"*\"]\n\n1. d *\n";
 
     #[test]
     fn a_file_of_games_offers_each() {
-        let mut file = OpenedFile::new(records::read(TWO_GAMES).unwrap());
+        let mut file = OpenedFile::new(record::read(TWO_GAMES).unwrap());
         assert_eq!(file.len(), 2);
         let message = file.games_message();
         assert_eq!(message["games"][1]["south"], "Cid");
@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn a_review_runs_to_its_end_and_says_so() {
-        let record = records::read(TWO_GAMES).unwrap().remove(0);
+        let record = record::read(TWO_GAMES).unwrap().remove(0);
         let moves = vec!["c".to_string(), "j".to_string()];
         let mut review = GameReview::start(record, moves.clone());
         assert!(review.is_of(&moves) && review.running());
@@ -353,7 +353,7 @@ mod tests {
         assert_eq!(message["game"]["plies"].as_array().unwrap().len(), 2);
         // Written out, it reads back as annotated, with no search.
         let text = review.annotated_record().unwrap().to_string();
-        let again = records::read(&text).unwrap().remove(0);
+        let again = record::read(&text).unwrap().remove(0);
         let read = GameReview::from_annotated(&again, moves).unwrap();
         assert!(!read.running());
         assert_eq!(read.message()["game"]["plies"], message["game"]["plies"]);

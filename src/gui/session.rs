@@ -18,11 +18,11 @@ use super::clock::Clock;
 use super::game::{Game, GameError, LoadError};
 use super::review::{GameReview, OpenedFile};
 use crate::client::{EngineScore, InfoLine};
-use crate::matches::records::{self, Record};
 use crate::notation::parse_move;
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::protocol::{Command, GoParams, PositionBase};
+use crate::record::{self, Record};
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
 /// Default time per engine move in play and watch modes, in ms: the
@@ -467,7 +467,7 @@ impl Session {
                         .ok_or_else(|| bad("review", "not true or false"))?,
                 };
                 let records =
-                    records::read(text).map_err(|error| GameError::from(LoadError::Read(error)))?;
+                    record::read(text).map_err(|error| GameError::from(LoadError::Read(error)))?;
                 match records.len() {
                     0 => return Err(GameError::from(LoadError::NoGame).into()),
                     1 => {
@@ -517,7 +517,7 @@ impl Session {
                     record.result = token.to_string();
                     record.tags.retain(|(name, _)| name != "Result");
                     record.push_tag("Result", token);
-                    let termination = crate::matches::referee::Termination::TimeForfeit;
+                    let termination = crate::record::Termination::TimeForfeit;
                     record.push_tag("Termination", termination.to_string());
                 }
                 let record = record.to_string();

@@ -6,10 +6,10 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::records::{Record, RecordError, read};
 use super::shard::{MatchIdentity, Played, RecordFault, ranges};
 use super::statistics::Sprt;
 use super::tally::Tally;
+use crate::record::{Record, RecordError, read};
 
 /// Why records cannot be merged.
 #[derive(Debug, thiserror::Error)]
@@ -249,7 +249,7 @@ pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>, out: Option<&Path>) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::records::Record;
+    use crate::record::Record;
 
     /// The record text of game `game` (from 0) of a 6-game match between
     /// `a` and `b`: the first engine South in even games; South wins.

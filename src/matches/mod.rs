@@ -4,17 +4,16 @@
 //! Engines are driven through [`crate::client`]. The parts: `openings` (rule sets, start positions
 //! and opening plies per game pair), `referee` (one game, every move
 //! checked, verdicts), `statistics` (Elo, LOS, SPRT), `tally` (the
-//! running score and its reports), [`records`] (game records written with
-//! `--out` and read back), `shard` (`--shard` and `--resume`), `merge`
+//! running score and its reports), `shard` (`--shard` and `--resume`), `merge`
 //! (`--merge`) and `compliance`. The match itself: `args` (the command
 //! line), `config` (the arguments checked) and `runner` (the games played
-//! on worker threads); this file chooses between match, merge and
+//! on worker threads); game records live in
+//! [`crate::record`]. This file chooses between match, merge and
 //! compliance check.
 
 pub(crate) mod compliance;
 pub(crate) mod merge;
 pub(crate) mod openings;
-pub mod records;
 pub(crate) mod referee;
 pub(crate) mod shard;
 pub(crate) mod statistics;

@@ -9,14 +9,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::config::MatchConfig;
-use super::records::{Record, utc_date};
 use super::referee::{GameResult, Seat};
 use super::shard::{MatchIdentity, Played, RecordFault, Shard};
 use super::statistics::Decision;
 use super::tally::Tally;
-use super::{openings, records, referee, usage_error};
+use super::{openings, referee, usage_error};
 use crate::client::EngineSpec;
 use crate::protocol::options::RULE_OPTIONS;
+use crate::record::{self, Record, utc_date};
 
 /// Why the records file (`--out`) cannot be opened or resumed.
 #[derive(Debug, thiserror::Error)]
@@ -91,7 +91,7 @@ impl MatchConfig {
         }
         let text =
             std::fs::read_to_string(path).map_err(|e| RecordsFileError::Read(path.clone(), e))?;
-        let prefix = records::read_prefix(&text);
+        let prefix = record::read_prefix(&text);
         let mut keep = prefix.complete_bytes;
         for ending in ["\r\n", "\n"] {
             if text[keep..].starts_with(ending) {

@@ -10,9 +10,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::records::Record;
-use super::referee::Termination;
 use crate::position::Player;
+use crate::record::Record;
+use crate::record::Termination;
 
 /// `--shard K/N`: the `K`-th of `N` shards, `K` from 1.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]

@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::referee::{GameResult, Termination};
+use super::referee::GameResult;
 use super::statistics::{Decision, Sprt, elo, likelihood_of_superiority, pentanomial_elo};
 use crate::position::Player;
+use crate::record::Termination;
 
 /// Counts of a match so far.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]

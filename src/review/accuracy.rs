@@ -3,7 +3,7 @@
 //! the evaluations, so an annotated record read back gives the same marks
 //! and figures as the review that wrote it.
 
-use crate::matches::records::Mark;
+use crate::record::Mark;
 
 /// Drops in the mover's winning chances (percentage points) at which a
 /// move is an inaccuracy, a mistake and a blunder: lichess's 0.1, 0.2 and

@@ -11,8 +11,8 @@
 //! before the move, given only where it differs from the move played.
 
 use super::{BestMove, Evaluation};
-use crate::matches::records::Mark;
 use crate::moves::Move;
+use crate::record::Mark;
 
 /// What a comment says, its moves still as text.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,7 +7,7 @@
 //!
 //! ```no_run
 //! use std::ops::ControlFlow;
-//! use pasang::matches::records;
+//! use pasang::record;
 //! use pasang::review::{self, ReviewLimit, ReviewSettings};
 //!
 //! let text = std::fs::read_to_string("games.pgn").unwrap();
@@ -16,7 +16,7 @@
 //!     ..ReviewSettings::default()
 //! };
 //! let mut reviewer = review::Reviewer::new(&settings).unwrap();
-//! for record in records::read(&text).unwrap() {
+//! for record in record::read(&text).unwrap() {
 //!     let game = reviewer
 //!         .annotate(&record, &mut |progress| {
 //!             eprintln!("{}/{}", progress.done, progress.total);
@@ -66,12 +66,12 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value, json};
 
 use crate::engine::DEFAULT_HASH_MIB;
-use crate::matches::records::{Mark, Record, RecordMove};
 use crate::moves::Move;
 use crate::notation::{
     MoveError, PositionError, format_position, parse_move, parse_position, play_moves,
 };
 use crate::position::{Player, Position};
+use crate::record::{Mark, Record, RecordMove};
 use crate::rules::{OptionValueError, Rules};
 use crate::tt::TableError;
 

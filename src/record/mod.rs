@@ -17,6 +17,9 @@ use crate::position::Position;
 use crate::rules::{OptionValueError, Rules};
 use crate::search::Score;
 
+mod termination;
+pub use termination::{Termination, TerminationError};
+
 /// One move of a record.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct RecordMove {

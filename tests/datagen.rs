@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 use pasang::datagen::format::{Header, SearchLimit, scan};
-use pasang::datagen::{GameResult, Record};
+use pasang::datagen::{DataRecord, DataResult};
 use pasang::position::Player;
 
 /// Runs `pasang datagen` with `args` and no input.
@@ -67,7 +67,7 @@ fn two_games_at_200_nodes_make_a_consistent_file() {
     // result is the same on every line and the two sides' are opposite
     // (or both draws), and the margins are opposite.
     let mut game = None;
-    let mut results: HashMap<Player, (GameResult, i32)> = HashMap::new();
+    let mut results: HashMap<Player, (DataResult, i32)> = HashMap::new();
     let mut records = 0;
     for line in text.lines().skip(1) {
         if let Some(rest) = line.strip_prefix("# game ") {
@@ -87,16 +87,16 @@ fn two_games_at_200_nodes_make_a_consistent_file() {
             assert_eq!(south.0, north.0.flipped(), "{line}");
             assert_eq!(south.1, -north.1, "{line}");
             let expected = match words[1] {
-                "south" => GameResult::Win,
-                "north" => GameResult::Loss,
-                _ => GameResult::Draw,
+                "south" => DataResult::Win,
+                "north" => DataResult::Loss,
+                _ => DataResult::Draw,
             };
             assert_eq!(south.0, expected, "{line}");
             let points: Vec<i32> = words[3].split('-').map(|p| p.parse().unwrap()).collect();
             assert_eq!(south.1, points[0] - points[1], "{line}");
             continue;
         }
-        let record = Record::parse(line).unwrap_or_else(|error| panic!("{line}: {error}"));
+        let record = DataRecord::parse(line).unwrap_or_else(|error| panic!("{line}: {error}"));
         records += 1;
         let rules = pasang::datagen::format::rules_words(&record.rules);
         assert_eq!(Some(rules), game, "{line}");

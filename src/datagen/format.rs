@@ -116,7 +116,7 @@ impl Header {
 
 /// A game's result from one side's view.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum GameResult {
+pub enum DataResult {
     /// The side won.
     Win,
     /// Level scores with no stone left.
@@ -125,53 +125,53 @@ pub enum GameResult {
     Loss,
 }
 
-impl GameResult {
+impl DataResult {
     /// The result of a finished game for `player` (`None` if in play).
-    pub fn of(status: &Status, player: Player) -> Option<GameResult> {
+    pub fn of(status: &Status, player: Player) -> Option<DataResult> {
         match status {
             Status::InPlay => None,
-            Status::Over { winner: None, .. } => Some(GameResult::Draw),
+            Status::Over { winner: None, .. } => Some(DataResult::Draw),
             Status::Over {
                 winner: Some(winner),
                 ..
             } => Some(if *winner == player {
-                GameResult::Win
+                DataResult::Win
             } else {
-                GameResult::Loss
+                DataResult::Loss
             }),
         }
     }
 
     /// The same game from the other side.
-    pub fn flipped(self) -> GameResult {
+    pub fn flipped(self) -> DataResult {
         match self {
-            GameResult::Win => GameResult::Loss,
-            GameResult::Draw => GameResult::Draw,
-            GameResult::Loss => GameResult::Win,
+            DataResult::Win => DataResult::Loss,
+            DataResult::Draw => DataResult::Draw,
+            DataResult::Loss => DataResult::Win,
         }
     }
 
     /// 1, 0.5 or 0: the target of a logistic fit.
     pub fn points(self) -> f64 {
         match self {
-            GameResult::Win => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::Loss => 0.0,
+            DataResult::Win => 1.0,
+            DataResult::Draw => 0.5,
+            DataResult::Loss => 0.0,
         }
     }
 
     fn letter(self) -> char {
         match self {
-            GameResult::Win => 'w',
-            GameResult::Draw => 'd',
-            GameResult::Loss => 'l',
+            DataResult::Win => 'w',
+            DataResult::Draw => 'd',
+            DataResult::Loss => 'l',
         }
     }
 }
 
 /// One searched position with its labels.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub struct Record {
+pub struct DataRecord {
     /// The position searched; its side to move is the view of the rest.
     pub position: Position,
     /// The rules of the game.
@@ -179,14 +179,14 @@ pub struct Record {
     /// The search's score in centipoints (100 x expected point margin).
     pub score: i32,
     /// The game's result.
-    pub result: GameResult,
+    pub result: DataResult,
     /// The side to move's points minus the opponent's at the game's end.
     pub margin: i32,
 }
 
 /// What is wrong with a record line.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-pub enum RecordError {
+pub enum DataRecordError {
     /// Not four fields separated by ` | `.
     #[error("{0} fields; expected 4 separated by ' | ': position, rules, score, result")]
     Fields(usize),
@@ -216,20 +216,20 @@ pub fn rules_words(rules: &Rules) -> String {
 }
 
 /// Parses the four words of [`rules_words`].
-pub fn parse_rules(text: &str) -> Result<Rules, RecordError> {
+pub fn parse_rules(text: &str) -> Result<Rules, DataRecordError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let [pattern, ka_entry, second_column, centre] = words.as_slice() else {
-        return Err(RecordError::RuleCount(words.len()));
+        return Err(DataRecordError::RuleCount(words.len()));
     };
     Ok(Rules {
-        pattern: pattern.parse().map_err(RecordError::Rule)?,
-        ka_entry: ka_entry.parse().map_err(RecordError::Rule)?,
-        second_column: second_column.parse().map_err(RecordError::Rule)?,
-        centre: centre.parse().map_err(RecordError::Rule)?,
+        pattern: pattern.parse().map_err(DataRecordError::Rule)?,
+        ka_entry: ka_entry.parse().map_err(DataRecordError::Rule)?,
+        second_column: second_column.parse().map_err(DataRecordError::Rule)?,
+        centre: centre.parse().map_err(DataRecordError::Rule)?,
     })
 }
 
-impl fmt::Display for Record {
+impl fmt::Display for DataRecord {
     /// The record's line, without the newline.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -244,25 +244,25 @@ impl fmt::Display for Record {
     }
 }
 
-impl Record {
+impl DataRecord {
     /// Parses a record line (without its newline).
-    pub fn parse(line: &str) -> Result<Record, RecordError> {
+    pub fn parse(line: &str) -> Result<DataRecord, DataRecordError> {
         let fields: Vec<&str> = line.split(" | ").collect();
         let [position, rules, score, result] = fields.as_slice() else {
-            return Err(RecordError::Fields(fields.len()));
+            return Err(DataRecordError::Fields(fields.len()));
         };
-        let position = parse_position(position).map_err(RecordError::Position)?;
+        let position = parse_position(position).map_err(DataRecordError::Position)?;
         let rules = parse_rules(rules)?;
         let score = score
             .trim()
             .parse()
-            .map_err(|_| RecordError::Score(score.trim().to_string()))?;
-        let bad_result = || RecordError::Result(result.trim().to_string());
+            .map_err(|_| DataRecordError::Score(score.trim().to_string()))?;
+        let bad_result = || DataRecordError::Result(result.trim().to_string());
         let mut words = result.split_whitespace();
         let result = match words.next() {
-            Some("w") => GameResult::Win,
-            Some("d") => GameResult::Draw,
-            Some("l") => GameResult::Loss,
+            Some("w") => DataResult::Win,
+            Some("d") => DataResult::Draw,
+            Some("l") => DataResult::Loss,
             _ => return Err(bad_result()),
         };
         let margin = words
@@ -272,7 +272,7 @@ impl Record {
         if words.next().is_some() {
             return Err(bad_result());
         }
-        Ok(Record {
+        Ok(DataRecord {
             position,
             rules,
             score,
@@ -319,7 +319,7 @@ pub enum ScanError {
     NotDatagen,
     /// A line of a complete game does not parse.
     #[error("line {line}: {error}")]
-    BadRecord { line: usize, error: RecordError },
+    BadRecord { line: usize, error: DataRecordError },
     /// Games out of order (a file written by something else).
     #[error("line {line}: expected game {expected}, found '{}'", found.chars().take(60).collect::<String>())]
     GameOrder {
@@ -331,7 +331,7 @@ pub enum ScanError {
 
 /// The game being read by [`scan`]: its index, its records so far and its
 /// first bad line.
-type OpenGame = (u64, u64, Option<(usize, RecordError)>);
+type OpenGame = (u64, u64, Option<(usize, DataRecordError)>);
 
 /// Reads a file's text as a resumed run sees it: complete games count, a
 /// half-written last game (no `# end` line, or a line cut short) is left
@@ -405,7 +405,7 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
         } else if let Some((_, records, bad)) = open.as_mut() {
             *records += 1;
             if bad.is_none()
-                && let Err(error) = Record::parse(line)
+                && let Err(error) = DataRecord::parse(line)
             {
                 *bad = Some((number, error));
             }
@@ -427,8 +427,8 @@ mod tests {
 
     const AFTER_SIX: &str = "wwwwwbbbb.w/bwwwwbbbb.w/bbwwwbbbw.w/bb.wwbbww.w/..S.wb....N/bb.bb+bbbb./ww.wwbwbbb./w..wbbwwbb./ww.bbbwwwb./ww.bbbwwww./wb.bbbwwwww s 14 20 cj";
 
-    fn record() -> Record {
-        Record {
+    fn record() -> DataRecord {
+        DataRecord {
             position: parse_position(AFTER_SIX).unwrap(),
             rules: Rules {
                 pattern: Pattern::Two,
@@ -437,7 +437,7 @@ mod tests {
                 centre: Centre::Open,
             },
             score: -350,
-            result: GameResult::Loss,
+            result: DataResult::Loss,
             margin: -12,
         }
     }
@@ -450,10 +450,10 @@ mod tests {
             line,
             format!("{AFTER_SIX} | 2 both any open | -350 | l -12")
         );
-        assert_eq!(Record::parse(&line), Ok(record));
-        for result in [GameResult::Win, GameResult::Draw] {
-            let other = Record { result, ..record };
-            assert_eq!(Record::parse(&other.to_string()), Ok(other));
+        assert_eq!(DataRecord::parse(&line), Ok(record));
+        for result in [DataResult::Win, DataResult::Draw] {
+            let other = DataRecord { result, ..record };
+            assert_eq!(DataRecord::parse(&other.to_string()), Ok(other));
         }
     }
 
@@ -461,22 +461,22 @@ mod tests {
     fn bad_records_name_the_fault() {
         let line = record().to_string();
         assert_eq!(
-            Record::parse(&line.replace(" | -350", "")),
-            Err(RecordError::Fields(3))
+            DataRecord::parse(&line.replace(" | -350", "")),
+            Err(DataRecordError::Fields(3))
         );
         assert!(matches!(
-            Record::parse(&line.replace("-350", "x")),
-            Err(RecordError::Score(_))
+            DataRecord::parse(&line.replace("-350", "x")),
+            Err(DataRecordError::Score(_))
         ));
         assert!(matches!(
-            Record::parse(&line.replace("l -12", "win -12")),
-            Err(RecordError::Result(_))
+            DataRecord::parse(&line.replace("l -12", "win -12")),
+            Err(DataRecordError::Result(_))
         ));
         assert!(matches!(
-            Record::parse(&line.replace("both", "hop")),
-            Err(RecordError::Rule(_))
+            DataRecord::parse(&line.replace("both", "hop")),
+            Err(DataRecordError::Rule(_))
         ));
-        let error = Record::parse(&line.replace("l -12", "l")).unwrap_err();
+        let error = DataRecord::parse(&line.replace("l -12", "l")).unwrap_err();
         assert!(error.to_string().contains("point margin"), "{error}");
     }
 
@@ -515,16 +515,16 @@ mod tests {
             scores: [80, 100],
         };
         assert_eq!(
-            GameResult::of(&status, Player::North),
-            Some(GameResult::Win)
+            DataResult::of(&status, Player::North),
+            Some(DataResult::Win)
         );
         assert_eq!(
-            GameResult::of(&status, Player::South),
-            Some(GameResult::Loss)
+            DataResult::of(&status, Player::South),
+            Some(DataResult::Loss)
         );
         assert_eq!(margin(&status, Player::South), -20);
         assert_eq!(margin(&status, Player::North), 20);
-        assert_eq!(GameResult::Win.flipped(), GameResult::Loss);
+        assert_eq!(DataResult::Win.flipped(), DataResult::Loss);
     }
 
     fn file(games: usize) -> String {

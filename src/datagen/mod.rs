@@ -30,7 +30,7 @@ use crate::outcome::Status;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 use crate::search::{Limits, Score, Settings, Signals, Silent};
 
-pub use format::{GameResult, Header, Record, SearchLimit};
+pub use format::{DataRecord, DataResult, Header, SearchLimit};
 
 /// Hash per game thread, in MiB: ample for searches of a few thousand
 /// nodes, small enough to empty quickly before every game.
@@ -118,7 +118,7 @@ fn shard_words(header: &Header) -> String {
 
 /// One played game, ready to be written.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct DataGame {
     /// Its index in the file.
     pub index: u64,
     /// Its rules.
@@ -126,12 +126,12 @@ pub struct Game {
     /// The random opening plies.
     pub plies: Vec<String>,
     /// The positions the engine searched, in order (mate scores left out).
-    pub records: Vec<Record>,
+    pub records: Vec<DataRecord>,
     /// How it ended.
     pub status: Status,
 }
 
-impl Game {
+impl DataGame {
     /// The game's block: `# game`, one line per record, `# end`.
     pub fn block(&self) -> String {
         let mut text = String::with_capacity(200 * (self.records.len() + 2));
@@ -183,7 +183,11 @@ pub fn new_engine() -> Engine {
 
 /// Plays game `index` of a file with `header`, on `engine` (emptied
 /// first, so the game does not depend on what the engine played before).
-pub fn play_game(engine: &mut Engine, header: &Header, index: u64) -> Result<Game, DatagenError> {
+pub fn play_game(
+    engine: &mut Engine,
+    header: &Header,
+    index: u64,
+) -> Result<DataGame, DatagenError> {
     let rules = game_rules(header.seed, index);
     let plan = OpeningPlan {
         rule_sets: vec![rules],
@@ -234,16 +238,16 @@ pub fn play_game(engine: &mut Engine, header: &Header, index: u64) -> Result<Gam
         .into_iter()
         .map(|(position, score)| {
             let side = position.side_to_move();
-            Record {
+            DataRecord {
                 position,
                 rules,
                 score,
-                result: GameResult::of(&status, side).expect("the game is over"),
+                result: DataResult::of(&status, side).expect("the game is over"),
                 margin: format::margin(&status, side),
             }
         })
         .collect();
-    Ok(Game {
+    Ok(DataGame {
         index,
         rules,
         plies: opening.plies,
@@ -279,7 +283,7 @@ impl Report {
 struct Writer {
     file: File,
     path: PathBuf,
-    waiting: BTreeMap<u64, Game>,
+    waiting: BTreeMap<u64, DataGame>,
     report: Report,
     error: Option<DatagenError>,
 }
@@ -455,7 +459,7 @@ pub fn run(config: &Config, progress: &(dyn Fn(&Report) + Sync)) -> Result<Repor
 }
 
 /// Reads every record of a datagen file (complete games only).
-pub fn read(path: &Path) -> Result<Vec<Record>, DatagenError> {
+pub fn read(path: &Path) -> Result<Vec<DataRecord>, DatagenError> {
     let text = std::fs::read_to_string(path).map_err(|error| DatagenError::Io {
         path: path.to_path_buf(),
         error,
@@ -467,7 +471,7 @@ pub fn read(path: &Path) -> Result<Vec<Record>, DatagenError> {
     let records = text[..scan.keep]
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .filter_map(|line| Record::parse(line).ok())
+        .filter_map(|line| DataRecord::parse(line).ok())
         .collect();
     Ok(records)
 }
@@ -508,7 +512,7 @@ mod tests {
         let game = play_game(&mut engine, &header(), 0).unwrap();
         assert!(!game.records.is_empty());
         assert_eq!(game.plies.len(), 4);
-        let south = GameResult::of(&game.status, crate::position::Player::South).unwrap();
+        let south = DataResult::of(&game.status, crate::position::Player::South).unwrap();
         for record in &game.records {
             assert_eq!(record.rules, game.rules);
             let side = record.position.side_to_move();

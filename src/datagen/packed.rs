@@ -24,7 +24,7 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use super::all_rule_sets;
-use super::format::{self, GameResult, Header, Record};
+use super::format::{self, DataRecord, DataResult, Header};
 use crate::bitboard::{Bitboard, POINT_COUNT, SIZE, Square};
 use crate::position::{Parts, PartsError, Player, Position};
 
@@ -93,7 +93,7 @@ pub enum PackError {
 
 impl PackedRecord {
     /// Packs a record.
-    pub fn pack(record: &Record) -> PackedRecord {
+    pub fn pack(record: &DataRecord) -> PackedRecord {
         let mut bytes = [0u8; RECORD_BYTES];
         let parts = record.position.parts();
         bytes[0..16].copy_from_slice(&parts.stones[0].bits().to_le_bytes());
@@ -111,9 +111,9 @@ impl PackedRecord {
         let score = record.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
         bytes[40..42].copy_from_slice(&score.to_le_bytes());
         bytes[42] = match record.result {
-            GameResult::Loss => 0,
-            GameResult::Draw => 1,
-            GameResult::Win => 2,
+            DataResult::Loss => 0,
+            DataResult::Draw => 1,
+            DataResult::Win => 2,
         };
         let margin = record.margin.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
         bytes[44..46].copy_from_slice(&margin.to_le_bytes());
@@ -126,7 +126,7 @@ impl PackedRecord {
     }
 
     /// Unpacks the record; `index` names it in errors.
-    pub fn unpack(&self, index: u64) -> Result<Record, PackError> {
+    pub fn unpack(&self, index: u64) -> Result<DataRecord, PackError> {
         let b = &self.0;
         let bad = |what| PackError::BadRecord { index, what };
         let word = |at: usize| u128::from_le_bytes(b[at..at + 16].try_into().expect("16 bytes"));
@@ -152,9 +152,9 @@ impl PackedRecord {
         };
         let rules = *all_rule_sets().get(b[39] as usize).ok_or(bad("rule set"))?;
         let result = match b[42] {
-            0 => GameResult::Loss,
-            1 => GameResult::Draw,
-            2 => GameResult::Win,
+            0 => DataResult::Loss,
+            1 => DataResult::Draw,
+            2 => DataResult::Win,
             _ => return Err(bad("result")),
         };
         let parts = Parts {
@@ -164,7 +164,7 @@ impl PackedRecord {
             scores: [b[36] as u16, b[37] as u16],
             side,
         };
-        Ok(Record {
+        Ok(DataRecord {
             position: Position::try_from(parts)
                 .map_err(|error| PackError::Position { index, error })?,
             rules,
@@ -209,7 +209,7 @@ pub fn write(path: &Path, records: &[PackedRecord], seed: u64) -> Result<(), Pac
 }
 
 /// Reads every record of a packed file.
-pub fn read(path: &Path) -> Result<Vec<Record>, PackError> {
+pub fn read(path: &Path) -> Result<Vec<DataRecord>, PackError> {
     let io = |error| PackError::Io {
         path: path.to_path_buf(),
         error,
@@ -285,7 +285,7 @@ fn read_shard(path: &Path) -> Result<Shard, PackError> {
             shard.games.push((seed, index.unwrap_or(u64::MAX)));
         } else if !line.starts_with('#')
             && !line.trim().is_empty()
-            && let Ok(record) = Record::parse(line)
+            && let Ok(record) = DataRecord::parse(line)
         {
             shard.records.push(PackedRecord::pack(&record));
         }
@@ -384,7 +384,7 @@ mod tests {
         assert_eq!(report.positions, expected.len() as u64);
         let mut got = read(&packed).unwrap();
         assert_ne!(got, expected, "shuffled");
-        let key = |r: &Record| (r.position.key(), r.score, r.margin);
+        let key = |r: &DataRecord| (r.position.key(), r.score, r.margin);
         got.sort_by_key(key);
         let mut expected = expected;
         expected.sort_by_key(key);

@@ -13,8 +13,8 @@
 
 use rayon::prelude::*;
 
-use crate::datagen::Record;
-use crate::datagen::format::RecordError;
+use crate::datagen::DataRecord;
+use crate::datagen::format::DataRecordError;
 use crate::eval::features::{COUNT, index};
 use crate::eval::terms_of;
 use crate::movegen::move_profile;
@@ -44,11 +44,11 @@ pub const FEW_POSITIONS: usize = 15_000;
 pub enum TuneError {
     /// A record line is malformed.
     #[error("line {line}: {error}")]
-    Record {
+    DataRecord {
         /// 1-based line number.
         line: usize,
         /// What is wrong.
-        error: RecordError,
+        error: DataRecordError,
     },
     /// No usable positions.
     #[error("no positions to fit")]
@@ -82,7 +82,7 @@ pub fn samples(text: &str, holdout: u64) -> Result<Vec<Sample>, TuneError> {
     let samples = lines
         .par_iter()
         .map(|&(number, line, held_out)| {
-            let record = Record::parse(line).map_err(|error| TuneError::Record {
+            let record = DataRecord::parse(line).map_err(|error| TuneError::DataRecord {
                 line: number,
                 error,
             })?;

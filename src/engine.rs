@@ -10,7 +10,7 @@ use crate::eval::wdl::Wdl;
 use std::sync::Arc;
 
 use crate::eval::nnue::Network;
-use crate::eval::{Evaluation, evaluate};
+use crate::eval::{EvalParts, evaluate};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 pub use crate::notation::start_position;
@@ -266,7 +266,7 @@ impl Engine {
     }
 
     /// The static evaluation of the current position and its terms.
-    pub fn evaluation(&self) -> Evaluation {
+    pub fn evaluation(&self) -> EvalParts {
         evaluate(&self.position, &self.game_rules)
     }
 

@@ -19,7 +19,7 @@ use weights::{SCALE, WEIGHTS};
 
 /// The evaluation's terms grouped for display, each in centipoints.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub struct Evaluation {
+pub struct EvalParts {
     /// The point margin, 100 a point, and its adjustment by how much is
     /// left to take.
     pub margin: i32,
@@ -67,7 +67,7 @@ pub fn terms_of(position: &Position, rules: &Rules, own: MoveProfile) -> Terms {
     terms
 }
 
-/// Which terms each part of an [`Evaluation`] sums: margin, mobility,
+/// Which terms each part of an [`EvalParts`] sums: margin, mobility,
 /// danger, threats, tempo. Every term is in exactly one part.
 const PARTS: [&[usize]; 5] = {
     use index::*;
@@ -91,7 +91,7 @@ const PARTS: [&[usize]; 5] = {
 
 /// Evaluates `position`, whose side to move has the moves `own` (at least
 /// one: positions without moves are scored by the search).
-pub fn evaluate_with(position: &Position, rules: &Rules, own: MoveProfile) -> Evaluation {
+pub fn evaluate_with(position: &Position, rules: &Rules, own: MoveProfile) -> EvalParts {
     let terms = terms_of(position, rules, own);
     // Each part is its running sum rounded less the running sum before it
     // rounded, so the parts add up to the total exactly.
@@ -103,7 +103,7 @@ pub fn evaluate_with(position: &Position, rules: &Rules, own: MoveProfile) -> Ev
         shown = running / SCALE;
     }
     let [margin, mobility, danger, threats, tempo] = parts;
-    Evaluation {
+    EvalParts {
         margin,
         mobility,
         danger,
@@ -199,7 +199,7 @@ pub fn evaluate_above(position: &Position, rules: &Rules, own: MoveProfile, alph
 }
 
 /// Evaluates `position` from scratch.
-pub fn evaluate(position: &Position, rules: &Rules) -> Evaluation {
+pub fn evaluate(position: &Position, rules: &Rules) -> EvalParts {
     evaluate_with(position, rules, move_profile(position, rules))
 }
 

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::args::MatchArgs;
 use super::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book, rule_sets};
-use super::referee::Settings;
+use super::referee::RefereeSettings;
 use super::shard::{self, Shard};
 use super::statistics::{Sprt, SprtError};
 use crate::client::{EngineSpec, MatchLimits, distinct_names};
@@ -60,7 +60,7 @@ pub(super) struct MatchConfig {
     pub(super) engines: [EngineSpec; 2],
     /// Each engine's limits.
     pub(super) limits: [MatchLimits; 2],
-    pub(super) settings: Settings,
+    pub(super) settings: RefereeSettings,
     pub(super) games: u64,
     /// Games this run plays: `games`, or the shard's part of them.
     pub(super) planned: u64,
@@ -158,11 +158,11 @@ impl MatchConfig {
         for pair in 0..(plan.cycle() as u64).min(pairs) {
             plan.opening(pair as usize).map_err(ConfigError::Opening)?;
         }
-        let settings = Settings {
+        let settings = RefereeSettings {
             time_margin: Duration::from_millis(args.time_margin),
             move_ceiling: Duration::from_secs(args.move_timeout.max(1)),
             ping_timeout: Duration::from_millis(args.ping_timeout.max(1)),
-            ..Settings::default()
+            ..RefereeSettings::default()
         };
         Ok(MatchConfig {
             engines,

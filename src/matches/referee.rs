@@ -54,7 +54,7 @@ impl GameResult {
 
 /// Timeouts and margins of the referee.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct RefereeSettings {
     /// How far past its time an engine may answer before losing on time.
     pub time_margin: Duration,
     /// The wait for a `bestmove` when no clock or movetime bounds it.
@@ -67,9 +67,9 @@ pub struct Settings {
     pub stop_grace: Duration,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for RefereeSettings {
+    fn default() -> RefereeSettings {
+        RefereeSettings {
             time_margin: Duration::ZERO,
             move_ceiling: Duration::from_secs(300),
             ping_timeout: Duration::from_secs(10),
@@ -106,7 +106,10 @@ impl Seat {
     /// Starts the engine if it is not running: spawn, handshake, then the
     /// options of its spec. Returns the handshake's identity when it
     /// started one.
-    pub fn ensure_started(&mut self, settings: &Settings) -> Result<Option<Identity>, ClientError> {
+    pub fn ensure_started(
+        &mut self,
+        settings: &RefereeSettings,
+    ) -> Result<Option<Identity>, ClientError> {
         if let Some(process) = self.process.as_mut() {
             if process.is_running() {
                 return Ok(None);
@@ -128,7 +131,7 @@ impl Seat {
     }
 
     /// Sends the rules and `ucinewgame` (`uginewgame`), then pings.
-    fn prepare(&mut self, rules: &Rules, settings: &Settings) -> Result<(), Fault> {
+    fn prepare(&mut self, rules: &Rules, settings: &RefereeSettings) -> Result<(), Fault> {
         let result = self.ensure_started(settings).and_then(|_| {
             let process = self.process.as_mut().ok_or(ClientError::Disconnected)?;
             for command in rule_settings(rules) {
@@ -187,7 +190,7 @@ struct Answer {
 /// One game in progress.
 struct Playing<'a> {
     seats: [&'a mut Seat; 2],
-    settings: &'a Settings,
+    settings: &'a RefereeSettings,
     opening: &'a Opening,
     moves: Vec<RecordMove>,
 }
@@ -197,7 +200,7 @@ struct Playing<'a> {
 pub fn play(
     seats: [&mut Seat; 2],
     opening: &Opening,
-    settings: &Settings,
+    settings: &RefereeSettings,
     stop: &AtomicBool,
 ) -> Option<GameResult> {
     let mut game = Playing {

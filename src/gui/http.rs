@@ -28,20 +28,29 @@ pub enum Route {
 }
 
 /// Why a request is refused, with the status it is answered with.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum HttpError {
     /// 400: the head does not parse, or a WebSocket request lacks a part.
     #[error("bad request: {0}")]
-    BadRequest(String),
+    BadRequest(#[source] BadRequest),
     /// 403: a WebSocket opened by a page of another site.
-    #[error("forbidden: {0}")]
-    Forbidden(String),
+    #[error("forbidden: a page from {origin} may not open a session")]
+    Forbidden {
+        /// The `Origin` the browser named.
+        origin: String,
+    },
     /// 404.
-    #[error("no such page: {0}")]
-    NotFound(String),
+    #[error("no such page: {path}")]
+    NotFound {
+        /// The path asked for.
+        path: String,
+    },
     /// 405: a method other than GET or HEAD.
-    #[error("method {0} not allowed: only GET and HEAD")]
-    MethodNotAllowed(String),
+    #[error("method {method} not allowed: only GET and HEAD")]
+    MethodNotAllowed {
+        /// The method asked for.
+        method: String,
+    },
     /// 413: a request with a body.
     #[error("request bodies are not accepted")]
     PayloadTooLarge,
@@ -53,14 +62,40 @@ pub enum HttpError {
     Busy(usize),
 }
 
+/// What is wrong with a request answered 400.
+#[derive(Debug, thiserror::Error)]
+pub enum BadRequest {
+    /// The client closed the connection before the blank line.
+    #[error("connection closed in the head")]
+    Closed,
+    /// Reading the head failed.
+    #[error(transparent)]
+    Read(std::io::Error),
+    /// The head ends before its blank line.
+    #[error("incomplete request head")]
+    Incomplete,
+    /// `httparse` refused the head.
+    #[error(transparent)]
+    Parse(httparse::Error),
+    /// A request to `/ws` that is not a WebSocket upgrade.
+    #[error("/ws takes WebSocket requests only")]
+    NotWebSocket,
+    /// A WebSocket version other than 13.
+    #[error("WebSocket version 13 is needed")]
+    WebSocketVersion,
+    /// A WebSocket request without its key.
+    #[error("no Sec-WebSocket-Key")]
+    NoWebSocketKey,
+}
+
 impl HttpError {
     /// The status line's code and reason.
     pub fn status(&self) -> (u16, &'static str) {
         match self {
             HttpError::BadRequest(_) => (400, "Bad Request"),
-            HttpError::Forbidden(_) => (403, "Forbidden"),
-            HttpError::NotFound(_) => (404, "Not Found"),
-            HttpError::MethodNotAllowed(_) => (405, "Method Not Allowed"),
+            HttpError::Forbidden { .. } => (403, "Forbidden"),
+            HttpError::NotFound { .. } => (404, "Not Found"),
+            HttpError::MethodNotAllowed { .. } => (405, "Method Not Allowed"),
             HttpError::PayloadTooLarge => (413, "Payload Too Large"),
             HttpError::HeadTooLarge => (431, "Request Header Fields Too Large"),
             HttpError::Busy(_) => (503, "Service Unavailable"),
@@ -90,12 +125,10 @@ pub fn read_head(stream: &mut impl Read) -> Result<Vec<u8>, HttpError> {
         }
         match stream.read(&mut byte) {
             Ok(0) => {
-                return Err(HttpError::BadRequest(
-                    "connection closed in the head".into(),
-                ));
+                return Err(HttpError::BadRequest(BadRequest::Closed));
             }
             Ok(_) => head.push(byte[0]),
-            Err(error) => return Err(HttpError::BadRequest(error.to_string())),
+            Err(error) => return Err(HttpError::BadRequest(BadRequest::Read(error))),
         }
     }
     Ok(head)
@@ -108,15 +141,19 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
     match request.parse(head) {
         Ok(httparse::Status::Complete(_)) => {}
         Ok(httparse::Status::Partial) => {
-            return Err(HttpError::BadRequest("incomplete request head".into()));
+            return Err(HttpError::BadRequest(BadRequest::Incomplete));
         }
-        Err(error) => return Err(HttpError::BadRequest(error.to_string())),
+        Err(error) => return Err(HttpError::BadRequest(BadRequest::Parse(error))),
     }
     let method = request.method.unwrap_or("");
     let head_only = match method {
         "GET" => false,
         "HEAD" => true,
-        other => return Err(HttpError::MethodNotAllowed(other.to_string())),
+        other => {
+            return Err(HttpError::MethodNotAllowed {
+                method: other.to_string(),
+            });
+        }
     };
     let header = |name: &str| {
         request
@@ -138,36 +175,38 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
         "/app.js" => Route::File("text/javascript; charset=utf-8", APP_JS),
         "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
         other if other.starts_with("/rules/") => {
-            let picture = super::rules_page::picture(&other["/rules/".len()..])
-                .ok_or_else(|| HttpError::NotFound(other.to_string()))?;
+            let picture =
+                super::rules_page::picture(&other["/rules/".len()..]).ok_or_else(|| {
+                    HttpError::NotFound {
+                        path: other.to_string(),
+                    }
+                })?;
             Route::File("image/svg+xml", picture)
         }
         "/ws" => {
             let upgrade = header("upgrade").unwrap_or_default();
             if !upgrade.eq_ignore_ascii_case("websocket") {
-                return Err(HttpError::BadRequest(
-                    "/ws takes WebSocket requests only".into(),
-                ));
+                return Err(HttpError::BadRequest(BadRequest::NotWebSocket));
             }
             if header("sec-websocket-version").as_deref() != Some("13") {
-                return Err(HttpError::BadRequest(
-                    "WebSocket version 13 is needed".into(),
-                ));
+                return Err(HttpError::BadRequest(BadRequest::WebSocketVersion));
             }
             let key = header("sec-websocket-key")
-                .ok_or_else(|| HttpError::BadRequest("no Sec-WebSocket-Key".into()))?;
+                .ok_or(HttpError::BadRequest(BadRequest::NoWebSocketKey))?;
             // A page of another site must not start engines here: the
             // browser names the page's origin, which must be this server.
             if let (Some(origin), Some(host)) = (header("origin"), header("host"))
                 && origin != format!("http://{host}")
             {
-                return Err(HttpError::Forbidden(format!(
-                    "a page from {origin} may not open a session"
-                )));
+                return Err(HttpError::Forbidden { origin });
             }
             Route::WebSocket { key }
         }
-        other => return Err(HttpError::NotFound(other.to_string())),
+        other => {
+            return Err(HttpError::NotFound {
+                path: other.to_string(),
+            });
+        }
     };
     Ok(Request { head_only, route })
 }
@@ -256,9 +295,24 @@ mod tests {
             "Origin: http://127.0.0.1:8080",
             "Origin: http://evil.example",
         );
-        assert!(matches!(request(&foreign), Err(HttpError::Forbidden(_))));
+        let refused = request(&foreign).unwrap_err();
+        assert!(
+            matches!(&refused, HttpError::Forbidden { origin } if origin == "http://evil.example")
+        );
+        assert_eq!(
+            refused.to_string(),
+            "forbidden: a page from http://evil.example may not open a session"
+        );
         let plain = "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n";
-        assert!(matches!(request(plain), Err(HttpError::BadRequest(_))));
+        let refused = request(plain).unwrap_err();
+        assert!(matches!(
+            refused,
+            HttpError::BadRequest(BadRequest::NotWebSocket)
+        ));
+        assert_eq!(
+            refused.to_string(),
+            "bad request: /ws takes WebSocket requests only"
+        );
     }
 
     #[test]
@@ -278,7 +332,7 @@ mod tests {
             "GET / HTTP/1.1\r\nX: {}\r\n\r\n",
             "a".repeat(MAX_HEAD_BYTES)
         );
-        assert_eq!(request(&long), Err(HttpError::HeadTooLarge));
+        assert!(matches!(request(&long), Err(HttpError::HeadTooLarge)));
     }
 
     #[test]

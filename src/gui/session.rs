@@ -63,14 +63,20 @@ impl Mode {
 }
 
 /// Why a message from the page was refused.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum RequestError {
     /// Not a JSON object with a known `type`.
     #[error("malformed message: {0}")]
-    Malformed(String),
+    Malformed(#[source] Malformed),
     /// A field missing or out of range.
-    #[error("bad '{field}': {reason}")]
-    BadField { field: &'static str, reason: String },
+    #[error("bad '{field}': {problem}")]
+    BadField {
+        /// The field's name in the message.
+        field: &'static str,
+        /// What is wrong with it.
+        #[source]
+        problem: FieldProblem,
+    },
     /// The game refused it (an illegal move, a bad position, ...).
     #[error(transparent)]
     Game(#[from] GameError),
@@ -82,6 +88,56 @@ pub enum RequestError {
         "a review steps through the game as it was played: switch to Analyse to try other moves"
     )]
     Reviewing,
+}
+
+/// Why a message is not a JSON object with a known `type`.
+#[derive(Debug, thiserror::Error)]
+pub enum Malformed {
+    /// Not JSON.
+    #[error(transparent)]
+    Json(serde_json::Error),
+    /// No `type` string.
+    #[error("no \"type\"")]
+    NoType,
+    /// A `type` the session does not know.
+    #[error("unknown type '{0}'")]
+    UnknownType(String),
+}
+
+/// What is wrong with one field of a message.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum FieldProblem {
+    /// Required and left out.
+    #[error("missing")]
+    Missing,
+    /// Not a JSON string.
+    #[error("not a string")]
+    NotString,
+    /// Not a JSON boolean.
+    #[error("not true or false")]
+    NotBool,
+    /// Not a whole number in the field's range.
+    #[error("{value} is not a whole number from {min} to {max}")]
+    OutOfRange {
+        /// The value given.
+        value: Value,
+        /// The least accepted.
+        min: u64,
+        /// The most accepted.
+        max: u64,
+    },
+    /// A `side` other than south or north.
+    #[error("'{0}' is not south or north")]
+    Side(String),
+    /// A `mode` the board does not have.
+    #[error("expected play, analyse (or analyze), watch or review")]
+    Mode,
+    /// A game number past the games of the file open.
+    #[error("the file open holds {0} games")]
+    NoSuchGame(usize),
+    /// A rule option's value.
+    #[error(transparent)]
+    Rule(crate::rules::OptionValueError),
 }
 
 /// Why the engine is being asked to search.
@@ -353,10 +409,10 @@ impl Session {
 
     fn request(&mut self, text: &str) -> Result<(), RequestError> {
         let message: Value =
-            serde_json::from_str(text).map_err(|e| RequestError::Malformed(e.to_string()))?;
+            serde_json::from_str(text).map_err(|e| RequestError::Malformed(Malformed::Json(e)))?;
         let kind = message["type"]
             .as_str()
-            .ok_or_else(|| RequestError::Malformed("no \"type\"".into()))?;
+            .ok_or(RequestError::Malformed(Malformed::NoType))?;
         match kind {
             "new" => {
                 let rules = rules_of(&message["rules"])?;
@@ -364,7 +420,7 @@ impl Session {
                     Value::Null => None,
                     Value::String(text) if text.trim().is_empty() => None,
                     Value::String(text) => Some(text.as_str()),
-                    _ => return Err(bad("position", "not a string")),
+                    _ => return Err(bad("position", FieldProblem::NotString)),
                 };
                 self.game = Game::new(rules, start)?;
                 self.played_in = None;
@@ -376,7 +432,7 @@ impl Session {
             "move" => {
                 let text = message["move"]
                     .as_str()
-                    .ok_or_else(|| bad("move", "not a string"))?;
+                    .ok_or_else(|| bad("move", FieldProblem::NotString))?;
                 if self.mode == Mode::Review {
                     return Err(RequestError::Reviewing);
                 }
@@ -411,10 +467,7 @@ impl Session {
                             Some("south") | None => Player::South,
                             Some("north") => Player::North,
                             Some(other) => {
-                                return Err(bad(
-                                    "side",
-                                    &format!("'{other}' is not south or north"),
-                                ));
+                                return Err(bad("side", FieldProblem::Side(other.to_string())));
                             }
                         },
                     },
@@ -423,10 +476,7 @@ impl Session {
                     Some("watch") => Mode::Watch,
                     Some("review") => Mode::Review,
                     _ => {
-                        return Err(bad(
-                            "mode",
-                            "expected play, analyse (or analyze), watch or review",
-                        ));
+                        return Err(bad("mode", FieldProblem::Mode));
                     }
                 };
                 self.running = true;
@@ -454,17 +504,17 @@ impl Session {
             "run" => {
                 self.running = message["on"]
                     .as_bool()
-                    .ok_or_else(|| bad("on", "not true or false"))?;
+                    .ok_or_else(|| bad("on", FieldProblem::NotBool))?;
             }
             "load" => {
                 let text = message["text"]
                     .as_str()
-                    .ok_or_else(|| bad("text", "not a string"))?;
+                    .ok_or_else(|| bad("text", FieldProblem::NotString))?;
                 let review = match &message["review"] {
                     Value::Null => false,
                     value => value
                         .as_bool()
-                        .ok_or_else(|| bad("review", "not true or false"))?,
+                        .ok_or_else(|| bad("review", FieldProblem::NotBool))?,
                 };
                 let records =
                     record::read(text).map_err(|error| GameError::from(LoadError::Read(error)))?;
@@ -488,7 +538,7 @@ impl Session {
             "pick" => {
                 let count = self.file.as_ref().map_or(0, OpenedFile::len);
                 let number = number(&message, "game", 1..=count as u64)
-                    .map_err(|_| bad("game", &format!("the file open holds {count} games")))?;
+                    .map_err(|_| bad("game", FieldProblem::NoSuchGame(count)))?;
                 let file = self.file.as_ref().expect("a file with games");
                 let record = file.game(number as usize).expect("in range").clone();
                 // A game that does not replay leaves the board as it was.
@@ -524,7 +574,11 @@ impl Session {
                 self.send_page(json!({"type": "record", "text": record}));
                 return Ok(());
             }
-            other => return Err(RequestError::Malformed(format!("unknown type '{other}'"))),
+            other => {
+                return Err(RequestError::Malformed(Malformed::UnknownType(
+                    other.to_string(),
+                )));
+            }
         }
         self.generation += 1;
         self.update_clock();
@@ -855,11 +909,8 @@ fn describe(score: EngineScore, side: Player) -> (String, i64) {
 }
 
 /// A missing or bad field.
-fn bad(field: &'static str, reason: &str) -> RequestError {
-    RequestError::BadField {
-        field,
-        reason: reason.to_string(),
-    }
+fn bad(field: &'static str, problem: FieldProblem) -> RequestError {
+    RequestError::BadField { field, problem }
 }
 
 /// A required whole number in `range`.
@@ -868,7 +919,7 @@ fn number(
     field: &'static str,
     range: std::ops::RangeInclusive<u64>,
 ) -> Result<u64, RequestError> {
-    optional(message, field, range)?.ok_or_else(|| bad(field, "missing"))
+    optional(message, field, range)?.ok_or_else(|| bad(field, FieldProblem::Missing))
 }
 
 /// An optional whole number in `range`.
@@ -883,11 +934,11 @@ fn optional(
             Some(n) if range.contains(&n) => Ok(Some(n)),
             _ => Err(bad(
                 field,
-                &format!(
-                    "{value} is not a whole number from {} to {}",
-                    range.start(),
-                    range.end()
-                ),
+                FieldProblem::OutOfRange {
+                    value: value.clone(),
+                    min: *range.start(),
+                    max: *range.end(),
+                },
             )),
         },
     }
@@ -903,11 +954,12 @@ fn rules_of(value: &Value) -> Result<Rules, RequestError> {
         match &value[field] {
             Value::Null => Ok(None),
             Value::String(text) => Ok(Some(text.as_str())),
-            _ => Err(bad(field, "not a string")),
+            _ => Err(bad(field, FieldProblem::NotString)),
         }
     };
-    let invalid =
-        |field: &'static str| move |e: crate::rules::OptionValueError| bad(field, &e.to_string());
+    let invalid = |field: &'static str| {
+        move |e: crate::rules::OptionValueError| bad(field, FieldProblem::Rule(e))
+    };
     if let Some(text) = text("pattern")? {
         rules.pattern = text.parse::<Pattern>().map_err(invalid("pattern"))?;
     }
@@ -1034,6 +1086,56 @@ mod tests {
             assert!(message.contains(expected), "{text}: {message}");
         }
         assert!(lines_sent(&mut s).is_empty());
+    }
+
+    #[test]
+    fn refusals_say_what_was_wrong_in_data_and_in_words() {
+        let mut s = session();
+        let refused = |s: &mut Session, text: &str| s.request(text).unwrap_err();
+        let error = refused(&mut s, r#"{"type":"settings","skill":21}"#);
+        assert!(matches!(
+            &error,
+            RequestError::BadField {
+                field: "skill",
+                problem: FieldProblem::OutOfRange {
+                    min: 0,
+                    max: 20,
+                    ..
+                },
+            }
+        ));
+        assert_eq!(
+            error.to_string(),
+            "bad 'skill': 21 is not a whole number from 0 to 20"
+        );
+        let error = refused(&mut s, r#"{"type":"mode","mode":"play","side":"east"}"#);
+        assert!(
+            matches!(&error, RequestError::BadField { problem: FieldProblem::Side(side), .. } if side == "east")
+        );
+        assert_eq!(
+            error.to_string(),
+            "bad 'side': 'east' is not south or north"
+        );
+        let error = refused(&mut s, r#"{"type":"fly"}"#);
+        assert!(
+            matches!(&error, RequestError::Malformed(Malformed::UnknownType(kind)) if kind == "fly")
+        );
+        assert_eq!(error.to_string(), "malformed message: unknown type 'fly'");
+        let error = refused(&mut s, r#"{"move":"c"}"#);
+        assert!(matches!(error, RequestError::Malformed(Malformed::NoType)));
+        assert_eq!(error.to_string(), "malformed message: no \"type\"");
+        let error = refused(&mut s, r#"{"type":"new","rules":{"centre":"x"}}"#);
+        assert!(matches!(
+            &error,
+            RequestError::BadField {
+                field: "centre",
+                problem: FieldProblem::Rule(_),
+            }
+        ));
+        assert!(matches!(
+            refused(&mut s, "not json"),
+            RequestError::Malformed(Malformed::Json(_))
+        ));
     }
 
     #[test]

@@ -37,11 +37,7 @@ fn quit_during_a_search_answers_its_bestmove_first() {
     engine.send_silent(MIDDLEGAME);
     let legal = engine.moves();
     engine.send("go infinite");
-    engine.expect_none_within(
-        "bestmove",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(100),
-    );
+    engine.expect_no_bestmove_within("bestmove", Duration::from_millis(100));
     engine.send("quit");
     let search = engine.bestmove(AFTER_STOP);
     assert!(legal.contains(&search.best));
@@ -55,11 +51,7 @@ fn end_of_input_during_a_search_answers_its_bestmove_first() {
     engine.send_silent(MIDDLEGAME);
     let legal = engine.moves();
     engine.send("go depth 100");
-    engine.expect_none_within(
-        "bestmove",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(100),
-    );
+    engine.expect_no_bestmove_within("bestmove", Duration::from_millis(100));
     engine.close_stdin();
     let search = engine.bestmove(AFTER_STOP);
     assert!(legal.contains(&search.best));

@@ -113,19 +113,12 @@ fn clocks_are_read_for_the_side_to_move() {
             engine.go_checked(command, WORK);
         }
         for command in own_huge {
-            engine.send(command);
-            let mut lines = engine.expect_none_within(
+            engine.go_until_released(
+                command,
                 &format!("bestmove soon after '{command}' with the own clock at 600 s"),
-                |line| line.starts_with("bestmove"),
-                WATCH,
+                "stop",
+                &legal,
             );
-            engine.send("stop");
-            let mut search = engine.bestmove(AFTER_STOP);
-            lines.append(&mut search.lines);
-            search.lines = lines;
-            if let Err(problem) = search.check(&legal) {
-                engine.fail(&problem);
-            }
         }
     }
 }
@@ -147,19 +140,12 @@ fn the_largest_clocks_do_not_overflow() {
         WORK,
     );
     engine.go_checked(&format!("go movetime {MOST} depth 3"), WORK);
-    engine.send(&format!("go {clocks}"));
-    let mut lines = engine.expect_none_within(
+    engine.go_until_released(
+        &format!("go {clocks}"),
         "bestmove with clocks of i64::MAX ms",
-        |line| line.starts_with("bestmove"),
-        WATCH,
+        "stop",
+        &legal,
     );
-    engine.send("stop");
-    let mut search = engine.bestmove(AFTER_STOP);
-    lines.append(&mut search.lines);
-    search.lines = lines;
-    if let Err(problem) = search.check(&legal) {
-        engine.fail(&problem);
-    }
     engine.sync();
 }
 
@@ -181,17 +167,11 @@ fn go_infinite_waits_for_stop_and_isready_is_answered_meanwhile() {
     let legal = engine.moves();
     let start = Instant::now();
     engine.send("go infinite");
-    let mut lines = engine.expect_none_within(
-        "bestmove during go infinite",
-        |line| line.starts_with("bestmove"),
-        WATCH,
-    );
+    let mut lines = engine.expect_no_bestmove_within("bestmove during go infinite", WATCH);
     lines.extend(engine.sync_within(READY));
-    lines.extend(engine.expect_none_within(
-        "bestmove during go infinite",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(100),
-    ));
+    lines.extend(
+        engine.expect_no_bestmove_within("bestmove during go infinite", Duration::from_millis(100)),
+    );
     // currmove lines only after the first second.
     if start.elapsed() < Duration::from_millis(900) {
         assert!(
@@ -229,19 +209,7 @@ fn go_infinite_waits_for_stop_even_when_the_result_is_proven() {
     let mut engine = Engine::spawn();
     engine.send_silent(&format!("position fen {TINY_ENDGAME}"));
     let legal = engine.moves();
-    engine.send("go infinite");
-    let mut lines = engine.expect_none_within(
-        "bestmove before stop",
-        |line| line.starts_with("bestmove"),
-        WATCH,
-    );
-    engine.send("stop");
-    let mut search = engine.bestmove(AFTER_STOP);
-    lines.append(&mut search.lines);
-    search.lines = lines;
-    if let Err(problem) = search.check(&legal) {
-        engine.fail(&problem);
-    }
+    engine.go_until_released("go infinite", "bestmove before stop", "stop", &legal);
 }
 
 #[test]
@@ -271,19 +239,12 @@ fn ponderhit_and_stop_with_nothing_running_are_harmless() {
 
     // A ponderhit received while idle does not release a later ponder search.
     let legal = engine.moves();
-    engine.send("go ponder depth 3");
-    let mut lines = engine.expect_none_within(
+    engine.go_until_released(
+        "go ponder depth 3",
         "bestmove while pondering",
-        |line| line.starts_with("bestmove"),
-        WATCH,
+        "ponderhit",
+        &legal,
     );
-    engine.send("ponderhit");
-    let mut search = engine.bestmove(AFTER_STOP);
-    lines.append(&mut search.lines);
-    search.lines = lines;
-    if let Err(problem) = search.check(&legal) {
-        engine.fail(&problem);
-    }
 }
 
 #[test]
@@ -293,11 +254,7 @@ fn go_ponder_then_ponderhit_gives_the_bestmove() {
     engine.send_silent(MIDDLEGAME);
     let legal = engine.moves();
     engine.send("go ponder wtime 1000 btime 1000 winc 0 binc 0");
-    let mut lines = engine.expect_none_within(
-        "bestmove while pondering",
-        |line| line.starts_with("bestmove"),
-        WATCH,
-    );
+    let mut lines = engine.expect_no_bestmove_within("bestmove while pondering", WATCH);
     lines.extend(engine.sync_within(READY));
     engine.send("ponderhit");
     // After the ponderhit the clock applies: 1 s for the game.
@@ -311,11 +268,7 @@ fn go_ponder_then_ponderhit_gives_the_bestmove() {
 
     // stop also ends a ponder search.
     engine.send("go ponder wtime 1000 btime 1000");
-    engine.expect_none_within(
-        "bestmove while pondering",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(100),
-    );
+    engine.expect_no_bestmove_within("bestmove while pondering", Duration::from_millis(100));
     engine.send("stop");
     let search = engine.bestmove(AFTER_STOP);
     assert!(legal.contains(&search.best));
@@ -400,11 +353,7 @@ fn threads_and_hash_settings_search_normally() {
     engine.go_checked("go depth 7", WORK);
     engine.go_checked("go nodes 20000", WORK);
     engine.send("go infinite");
-    engine.expect_none_within(
-        "bestmove during go infinite",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(150),
-    );
+    engine.expect_no_bestmove_within("bestmove during go infinite", Duration::from_millis(150));
     engine.send("stop");
     engine.bestmove(AFTER_STOP);
     engine.send_silent("setoption name Clear Hash");
@@ -457,11 +406,7 @@ fn extreme_limits_give_legal_moves() {
     engine.send_silent(MIDDLEGAME);
     let legal = engine.moves();
     engine.send("go depth 200");
-    engine.expect_none_within(
-        "bestmove of a deep search",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(100),
-    );
+    engine.expect_no_bestmove_within("bestmove of a deep search", Duration::from_millis(100));
     engine.send("stop");
     let search = engine.bestmove(AFTER_STOP);
     if let Err(problem) = search.check(&legal) {
@@ -489,11 +434,7 @@ fn setoption_during_a_search_applies_afterwards() {
     engine.send_silent(MIDDLEGAME);
     let legal = engine.moves();
     engine.send("go infinite");
-    engine.expect_none_within(
-        "bestmove",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(100),
-    );
+    engine.expect_no_bestmove_within("bestmove", Duration::from_millis(100));
     engine.send("setoption name MultiPV value 2");
     engine.send("setoption name Hash value 2");
     engine.send("setoption name Threads value 2");
@@ -554,11 +495,8 @@ fn check_game_over(fen: &str, score: &str, result: &str) {
     }
     // Ponder: only after ponderhit.
     engine.send("go ponder wtime 1000 btime 1000");
-    let mut lines = engine.expect_none_within(
-        "bestmove before ponderhit",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(100),
-    );
+    let mut lines =
+        engine.expect_no_bestmove_within("bestmove before ponderhit", Duration::from_millis(100));
     engine.send("ponderhit");
     lines.extend(engine.read_until("bestmove", |line| line.starts_with("bestmove"), AFTER_STOP));
     assert_eq!(
@@ -570,11 +508,8 @@ fn check_game_over(fen: &str, score: &str, result: &str) {
     );
     // Infinite: still only after stop.
     engine.send("go infinite");
-    let mut lines = engine.expect_none_within(
-        "bestmove before stop",
-        |line| line.starts_with("bestmove"),
-        Duration::from_millis(200),
-    );
+    let mut lines =
+        engine.expect_no_bestmove_within("bestmove before stop", Duration::from_millis(200));
     engine.send("stop");
     lines.extend(engine.read_until("bestmove", |line| line.starts_with("bestmove"), AFTER_STOP));
     assert_eq!(

@@ -314,6 +314,12 @@ impl Session {
             .expect("read_until returns the matching line")
     }
 
+    /// Lines that arrive within `period`; fails (naming `what`) if one is a
+    /// `bestmove`: the search must still be running.
+    pub fn expect_no_bestmove_within(&mut self, what: &str, period: Duration) -> Vec<String> {
+        self.expect_none_within(what, |line| line.starts_with("bestmove"), period)
+    }
+
     /// Lines that arrive within `period`; fails if one matches `forbidden`.
     pub fn expect_none_within(
         &mut self,

@@ -230,6 +230,29 @@ impl Engine {
         Search::from_lines(lines)
     }
 
+    /// Sends `command` (a search that must not end by itself), checks that
+    /// no `bestmove` comes while it is watched (`what` names the failure),
+    /// then sends `release` (`stop` or `ponderhit`) and checks the whole
+    /// search as a GUI would against the moves `legal`.
+    pub fn go_until_released(
+        &mut self,
+        command: &str,
+        what: &str,
+        release: &str,
+        legal: &[String],
+    ) -> Search {
+        self.send(command);
+        let mut lines = self.expect_no_bestmove_within(what, WATCH);
+        self.send(release);
+        let mut search = self.bestmove(AFTER_STOP);
+        lines.append(&mut search.lines);
+        search.lines = lines;
+        if let Err(problem) = search.check(legal) {
+            self.fail(&problem);
+        }
+        search
+    }
+
     /// Sends a `go` command and waits for its `bestmove`.
     pub fn go(&mut self, command: &str, timeout: Duration) -> Search {
         self.send(command);

@@ -12,14 +12,13 @@ use std::sync::Mutex;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{PositionArgs, Progress, RuleArgs, describe_result};
-use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_MULTIPV, MAX_THREADS};
+use super::{PositionArgs, Progress, RuleArgs, SearchResources, describe_result};
+use crate::engine::{Engine, MAX_MULTIPV};
 use crate::eval::wdl::Wdl;
 use crate::notation::format_position;
 use crate::outcome::Status;
 use crate::protocol::{Command, CommandError, PositionBase, Refusal, set_position};
 use crate::search::{Info, Limits, Listener, Score, Signals};
-use crate::tt::MAX_HASH_MIB;
 
 /// Depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -58,12 +57,8 @@ pub struct AnalyseArgs {
     /// Report this many best lines.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_MULTIPV as u64))]
     multipv: u64,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
-    threads: u64,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MIB as u64))]
-    hash: u64,
+    #[command(flatten)]
+    resources: SearchResources,
     /// One JSON object per position and line of output.
     #[arg(long)]
     json: bool,
@@ -93,11 +88,11 @@ pub fn run(args: &AnalyseArgs) -> i32 {
     let mut engine = Engine::new();
     engine.set_rules(args.rules.rules());
     // clap keeps the numbers within the engine's ranges.
-    if let Err(message) = engine.set_hash(args.hash as usize) {
+    if let Err(message) = engine.set_hash(args.resources.hash as usize) {
         eprintln!("error: {message}");
         return 1;
     }
-    engine.set_threads(args.threads as usize);
+    engine.set_threads(args.resources.threads as usize);
     engine.set_multipv(args.multipv as usize);
     let limits = Limits {
         depth: args

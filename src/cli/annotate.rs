@@ -15,14 +15,12 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::Progress;
-use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS};
+use super::{Progress, SearchResources};
 use crate::position::Player;
 use crate::record::{self, Record, RecordError};
 use crate::review::{
     AnnotatedGame, DEFAULT_MOVETIME, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
 };
-use crate::tt::MAX_HASH_MIB;
 
 /// Arguments of `pasang annotate`.
 #[derive(Args, Debug)]
@@ -55,12 +53,8 @@ pub struct AnnotateArgs {
     /// Search about this many nodes a position.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
-    threads: u64,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MIB as u64))]
-    hash: u64,
+    #[command(flatten)]
+    resources: SearchResources,
     /// Write one JSON object per game and line instead of records.
     #[arg(long)]
     json: bool,
@@ -75,8 +69,8 @@ impl AnnotateArgs {
         };
         ReviewSettings {
             limit,
-            threads: self.threads as usize,
-            hash_mib: self.hash as usize,
+            threads: self.resources.threads as usize,
+            hash_mib: self.resources.hash as usize,
         }
     }
 }

@@ -22,11 +22,12 @@ use std::sync::Arc;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::engine::start_position;
+use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS, start_position};
 use crate::moves::Move;
 use crate::notation::{parse_position, play_moves};
 use crate::position::Position;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use crate::tt::MAX_HASH_MIB;
 
 pub(crate) use crate::outcome::{describe_result, player_title};
 pub(crate) use error::{CliError, StartMovesError};
@@ -81,6 +82,17 @@ struct UciArgs {
     /// (appended).
     #[arg(long, value_name = "PATH")]
     log_file: Option<String>,
+}
+
+/// The engine's resources, for the subcommands that search in-process.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct SearchResources {
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    pub threads: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MIB as u64))]
+    pub hash: u64,
 }
 
 /// The rule options every subcommand that reads positions takes.

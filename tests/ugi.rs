@@ -3,7 +3,7 @@
 //! with the harness's manners (`ugi`, `uginewgame`, `query p1turn` before
 //! each move, `query gameover` after it, `query result` at the end, `go`
 //! with `p1time`/`p2time`), refereeing every move with the library's rules;
-//! and the UGI transcript of PROTOCOL.md is replayed line by line.
+//! and the UGI transcript of docs/session.md is replayed line by line.
 
 mod common;
 
@@ -232,14 +232,14 @@ fn queries_answer_finished_games() {
     client.quit();
 }
 
-/// Replays the UGI transcript of PROTOCOL.md: `>` lines are sent, `<`
+/// Replays the UGI transcript of docs/session.md: `>` lines are sent, `<`
 /// lines must come in order (`...` in a line is any text; a `< ...` line
 /// alone is any number of lines). Lines before the first expected one
 /// (a start-up banner) are skipped.
 #[test]
-fn the_protocol_md_ugi_transcript_holds() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/PROTOCOL.md"))
-        .expect("PROTOCOL.md");
+fn the_ugi_session_transcript_holds() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/session.md"))
+        .expect("docs/session.md");
     let start = doc.find("<!-- transcript: ugi").expect("the marker");
     let block = &doc[start..];
     let open = block.find("```\n").expect("the code block") + 4;

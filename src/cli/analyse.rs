@@ -256,7 +256,7 @@ impl Listener for Collector<'_> {
 }
 
 /// What a search found, or the result of a finished game.
-enum Report {
+enum Finding {
     Over(Status),
     Searched {
         best: Info,
@@ -265,10 +265,10 @@ enum Report {
     },
 }
 
-fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Report {
+fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Finding {
     let status = engine.status();
     if let Status::Over { .. } = status {
-        return Report::Over(status);
+        return Finding::Over(status);
     }
     let collector = Collector {
         lines: Mutex::new(Vec::new()),
@@ -293,7 +293,7 @@ fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Report {
                     ..best.clone()
                 };
             }
-            Report::Searched {
+            Finding::Searched {
                 best,
                 lines,
                 nodes: result.nodes,
@@ -301,7 +301,7 @@ fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Report {
         }
         // A position in play always has a move; keep the output sane if
         // the search ever returns none.
-        None => Report::Over(status),
+        None => Finding::Over(status),
     }
 }
 
@@ -329,7 +329,7 @@ fn pv_json(info: &Info) -> Value {
     )
 }
 
-fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
+fn json_report(input: &str, engine: &Engine, report: &Finding) -> Value {
     let position = engine.position();
     let mut object = json!({
         "input": input,
@@ -337,7 +337,7 @@ fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
         "side_to_move": position.side_to_move().name(),
     });
     let fields = match report {
-        Report::Over(status) => {
+        Finding::Over(status) => {
             let (winner, reason, scores) = match status {
                 Status::Over {
                     winner,
@@ -369,7 +369,7 @@ fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
                 },
             })
         }
-        Report::Searched { best, lines, nodes } => json!({
+        Finding::Searched { best, lines, nodes } => json!({
             "bestmove": best.pv.first().map(ToString::to_string),
             "score": score_json(best.score),
             "pv": pv_json(best),
@@ -391,20 +391,20 @@ fn json_report(input: &str, engine: &Engine, report: &Report) -> Value {
     object
 }
 
-fn text_report(input: &str, engine: &Engine, report: &Report) -> String {
+fn text_report(input: &str, engine: &Engine, report: &Finding) -> String {
     let position = engine.position();
     let mut text = format!(
         "position {input}\n  fen      {}\n",
         format_position(position)
     );
     match report {
-        Report::Over(status) => {
+        Finding::Over(status) => {
             text.push_str(&format!(
                 "  result   {}\n  bestmove (none)\n",
                 describe_result(status, position.side_to_move())
             ));
         }
-        Report::Searched { best, lines, nodes } => {
+        Finding::Searched { best, lines, nodes } => {
             text.push_str(&format!(
                 "  search   depth {} seldepth {} nodes {nodes} time {} ms nps {}\n",
                 best.depth,

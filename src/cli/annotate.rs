@@ -76,7 +76,7 @@ impl AnnotateArgs {
 }
 
 /// One game read from a file, or why it could not be.
-struct Game {
+struct GameInFile {
     file: PathBuf,
     /// Its number in the file, from 1.
     number: usize,
@@ -101,7 +101,7 @@ pub fn run(args: &AnnotateArgs) -> i32 {
     for file in &args.files {
         match std::fs::read_to_string(file) {
             Ok(text) => games.extend(record::read_each(&text).into_iter().enumerate().map(
-                |(index, record)| Game {
+                |(index, record)| GameInFile {
                     file: file.clone(),
                     number: index + 1,
                     record,
@@ -218,7 +218,7 @@ fn bar(game: usize, games: usize, step: ReviewProgress, started: Instant) -> Str
 }
 
 /// One line per game: each side's name, accuracy and marks.
-fn game_line(game: &Game, review: &AnnotatedGame) -> String {
+fn game_line(game: &GameInFile, review: &AnnotatedGame) -> String {
     let record = review.source();
     let mut line = format!("Game {} {}:", game.number, record.result);
     for side in [Player::South, Player::North] {

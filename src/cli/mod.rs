@@ -43,11 +43,11 @@ pub(crate) struct Cli {
     #[arg(long, value_name = "PATH")]
     log_file: Option<String>,
     #[command(subcommand)]
-    command: Option<Command>,
+    command: Option<CliCommand>,
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {
+enum CliCommand {
     /// Runs the protocol loop on stdin/stdout (the same as no subcommand).
     Uci(UciArgs),
     /// Analyses positions given as arguments or on stdin, one per line.
@@ -249,7 +249,7 @@ pub fn run() -> i32 {
             return error.exit_code();
         }
     };
-    if cli.log_file.is_some() && !matches!(cli.command, None | Some(Command::Uci(_))) {
+    if cli.log_file.is_some() && !matches!(cli.command, None | Some(CliCommand::Uci(_))) {
         let error = Cli::command().error(
             clap::error::ErrorKind::ArgumentConflict,
             "--log-file records the protocol loop; use it without a subcommand or with 'uci'",
@@ -259,19 +259,19 @@ pub fn run() -> i32 {
     }
     let result = match cli.command {
         None => run_protocol(cli.log_file.as_deref()),
-        Some(Command::Uci(args)) => {
+        Some(CliCommand::Uci(args)) => {
             run_protocol(args.log_file.as_deref().or(cli.log_file.as_deref()))
         }
-        Some(Command::Analyse(args)) => return analyse::run(&args),
-        Some(Command::Annotate(args)) => return annotate::run(&args),
-        Some(Command::Play(args)) => play::run(&args),
-        Some(Command::Show(args)) => show::run(&args),
-        Some(Command::Perft(args)) => perft::run(&args),
-        Some(Command::Bench(args)) => bench::run(&args),
-        Some(Command::Match(args)) => return crate::matches::run(&args),
-        Some(Command::Datagen(args)) => datagen::run(&args),
-        Some(Command::Tune(args)) => tune::run(&args),
-        Some(Command::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
+        Some(CliCommand::Analyse(args)) => return analyse::run(&args),
+        Some(CliCommand::Annotate(args)) => return annotate::run(&args),
+        Some(CliCommand::Play(args)) => play::run(&args),
+        Some(CliCommand::Show(args)) => show::run(&args),
+        Some(CliCommand::Perft(args)) => perft::run(&args),
+        Some(CliCommand::Bench(args)) => bench::run(&args),
+        Some(CliCommand::Match(args)) => return crate::matches::run(&args),
+        Some(CliCommand::Datagen(args)) => datagen::run(&args),
+        Some(CliCommand::Tune(args)) => tune::run(&args),
+        Some(CliCommand::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
     };
     match result {
         Ok(code) => code,

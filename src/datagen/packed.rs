@@ -253,13 +253,13 @@ pub struct MergeReport {
 }
 
 /// One shard's complete games: their (seed, index) and packed records.
-struct Shard {
+struct ShardContents {
     path: PathBuf,
     games: Vec<(u64, u64)>,
     records: Vec<PackedRecord>,
 }
 
-fn read_shard(path: &Path) -> Result<Shard, PackError> {
+fn read_shard(path: &Path) -> Result<ShardContents, PackError> {
     let text = std::fs::read_to_string(path).map_err(|error| PackError::Io {
         path: path.to_path_buf(),
         error,
@@ -272,7 +272,7 @@ fn read_shard(path: &Path) -> Result<Shard, PackError> {
     let Some(Header { seed, .. }) = scan.header else {
         return Err(scan_error(format::ScanError::NotDatagen));
     };
-    let mut shard = Shard {
+    let mut shard = ShardContents {
         path: path.to_path_buf(),
         games: Vec::with_capacity(scan.games as usize),
         records: Vec::with_capacity(scan.positions as usize),
@@ -301,7 +301,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, seed: u64) -> Result<MergeReport, P
     if out.exists() {
         return Err(PackError::Exists(out.to_path_buf()));
     }
-    let shards: Vec<Shard> = inputs
+    let shards: Vec<ShardContents> = inputs
         .par_iter()
         .map(|path| read_shard(path))
         .collect::<Result<_, _>>()?;

@@ -87,7 +87,7 @@ impl OpenedFile {
 }
 
 /// What a review thread says.
-enum Report {
+enum ReviewUpdate {
     Progress(ReviewProgress),
     Done(Box<Result<AnnotatedGame, String>>),
 }
@@ -99,7 +99,7 @@ enum Stage {
     /// `standings` holds what is known of each (South's winning chances
     /// and the evaluation's words), for a graph drawn as it goes.
     Running {
-        reports: Receiver<Report>,
+        reports: Receiver<ReviewUpdate>,
         stop: Arc<AtomicBool>,
         done: usize,
         total: usize,
@@ -109,11 +109,11 @@ enum Stage {
     Done(Box<AnnotatedGame>),
 }
 
-impl std::fmt::Debug for Report {
+impl std::fmt::Debug for ReviewUpdate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Report::Progress(progress) => write!(f, "Progress({progress:?})"),
-            Report::Done(_) => f.write_str("Done"),
+            ReviewUpdate::Progress(progress) => write!(f, "Progress({progress:?})"),
+            ReviewUpdate::Done(_) => f.write_str("Done"),
         }
     }
 }
@@ -156,7 +156,7 @@ impl GameReview {
             .spawn(move || {
                 let mut progress = |progress: ReviewProgress| {
                     // A page that is gone no longer hears: stop too.
-                    let heard = sender.send(Report::Progress(progress)).is_ok();
+                    let heard = sender.send(ReviewUpdate::Progress(progress)).is_ok();
                     if heard && !job_stop.load(Ordering::Relaxed) {
                         ControlFlow::Continue(())
                     } else {
@@ -165,7 +165,7 @@ impl GameReview {
                 };
                 let result = annotate_game(&job_record, &settings, &mut progress)
                     .map_err(|error| error.to_string());
-                let _ = sender.send(Report::Done(Box::new(result)));
+                let _ = sender.send(ReviewUpdate::Done(Box::new(result)));
             });
         let stage = match spawned {
             Ok(_) => Stage::Running {
@@ -177,7 +177,7 @@ impl GameReview {
             },
             Err(error) => {
                 let (sender, reports) = channel();
-                let _ = sender.send(Report::Done(Box::new(Err(format!(
+                let _ = sender.send(ReviewUpdate::Done(Box::new(Err(format!(
                     "cannot start the review: {error}"
                 )))));
                 Stage::Running {
@@ -223,7 +223,7 @@ impl GameReview {
                 return Ok(changed);
             };
             match reports.try_recv() {
-                Ok(Report::Progress(progress)) => {
+                Ok(ReviewUpdate::Progress(progress)) => {
                     *done = progress.done;
                     *total = progress.total;
                     if let Some(standing) = standings.get_mut(progress.ply) {
@@ -232,7 +232,7 @@ impl GameReview {
                     }
                     changed = true;
                 }
-                Ok(Report::Done(result)) => {
+                Ok(ReviewUpdate::Done(result)) => {
                     self.stage = Stage::Done(Box::new((*result)?));
                     return Ok(true);
                 }

@@ -31,7 +31,7 @@ const GRACE: Duration = Duration::from_secs(1);
 
 /// Why a step failed: the text after `FAIL <step>: `.
 #[derive(Debug, thiserror::Error)]
-enum Failure {
+enum StepFailure {
     /// Talking to the engine failed.
     #[error(transparent)]
     Client(#[from] ClientError),
@@ -105,7 +105,7 @@ enum AnswerFault {
 }
 
 /// A step's outcome: the detail of a pass, or why it failed.
-type Outcome = Result<String, Failure>;
+type Outcome = Result<String, StepFailure>;
 
 /// A `go` and what came back.
 struct Searched {
@@ -141,8 +141,8 @@ impl Checker {
         let _ = out.flush();
     }
 
-    fn engine(&mut self) -> Result<&mut EngineProcess, Failure> {
-        self.process.as_mut().ok_or(Failure::NotRunning)
+    fn engine(&mut self) -> Result<&mut EngineProcess, StepFailure> {
+        self.process.as_mut().ok_or(StepFailure::NotRunning)
     }
 
     /// Sends `commands`, then pings; fails on a missing `readyok` or on an
@@ -155,7 +155,7 @@ impl Checker {
         let started = Instant::now();
         let lines = engine.ping(PING)?;
         if let Some(error) = lines.iter().find(|l| l.starts_with("info string error")) {
-            return Err(Failure::Complained(error.clone()));
+            return Err(StepFailure::Complained(error.clone()));
         }
         Ok(format!("readyok in {} ms", started.elapsed().as_millis()))
     }
@@ -184,7 +184,7 @@ impl Checker {
         stop_after: Option<Duration>,
     ) -> Outcome {
         if self.unresponsive {
-            return Err(Failure::Skipped);
+            return Err(StepFailure::Skipped);
         }
         let engine = self.engine()?;
         engine.send(&command)?;
@@ -194,7 +194,7 @@ impl Checker {
         let mut lines = Vec::new();
         if let Some(pause) = stop_after {
             match engine.wait_for("bestmove", start + pause, "bestmove") {
-                Ok((line, _)) => return Err(Failure::BeforeStop(line.text)),
+                Ok((line, _)) => return Err(StepFailure::BeforeStop(line.text)),
                 Err(ClientError::Timeout(_)) => {}
                 Err(error) => return Err(error.into()),
             }
@@ -214,7 +214,7 @@ impl Checker {
                             .wait_for("bestmove", Instant::now() + GRACE, "bestmove")
                             .is_ok();
                     self.unresponsive = !answered;
-                    return Err(Failure::NoBestmove(wait.as_millis()));
+                    return Err(StepFailure::NoBestmove(wait.as_millis()));
                 }
                 Err(error) => return Err(error.into()),
             }
@@ -317,7 +317,7 @@ const SEARCH_STEPS: [SearchStep; 5] = [
 
 impl SearchStep {
     /// The `position` command and the position it sets.
-    fn position(&self) -> Result<(Command, Position), Failure> {
+    fn position(&self) -> Result<(Command, Position), StepFailure> {
         let rules = Rules::default();
         let position = play_moves(start_position(Pattern::One), &rules, self.moves, |_| {})?;
         let base = if self.as_fen {
@@ -399,7 +399,7 @@ impl Checker {
                 "{name}; {ok} in {} ms",
                 started.elapsed().as_millis()
             )),
-            None => Err(Failure::NoName(ok)),
+            None => Err(StepFailure::NoName(ok)),
         };
         self.report(&step, outcome);
         self.report("options", options_outcome(&identity));
@@ -454,7 +454,7 @@ impl Checker {
             let best = s.best.as_deref().unwrap_or("");
             parse_move(&s.position, &rules, best)
                 .err()
-                .map(|error| Failure::InStep {
+                .map(|error| StepFailure::InStep {
                     step: s.step.clone(),
                     fault: AnswerFault::Illegal {
                         best: best.to_string(),
@@ -463,19 +463,19 @@ impl Checker {
                 })
         });
         let outcome = match (illegal, self.searches.len()) {
-            (_, 0) => Err(Failure::NoBestmoveToCheck),
+            (_, 0) => Err(StepFailure::NoBestmoveToCheck),
             (Some(why), _) => Err(why),
             (None, n) => Ok(format!("{n} of {n} legal")),
         };
         self.report("bestmove legality", outcome);
         let bad_info = self.searches.iter().find_map(|s| {
-            final_info_fault(s).map(|fault| Failure::InStep {
+            final_info_fault(s).map(|fault| StepFailure::InStep {
                 step: s.step.clone(),
                 fault,
             })
         });
         let outcome = match (bad_info, self.searches.len()) {
-            (_, 0) => Err(Failure::NoSearchToCheck),
+            (_, 0) => Err(StepFailure::NoSearchToCheck),
             (Some(why), _) => Err(why),
             (None, _) => Ok(String::new()),
         };
@@ -504,7 +504,7 @@ impl Checker {
                     if best.as_deref() == Some("(none)") {
                         Ok(detail)
                     } else {
-                        Err(Failure::NotNone(detail))
+                        Err(StepFailure::NotNone(detail))
                     }
                 })
             }
@@ -525,10 +525,10 @@ impl Checker {
                 if sent.is_ok() && !engine.is_running() {
                     Ok(String::new())
                 } else {
-                    Err(Failure::StillRunning)
+                    Err(StepFailure::StillRunning)
                 }
             }
-            None => Err(Failure::NotRunning),
+            None => Err(StepFailure::NotRunning),
         };
         self.report("quit", outcome);
     }
@@ -567,12 +567,12 @@ impl Checker {
             .searches
             .iter()
             .find(|s| s.words != 2)
-            .map(|s| Failure::InStep {
+            .map(|s| StepFailure::InStep {
                 step: s.step.clone(),
                 fault: AnswerFault::Words(s.words),
             });
         let outcome = match (long, self.searches.len()) {
-            (_, 0) => Err(Failure::NoBestmoveToCheck),
+            (_, 0) => Err(StepFailure::NoBestmoveToCheck),
             (Some(why), _) => Err(why),
             (None, n) => Ok(format!("{n} of {n}")),
         };
@@ -581,7 +581,7 @@ impl Checker {
 
     fn try_queries(&mut self) -> Outcome {
         if self.unresponsive {
-            return Err(Failure::Skipped);
+            return Err(StepFailure::Skipped);
         }
         let engine = self.engine()?;
         let mut asked = 0;
@@ -601,14 +601,14 @@ impl Checker {
                 engine.send(&Command::Query(asking))?;
                 let (line, _) = engine
                     .wait_for("response", Instant::now() + PING, "response")
-                    .map_err(|error| Failure::QueryUnanswered {
+                    .map_err(|error| StepFailure::QueryUnanswered {
                         query,
                         position: position.clone(),
                         error,
                     })?;
                 let expected = format!("response {right}");
                 if line.text.split_whitespace().collect::<Vec<_>>().join(" ") != expected {
-                    return Err(Failure::QueryWrong {
+                    return Err(StepFailure::QueryWrong {
                         query,
                         position,
                         got: line.text,
@@ -647,9 +647,9 @@ fn options_outcome(identity: &Identity) -> Outcome {
         })
         .collect();
     if let Some(line) = malformed {
-        Err(Failure::MalformedOption(line.clone()))
+        Err(StepFailure::MalformedOption(line.clone()))
     } else if !missing.is_empty() {
-        Err(Failure::RuleOptionsMissing(missing.join(", ")))
+        Err(StepFailure::RuleOptionsMissing(missing.join(", ")))
     } else {
         Ok(format!("{} options", identity.options.len()))
     }

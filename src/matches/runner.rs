@@ -227,7 +227,7 @@ impl MatchConfig {
             );
         }
 
-        let shared = Mutex::new(Progress {
+        let shared = Mutex::new(MatchState {
             tally,
             writer,
             failed: false,
@@ -286,7 +286,7 @@ impl MatchConfig {
     fn work(
         &self,
         mut seats: Vec<Seat>,
-        shared: &Mutex<Progress>,
+        shared: &Mutex<MatchState>,
         next: &AtomicU64,
         done: &HashSet<u64>,
         stop: &AtomicBool,
@@ -421,14 +421,14 @@ struct Finished {
 }
 
 /// What workers share: the score, the records file, and how it ended.
-struct Progress {
+struct MatchState {
     tally: Tally,
     writer: Option<BufWriter<File>>,
     failed: bool,
     stopped_by_sprt: Option<Decision>,
 }
 
-impl Progress {
+impl MatchState {
     /// Counts a finished game, reports it, writes its record, and raises
     /// `stop` when the SPRT decides or the records cannot be written.
     fn finish(&mut self, config: &MatchConfig, game: &Finished, stop: &AtomicBool) {

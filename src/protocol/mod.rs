@@ -275,7 +275,7 @@ impl Listener for InfoPrinter<'_> {
 
 /// The engine and what the protocol keeps beside it.
 #[derive(Default)]
-struct Session {
+struct ProtocolSession {
     engine: Engine,
     /// Whether the session speaks UGI (set by `ugi`, cleared by `uci`):
     /// its `bestmove` lines then name no ponder move.
@@ -285,7 +285,7 @@ struct Session {
 }
 
 fn engine_loop(queue: &JobQueue<Job>, output: &Output, signals: &Signals, long: &LongCommands) {
-    let mut session = Session::default();
+    let mut session = ProtocolSession::default();
     while let Some(job) = queue.pop() {
         match job {
             Job::Quit => break,
@@ -315,7 +315,7 @@ fn error(output: &Output, message: impl std::fmt::Display) {
     output.send(&format!("info string error: {message}"));
 }
 
-fn execute(session: &mut Session, command: Command, output: &Output) {
+fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
     let engine = &mut session.engine;
     match command {
         Command::Uci | Command::Ugi => {
@@ -423,7 +423,7 @@ fn bench(depth: Option<u32>, id: u64, output: &Output, signals: &Signals) -> Vec
 /// Runs one `go`: a search, or a perft. Returns its closing line
 /// (`bestmove`, or perft's `Nodes searched`).
 fn go(
-    session: &Session,
+    session: &ProtocolSession,
     params: &GoParams,
     id: u64,
     output: &Output,
@@ -485,8 +485,8 @@ fn go(
 #[cfg(test)]
 pub(crate) fn run_script(script: &str) -> String {
     let buffer = Arc::new(std::sync::Mutex::new(Vec::new()));
-    struct Shared(Arc<std::sync::Mutex<Vec<u8>>>);
-    impl std::io::Write for Shared {
+    struct SharedBuffer(Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for SharedBuffer {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
             self.0
                 .lock()
@@ -498,7 +498,7 @@ pub(crate) fn run_script(script: &str) -> String {
             Ok(())
         }
     }
-    let output = Arc::new(Output::to(Box::new(Shared(Arc::clone(&buffer)))));
+    let output = Arc::new(Output::to(Box::new(SharedBuffer(Arc::clone(&buffer)))));
     let mut bytes = script.as_bytes();
     run(&mut bytes, output);
     let collected = buffer.lock().unwrap_or_else(|poison| poison.into_inner());

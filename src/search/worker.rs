@@ -16,7 +16,7 @@ use super::{MAX_PLY, Shared};
 use crate::eval::nnue::Accumulators;
 use crate::moves::Move;
 use crate::position::Position;
-use clock::Clock;
+use clock::Deadline;
 
 /// Depth stored for results whose whole subtree reached the end of the
 /// game: exact whatever depth later asks for them.
@@ -47,7 +47,7 @@ pub(super) struct Worker<'a> {
     /// Set while the main thread searches depth 1, which always completes
     /// so that every search has a move with an exact score.
     must_complete: bool,
-    clock: Clock,
+    deadline: Deadline,
     pondering: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Vec<i32>,
@@ -84,7 +84,7 @@ impl<'a> Worker<'a> {
             horizon_hits: 0,
             stopped: false,
             must_complete: false,
-            clock: Clock {
+            deadline: Deadline {
                 budget,
                 from: shared.start,
             },

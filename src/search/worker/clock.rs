@@ -12,12 +12,12 @@ const CHECK_INTERVAL: u64 = 512;
 
 /// A time budget measured from some instant (the start, or the ponderhit).
 #[derive(Copy, Clone)]
-pub(super) struct Clock {
+pub(super) struct Deadline {
     pub(super) budget: Option<TimeBudget>,
     pub(super) from: Instant,
 }
 
-impl Clock {
+impl Deadline {
     fn past_hard(&self) -> bool {
         self.budget
             .is_some_and(|budget| self.from.elapsed() >= budget.hard)
@@ -64,7 +64,8 @@ impl Worker<'_> {
             return false;
         }
         // A forced move needs no thought when a clock is running.
-        if self.root_moves.len() == 1 && limits.movetime.is_none() && self.clock.budget.is_some() {
+        if self.root_moves.len() == 1 && limits.movetime.is_none() && self.deadline.budget.is_some()
+        {
             return true;
         }
         // The next iteration would most likely not finish in time.
@@ -73,13 +74,13 @@ impl Worker<'_> {
         } else {
             time_scale
         };
-        self.clock.past_soft(0.6 * scale)
+        self.deadline.past_soft(0.6 * scale)
     }
 
     pub(super) fn update_ponder(&mut self) {
         if self.pondering && self.shared.signals.ponderhit_received(self.shared.id) {
             self.pondering = false;
-            self.clock.from = Instant::now();
+            self.deadline.from = Instant::now();
         }
     }
 
@@ -109,7 +110,7 @@ impl Worker<'_> {
             }
             if self.is_main() {
                 self.update_ponder();
-                if (!self.pondering && self.clock.past_hard())
+                if (!self.pondering && self.deadline.past_hard())
                     || limits
                         .nodes
                         .is_some_and(|limit| self.shared.total_nodes() >= limit)

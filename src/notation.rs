@@ -24,9 +24,12 @@ pub enum PositionError {
     /// A character that is not `w b . S N +`.
     #[error("invalid character '{}' at {square}; expected one of w b . S N +", character.escape_debug())]
     BadCharacter { square: String, character: char },
-    /// The hole missing from f6, or `+` elsewhere.
-    #[error("hole: {0}")]
-    Hole(String),
+    /// Something other than `+` on f6, the hole.
+    #[error("hole: f6 must be '+', found '{found}'")]
+    HoleFilled { found: char },
+    /// A `+` on a point that is not the hole.
+    #[error("hole: '+' at {0}; the hole is at f6 only")]
+    HoleElsewhere(Square),
     /// More than one ka for a player.
     #[error("more than one '{0}' ka on the board")]
     TwoKas(char),
@@ -119,14 +122,10 @@ fn parse_board(text: &str) -> Result<Board, PositionError> {
             match character {
                 '+' if is_hole => {}
                 '+' => {
-                    return Err(PositionError::Hole(format!(
-                        "'+' at {square}; the hole is at f6 only"
-                    )));
+                    return Err(PositionError::HoleElsewhere(square));
                 }
                 _ if is_hole && "wb.SN".contains(character) => {
-                    return Err(PositionError::Hole(format!(
-                        "f6 must be '+', found '{character}'"
-                    )));
+                    return Err(PositionError::HoleFilled { found: character });
                 }
                 'w' => stones[0] |= square.bitboard(),
                 'b' => stones[1] |= square.bitboard(),
@@ -409,6 +408,30 @@ mod tests {
             let position = parse_position(&text).unwrap();
             assert_eq!(format_position(&position), text);
         }
+    }
+
+    /// The start position string with `character` on `square`.
+    fn start_with(square: Square, character: char) -> String {
+        let text = Pattern::One.start_position_string();
+        let (board, rest) = text.split_once(' ').unwrap();
+        let mut ranks: Vec<Vec<char>> = board.split('/').map(|r| r.chars().collect()).collect();
+        ranks[SIZE - 1 - square.rank()][square.file()] = character;
+        let ranks: Vec<String> = ranks.into_iter().map(String::from_iter).collect();
+        format!("{} {rest}", ranks.join("/"))
+    }
+
+    #[test]
+    fn hole_faults_name_what_is_there() {
+        let k1 = Square::new(0, 10).unwrap();
+        let filled = parse_position(&start_with(Square::HOLE, 'w')).unwrap_err();
+        assert_eq!(filled, PositionError::HoleFilled { found: 'w' });
+        assert_eq!(filled.to_string(), "hole: f6 must be '+', found 'w'");
+        let elsewhere = parse_position(&start_with(k1, '+')).unwrap_err();
+        assert_eq!(elsewhere, PositionError::HoleElsewhere(k1));
+        assert_eq!(
+            elsewhere.to_string(),
+            "hole: '+' at k1; the hole is at f6 only"
+        );
     }
 
     #[test]

@@ -201,9 +201,39 @@ pub enum PartsError {
     /// A passage/ka/side combination that cannot occur in play.
     #[error("impossible position: {0}")]
     Phase(&'static str),
-    /// A start layout (no passage taken) that is not 60/60 or not symmetric.
+    /// A start layout (no passage taken) that is not full, not 60/60 or
+    /// not symmetric.
     #[error("invalid start layout: {0}")]
-    StartLayout(String),
+    StartLayout(#[from] StartLayoutError),
+}
+
+/// Why the stones of a position with no passage taken are not a start
+/// layout.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum StartLayoutError {
+    /// Points left empty.
+    #[error("{empty} empty points; a start position fills all 120")]
+    NotFull {
+        /// How many of the 120 playable points are empty.
+        empty: u32,
+    },
+    /// Not 60 stones of each colour.
+    #[error("{white} white and {black} black stones; expected 60 of each")]
+    Counts {
+        /// White stones.
+        white: u32,
+        /// Black stones.
+        black: u32,
+    },
+    /// A stone whose image under a half-turn about the centre is of the
+    /// other colour.
+    #[error("not symmetric under a half-turn: {white} is white but {black} is black")]
+    NotSymmetric {
+        /// A white stone.
+        white: Square,
+        /// Its half-turn image, black.
+        black: Square,
+    },
 }
 
 /// All 180 points of the stones of a start layout.
@@ -294,26 +324,24 @@ fn check_phase(
 
 /// Checks a start layout: all 120 points filled, 60 of each colour, and
 /// unchanged by a half-turn about the centre.
-pub(crate) fn check_start_layout(stones: [Bitboard; 2]) -> Result<(), PartsError> {
+fn check_start_layout(stones: [Bitboard; 2]) -> Result<(), StartLayoutError> {
     let filled = stones[0] | stones[1];
     if filled != Bitboard::PLAYABLE {
         let empty = (Bitboard::PLAYABLE & !filled).count();
-        return Err(PartsError::StartLayout(format!(
-            "{empty} empty points; a start position fills all 120"
-        )));
+        return Err(StartLayoutError::NotFull { empty });
     }
     let (white, black) = (stones[0].count(), stones[1].count());
     if white != 60 || black != 60 {
-        return Err(PartsError::StartLayout(format!(
-            "{white} white and {black} black stones; expected 60 of each"
-        )));
+        return Err(StartLayoutError::Counts { white, black });
     }
     for square in stones[0] {
         let rotated = Square::from_index_unchecked(120 - square.index());
         if !stones[0].contains(rotated) {
-            return Err(PartsError::StartLayout(format!(
-                "not symmetric under a half-turn: {square} is white but {rotated} is black"
-            )));
+            // Every point is filled, so a point not white is black.
+            return Err(StartLayoutError::NotSymmetric {
+                white: square,
+                black: rotated,
+            });
         }
     }
     Ok(())
@@ -906,11 +934,51 @@ mod tests {
             refused(&|parts| parts.ka[1] = None),
             PartsError::Phase(_)
         ));
-        let mut start = start_position(Rules::default().pattern).parts();
-        start.stones[0] &= !stone.bitboard();
-        assert!(matches!(
-            Position::try_from(start),
-            Err(PartsError::StartLayout(_))
-        ));
+    }
+
+    #[test]
+    fn start_layout_faults_name_the_points_and_counts() {
+        // The default start has a1 white, b1 black and (by symmetry) j11
+        // black.
+        let [a1, b1] = [0, 1].map(|file| Square::new(0, file).unwrap());
+        let j11 = Square::new(10, 9).unwrap();
+        let refused = |change: &dyn Fn(&mut [Bitboard; 2])| {
+            let mut parts = start_position(Rules::default().pattern).parts();
+            change(&mut parts.stones);
+            Position::try_from(parts).unwrap_err()
+        };
+        let cases = [
+            (
+                refused(&|stones| stones[0] &= !a1.bitboard()),
+                StartLayoutError::NotFull { empty: 1 },
+                "invalid start layout: 1 empty points; a start position fills all 120",
+            ),
+            (
+                refused(&|stones| {
+                    stones[1] &= !b1.bitboard();
+                    stones[0] |= b1.bitboard();
+                }),
+                StartLayoutError::Counts {
+                    white: 61,
+                    black: 59,
+                },
+                "invalid start layout: 61 white and 59 black stones; expected 60 of each",
+            ),
+            (
+                refused(&|stones| {
+                    stones[0] ^= a1.bitboard() | b1.bitboard();
+                    stones[1] ^= a1.bitboard() | b1.bitboard();
+                }),
+                StartLayoutError::NotSymmetric {
+                    white: b1,
+                    black: j11,
+                },
+                "invalid start layout: not symmetric under a half-turn: b1 is white but j11 is black",
+            ),
+        ];
+        for (error, fault, message) in cases {
+            assert_eq!(error, PartsError::StartLayout(fault));
+            assert_eq!(error.to_string(), message);
+        }
     }
 }

@@ -23,7 +23,7 @@ pub enum PositionError {
     RankLength { rank: usize, length: usize },
     /// A character that is not `w b . S N +`.
     #[error("invalid character '{}' at {square}; expected one of w b . S N +", character.escape_debug())]
-    BadCharacter { square: String, character: char },
+    BadCharacter { square: Square, character: char },
     /// Something other than `+` on f6, the hole.
     #[error("hole: f6 must be '+', found '{found}'")]
     HoleFilled { found: char },
@@ -139,7 +139,7 @@ fn parse_board(text: &str) -> Result<Board, PositionError> {
                 }
                 other => {
                     return Err(PositionError::BadCharacter {
-                        square: square.to_string(),
+                        square,
                         character: other,
                     });
                 }

@@ -200,7 +200,7 @@ pub enum PartsError {
     Points(u32),
     /// A passage/ka/side combination that cannot occur in play.
     #[error("impossible position: {0}")]
-    Phase(&'static str),
+    Phase(#[from] ImpossiblePhase),
     /// A start layout (no passage taken) that is not full, not 60/60 or
     /// not symmetric.
     #[error("invalid start layout: {0}")]
@@ -234,6 +234,36 @@ pub enum StartLayoutError {
         /// Its half-turn image, black.
         black: Square,
     },
+}
+
+/// A combination of passages, kas and side to move that no game reaches:
+/// South moves first, takes its passage first and enters its ka first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImpossiblePhase {
+    /// No passage taken and North to move.
+    #[error("no passage taken yet, so South is to move")]
+    NorthFirst,
+    /// A ka before any passage.
+    #[error("a ka on the board before any passage is taken")]
+    KaBeforePassages,
+    /// North's passage without South's.
+    #[error("North has a passage but South has none")]
+    NorthPassageFirst,
+    /// Only South's passage and South to move again.
+    #[error("South has a passage and North none, so North is to move")]
+    SouthTwice,
+    /// A ka while North has no passage yet.
+    #[error("a ka on the board before North has taken its passage")]
+    KaBeforeNorthPassage,
+    /// Both passages, no ka, and North to move.
+    #[error("both passages taken and no ka, so South is to move")]
+    NorthEntersFirst,
+    /// North's ka without South's.
+    #[error("North has a ka but South has none")]
+    NorthKaFirst,
+    /// Only South's ka and South to move again.
+    #[error("only South has a ka, so North is to move")]
+    SouthEntersTwice,
 }
 
 /// All 180 points of the stones of a start layout.
@@ -296,25 +326,15 @@ fn check_phase(
 ) -> Result<(), PartsError> {
     let kas = (ka[0].is_some(), ka[1].is_some());
     let fault = match (passage[0].is_some(), passage[1].is_some()) {
-        (false, false) if side == Player::North => {
-            Some("no passage taken yet, so South is to move")
-        }
-        (false, false) if kas != (false, false) => {
-            Some("a ka on the board before any passage is taken")
-        }
-        (false, true) => Some("North has a passage but South has none"),
-        (true, false) if side == Player::South => {
-            Some("South has a passage and North none, so North is to move")
-        }
-        (true, false) if kas != (false, false) => {
-            Some("a ka on the board before North has taken its passage")
-        }
+        (false, false) if side == Player::North => Some(ImpossiblePhase::NorthFirst),
+        (false, false) if kas != (false, false) => Some(ImpossiblePhase::KaBeforePassages),
+        (false, true) => Some(ImpossiblePhase::NorthPassageFirst),
+        (true, false) if side == Player::South => Some(ImpossiblePhase::SouthTwice),
+        (true, false) if kas != (false, false) => Some(ImpossiblePhase::KaBeforeNorthPassage),
         (true, true) => match (kas, side) {
-            ((false, false), Player::North) => {
-                Some("both passages taken and no ka, so South is to move")
-            }
-            ((false, true), _) => Some("North has a ka but South has none"),
-            ((true, false), Player::South) => Some("only South has a ka, so North is to move"),
+            ((false, false), Player::North) => Some(ImpossiblePhase::NorthEntersFirst),
+            ((false, true), _) => Some(ImpossiblePhase::NorthKaFirst),
+            ((true, false), Player::South) => Some(ImpossiblePhase::SouthEntersTwice),
             _ => None,
         },
         _ => None,
@@ -930,10 +950,10 @@ mod tests {
             refused(&|parts| parts.scores = [180, 0]),
             PartsError::Points(180 + middlegame().material_left())
         );
-        assert!(matches!(
+        assert_eq!(
             refused(&|parts| parts.ka[1] = None),
-            PartsError::Phase(_)
-        ));
+            PartsError::Phase(ImpossiblePhase::SouthEntersTwice)
+        );
     }
 
     #[test]

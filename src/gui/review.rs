@@ -15,7 +15,9 @@ use serde_json::{Value, json};
 
 use crate::position::Player;
 use crate::record::Record;
-use crate::review::{AnnotatedGame, ReviewLimit, ReviewProgress, ReviewSettings, annotate_game};
+use crate::review::{
+    AnnotatedGame, ReviewError, ReviewLimit, ReviewProgress, ReviewSettings, annotate_game,
+};
 
 /// Milliseconds the review searches each position: a 60-ply game takes
 /// about 12 s on one thread.
@@ -89,7 +91,21 @@ impl OpenedFile {
 /// What a review thread says.
 enum ReviewUpdate {
     Progress(ReviewProgress),
-    Done(Box<Result<AnnotatedGame, String>>),
+    Done(Box<Result<AnnotatedGame, ReviewFailure>>),
+}
+
+/// Why a review of the board ended without an annotated game.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewFailure {
+    /// No thread could be started for it.
+    #[error("cannot start the review: {0}")]
+    Start(#[source] std::io::Error),
+    /// The review itself failed (a record it cannot replay, say).
+    #[error(transparent)]
+    Review(#[from] ReviewError),
+    /// The review's thread ended without an answer.
+    #[error("the review stopped without an answer")]
+    Vanished,
 }
 
 /// Where a review stands.
@@ -164,7 +180,7 @@ impl GameReview {
                     }
                 };
                 let result = annotate_game(&job_record, &settings, &mut progress)
-                    .map_err(|error| error.to_string());
+                    .map_err(ReviewFailure::from);
                 let _ = sender.send(ReviewUpdate::Done(Box::new(result)));
             });
         let stage = match spawned {
@@ -177,8 +193,8 @@ impl GameReview {
             },
             Err(error) => {
                 let (sender, reports) = channel();
-                let _ = sender.send(ReviewUpdate::Done(Box::new(Err(format!(
-                    "cannot start the review: {error}"
+                let _ = sender.send(ReviewUpdate::Done(Box::new(Err(ReviewFailure::Start(
+                    error,
                 )))));
                 Stage::Running {
                     reports,
@@ -209,7 +225,7 @@ impl GameReview {
     /// Takes in what the thread said since the last look. `Ok(true)`:
     /// something changed (the page should hear); an error: the review
     /// failed, and is over.
-    pub fn poll(&mut self) -> Result<bool, String> {
+    pub fn poll(&mut self) -> Result<bool, ReviewFailure> {
         let mut changed = false;
         loop {
             let Stage::Running {
@@ -238,7 +254,7 @@ impl GameReview {
                 }
                 Err(TryRecvError::Empty) => return Ok(changed),
                 Err(TryRecvError::Disconnected) => {
-                    return Err("the review stopped without an answer".into());
+                    return Err(ReviewFailure::Vanished);
                 }
             }
         }

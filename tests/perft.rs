@@ -90,7 +90,7 @@ fn pattern_one_depth_nine() {
 
 /// Slower still: `cargo test --release --test perft -- --ignored`.
 #[test]
-#[ignore = "slow; run with `cargo test --release -- --ignored`"]
+#[ignore = "slow; run with `cargo test --release --test perft -- --ignored`"]
 fn pattern_one_depth_ten() {
     let rules = Rules::default();
     let start = parse_position(&rules.pattern.start_position_string()).unwrap();

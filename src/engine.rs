@@ -23,9 +23,9 @@ use crate::search::{
 use crate::tt::{TableError, TranspositionTable};
 
 /// Most search threads the engine runs.
-pub(crate) const MAX_THREADS: usize = 256;
+pub const MAX_THREADS: usize = 256;
 /// Most lines the engine reports (no position has more moves).
-pub(crate) const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
+pub const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
 /// Default transposition table size in MiB.
 pub(crate) const DEFAULT_HASH_MIB: usize = 16;
 
@@ -168,8 +168,8 @@ impl Engine {
         self.update_strength();
     }
 
-    /// The Elo to play at when strength is limited, within
-    /// [`skill::elo_range`].
+    /// The Elo to play at when strength is limited, clamped to the range
+    /// of the measured ladder of skill levels (`UCI_Elo`'s min and max).
     pub fn set_elo(&mut self, elo: i32) {
         let (low, high) = skill::elo_range();
         self.elo = elo.clamp(low, high);

@@ -397,7 +397,7 @@ fn stale_and_colliding_table_entries_never_yield_illegal_moves() {
             keys.push(position.key());
             let mut i = 0usize;
             while !stop_ref.load(std::sync::atomic::Ordering::Relaxed) {
-                let key = if i % 3 == 0 {
+                let key = if i.is_multiple_of(3) {
                     keys[i % keys.len()]
                 } else {
                     (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)

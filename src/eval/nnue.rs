@@ -18,9 +18,9 @@
 //! when its node is evaluated.
 //!
 //! File format (little-endian; trainer/train.py writes it): `PSNGNNUE`,
-//! u32 version 1, u32 inputs (484), u32 hidden units H, u32 QA, u32 QB,
-//! u32 SCALE; then i16 input weights [484][H] (input-major: one input's
-//! column is contiguous), i16 hidden biases [H], i16 output weights [2H]
+//! u32 version 1, u32 inputs (484), u32 hidden units `H`, u32 QA, u32 QB,
+//! u32 SCALE; then i16 input weights `[484][H]` (input-major: one input's
+//! column is contiguous), i16 hidden biases `[H]`, i16 output weights `[2H]`
 //! (side to move's half first), i32 output bias. Output in centipoints =
 //! (sum of clip(acc) x w2 + bias) x SCALE / (QA x QB).
 

@@ -119,14 +119,14 @@ pub fn merge(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
                 Some(_) => {}
                 None => identity = Some(played.identity.clone()),
             }
-            if let Some(games) = played.identity.games {
-                if played.pair >= games / 2 {
-                    return Err(MergeError::PairOutOfRange {
-                        path: path.clone(),
-                        pair: played.pair,
-                        pairs: games / 2,
-                    });
-                }
+            if let Some(games) = played.identity.games
+                && played.pair >= games / 2
+            {
+                return Err(MergeError::PairOutOfRange {
+                    path: path.clone(),
+                    pair: played.pair,
+                    pairs: games / 2,
+                });
             }
             if let Some(first) = seen.insert(played.game(), path) {
                 return Err(MergeError::Duplicate {
@@ -255,7 +255,7 @@ mod tests {
     /// `a` and `b`: the first engine South in even games; South wins.
     fn record(game: u64, seed: &str) -> String {
         let mut record = Record::default();
-        let (south, north) = if game % 2 == 0 {
+        let (south, north) = if game.is_multiple_of(2) {
             ("a", "b")
         } else {
             ("b", "a")

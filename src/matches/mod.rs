@@ -1,7 +1,7 @@
 //! `pasang match`: engine-vs-engine matches refereed by the project's own
 //! rules, and `--compliance`, a step-by-step check of one engine.
 //!
-//! Engines are driven through [`crate::client`]. The parts: `openings` (rule sets, start positions
+//! Engines are driven through the crate's `client` module. The parts: `openings` (rule sets, start positions
 //! and opening plies per game pair), `referee` (one game, every move
 //! checked, verdicts), `statistics` (Elo, LOS, SPRT), `tally` (the
 //! running score and its reports), `shard` (`--shard` and `--resume`), `merge`

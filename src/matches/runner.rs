@@ -260,11 +260,11 @@ impl MatchConfig {
         let progress = shared
             .into_inner()
             .unwrap_or_else(|poison| poison.into_inner());
-        if let Some(mut writer) = progress.writer {
-            if writer.flush().is_err() {
-                eprintln!("error: cannot write the game records");
-                return 1;
-            }
+        if let Some(mut writer) = progress.writer
+            && writer.flush().is_err()
+        {
+            eprintln!("error: cannot write the game records");
+            return 1;
         }
         let total = self.bounded.then_some(self.planned);
         eprintln!("{}", progress.tally.status_line(total, self.sprt.as_ref()));
@@ -457,7 +457,7 @@ impl MatchState {
         }
         let games = self.tally.games();
         let total = config.bounded.then_some(config.planned);
-        if games % config.report_every == 0 && total != Some(games) {
+        if games.is_multiple_of(config.report_every) && total != Some(games) {
             eprintln!("{}", self.tally.status_line(total, config.sprt.as_ref()));
         }
         if let Some(sprt) = &config.sprt {

@@ -495,10 +495,10 @@ impl Search {
                         return Err(format!("pv starts with an illegal move: {line}"));
                     }
                 }
-            } else if let Some(mv) = &info.currmove {
-                if !legal.contains(mv) {
-                    return Err(format!("currmove is not legal: {line}"));
-                }
+            } else if let Some(mv) = &info.currmove
+                && !legal.contains(mv)
+            {
+                return Err(format!("currmove is not legal: {line}"));
             }
         }
         if !legal.contains(&self.best) {
@@ -518,12 +518,12 @@ impl Search {
                 self.best
             ));
         }
-        if let Some(ponder) = &self.ponder {
-            if pv.get(1) != Some(ponder) {
-                return Err(format!(
-                    "ponder move {ponder} is not the pv's second move: {last}"
-                ));
-            }
+        if let Some(ponder) = &self.ponder
+            && pv.get(1) != Some(ponder)
+        {
+            return Err(format!(
+                "ponder move {ponder} is not the pv's second move: {last}"
+            ));
         }
         if info.multipv != Some(1) {
             return Err(format!("final info line is not multipv 1: {last}"));

@@ -102,7 +102,7 @@ impl Worker<'_> {
         {
             self.stop();
         }
-        if self.nodes % CHECK_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             self.flush_nodes();
             if self.nodes >= self.solve_limit {
                 self.stopped = true;

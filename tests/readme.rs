@@ -169,5 +169,5 @@ fn the_readme_leads_a_new_user_to_the_board() {
     let test = first("    cargo test --release").expect("the test command");
     let gui = first("    cargo run --release -- gui").expect("the board's command");
     assert!(run < test && test < gui && gui < 50, "{run} {test} {gui}");
-    assert!(lines.len() <= 220, "README.md has {} lines", lines.len());
+    assert!(lines.len() <= 205, "README.md has {} lines", lines.len());
 }

@@ -5,7 +5,9 @@
 //!
 //! - [`http`]: the page's files and the WebSocket upgrade;
 //! - [`connection`]: one page's socket, its engine process, the loop;
+//! - [`request`]: the page's messages parsed into typed requests;
 //! - [`session`]: the session as a state machine (modes, searches);
+//! - [`mode`]: the board's modes (play, analyse, watch, review);
 //! - [`clock`]: the optional clock of play mode;
 //! - [`game`]: the game shown, checked by the project's rules core;
 //! - [`review`]: review mode: a record file's games and a game's review;
@@ -15,6 +17,8 @@ pub mod clock;
 pub mod connection;
 pub mod game;
 pub mod http;
+pub mod mode;
+pub mod request;
 pub mod review;
 pub mod rules_page;
 pub mod session;

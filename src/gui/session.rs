@@ -16,6 +16,8 @@ use serde_json::{Value, json};
 
 use super::clock::Clock;
 use super::game::{Game, GameError, LoadError};
+use super::mode::Mode;
+use super::request::{FieldProblem, Request, RequestError, Settings};
 use super::review::{GameReview, OpenedFile};
 use crate::client::{EngineScore, InfoLine};
 use crate::notation::parse_move;
@@ -23,122 +25,11 @@ use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::protocol::{Command, GoParams, PositionBase};
 use crate::record::{self, Record};
-use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use crate::rules::Rules;
 
 /// Default time per engine move in play and watch modes, in ms: the
 /// engine answers within a few seconds, as a person expects.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
-
-/// Bounds of the settings the page may choose.
-const MOVETIME_RANGE: std::ops::RangeInclusive<u64> = 10..=60_000;
-const SKILL_RANGE: std::ops::RangeInclusive<u64> = 0..=20;
-const MULTIPV_RANGE: std::ops::RangeInclusive<u64> = 1..=5;
-/// Clock minutes (0: no clock) and increment seconds.
-const CLOCK_MINUTES_RANGE: std::ops::RangeInclusive<u64> = 0..=180;
-const CLOCK_INCREMENT_RANGE: std::ops::RangeInclusive<u64> = 0..=60;
-
-/// What the page may be doing.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum Mode {
-    /// A person plays `person`'s side against the engine.
-    Play { person: Player },
-    /// The engine analyses the shown position without end (while running).
-    Analyse,
-    /// The engine plays both sides (while running).
-    Watch,
-    /// The game is judged move by move ([`super::review`]) and stepped
-    /// through; no move is played.
-    Review,
-}
-
-impl Mode {
-    fn name(self) -> &'static str {
-        match self {
-            Mode::Play { .. } => "play",
-            Mode::Analyse => "analyse",
-            Mode::Watch => "watch",
-            Mode::Review => "review",
-        }
-    }
-}
-
-/// Why a message from the page was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum RequestError {
-    /// Not a JSON object with a known `type`.
-    #[error("malformed message: {0}")]
-    Malformed(#[source] Malformed),
-    /// A field missing or out of range.
-    #[error("bad '{field}': {problem}")]
-    BadField {
-        /// The field's name in the message.
-        field: &'static str,
-        /// What is wrong with it.
-        #[source]
-        problem: FieldProblem,
-    },
-    /// The game refused it (an illegal move, a bad position, ...).
-    #[error(transparent)]
-    Game(#[from] GameError),
-    /// A move sent while it is the engine's turn in play mode.
-    #[error("it is the engine's turn")]
-    EnginesTurn,
-    /// A move or take-back sent in review mode.
-    #[error(
-        "a review steps through the game as it was played: switch to Analyse to try other moves"
-    )]
-    Reviewing,
-}
-
-/// Why a message is not a JSON object with a known `type`.
-#[derive(Debug, thiserror::Error)]
-pub enum Malformed {
-    /// Not JSON.
-    #[error(transparent)]
-    Json(serde_json::Error),
-    /// No `type` string.
-    #[error("no \"type\"")]
-    NoType,
-    /// A `type` the session does not know.
-    #[error("unknown type '{0}'")]
-    UnknownType(String),
-}
-
-/// What is wrong with one field of a message.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-pub enum FieldProblem {
-    /// Required and left out.
-    #[error("missing")]
-    Missing,
-    /// Not a JSON string.
-    #[error("not a string")]
-    NotString,
-    /// Not a JSON boolean.
-    #[error("not true or false")]
-    NotBool,
-    /// Not a whole number in the field's range.
-    #[error("{value} is not a whole number from {min} to {max}")]
-    OutOfRange {
-        /// The value given.
-        value: Value,
-        /// The least accepted.
-        min: u64,
-        /// The most accepted.
-        max: u64,
-    },
-    /// A `side` other than south or north.
-    #[error("'{0}' is not south or north")]
-    Side(String),
-    /// A `mode` the board does not have.
-    #[error("expected play, analyse (or analyze), watch or review")]
-    Mode,
-    /// A game number past the games of the file open.
-    #[error("the file open holds {0} games")]
-    NoSuchGame(usize),
-    /// A rule option's value.
-    #[error(transparent)]
-    Rule(crate::rules::OptionValueError),
-}
 
 /// Why the engine is being asked to search.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -407,32 +298,19 @@ impl Session {
         self.send_page(state);
     }
 
+    /// Acts on one message from the page: parsed and checked first
+    /// ([`Request::parse`]), then checked against the session's state.
     fn request(&mut self, text: &str) -> Result<(), RequestError> {
-        let message: Value =
-            serde_json::from_str(text).map_err(|e| RequestError::Malformed(Malformed::Json(e)))?;
-        let kind = message["type"]
-            .as_str()
-            .ok_or(RequestError::Malformed(Malformed::NoType))?;
-        match kind {
-            "new" => {
-                let rules = rules_of(&message["rules"])?;
-                let start = match &message["position"] {
-                    Value::Null => None,
-                    Value::String(text) if text.trim().is_empty() => None,
-                    Value::String(text) => Some(text.as_str()),
-                    _ => return Err(bad("position", FieldProblem::NotString)),
-                };
-                self.game = Game::new(rules, start)?;
+        match Request::parse(text)? {
+            Request::New { rules, start } => {
+                self.game = Game::new(rules, start.as_deref())?;
                 self.played_in = None;
                 self.engine.new_game = true;
                 if let Some(clock) = &mut self.clock {
                     clock.reset();
                 }
             }
-            "move" => {
-                let text = message["move"]
-                    .as_str()
-                    .ok_or_else(|| bad("move", FieldProblem::NotString))?;
+            Request::Move(text) => {
                 if self.mode == Mode::Review {
                     return Err(RequestError::Reviewing);
                 }
@@ -442,13 +320,10 @@ impl Session {
                 {
                     return Err(RequestError::EnginesTurn);
                 }
-                self.play(text)?;
+                self.play(&text)?;
             }
-            "goto" => {
-                let ply = number(&message, "ply", 0..=u64::from(u32::MAX))?;
-                self.game.goto(ply as usize)?;
-            }
-            "takeback" => {
+            Request::Goto(ply) => self.game.goto(ply)?,
+            Request::TakeBack => {
                 if self.mode == Mode::Review {
                     return Err(RequestError::Reviewing);
                 }
@@ -460,64 +335,15 @@ impl Session {
                     }
                 }
             }
-            "mode" => {
-                self.mode = match message["mode"].as_str() {
-                    Some("play") => Mode::Play {
-                        person: match message["side"].as_str() {
-                            Some("south") | None => Player::South,
-                            Some("north") => Player::North,
-                            Some(other) => {
-                                return Err(bad("side", FieldProblem::Side(other.to_string())));
-                            }
-                        },
-                    },
-                    // The command line's American spelling too.
-                    Some("analyse" | "analyze") => Mode::Analyse,
-                    Some("watch") => Mode::Watch,
-                    Some("review") => Mode::Review,
-                    _ => {
-                        return Err(bad("mode", FieldProblem::Mode));
-                    }
-                };
+            Request::Mode(mode) => {
+                self.mode = mode;
                 self.running = true;
             }
-            "settings" => {
-                // Check every field before changing any.
-                let skill = optional(&message, "skill", SKILL_RANGE)?;
-                let movetime = optional(&message, "movetime", MOVETIME_RANGE)?;
-                let multipv = optional(&message, "multipv", MULTIPV_RANGE)?;
-                let minutes = optional(&message, "clock_minutes", CLOCK_MINUTES_RANGE)?;
-                let increment = optional(&message, "clock_increment", CLOCK_INCREMENT_RANGE)?;
-                if minutes.is_some() || increment.is_some() {
-                    // A new time control starts both clocks afresh.
-                    let (old_base, old_increment) = self
-                        .clock
-                        .map_or((Duration::ZERO, Duration::ZERO), |clock| clock.control());
-                    let base = minutes.map_or(old_base, |m| Duration::from_secs(60 * m));
-                    let increment = increment.map_or(old_increment, Duration::from_secs);
-                    self.clock = (!base.is_zero()).then(|| Clock::new(base, increment));
-                }
-                self.skill = skill.unwrap_or(self.skill);
-                self.movetime = movetime.unwrap_or(self.movetime);
-                self.multipv = multipv.unwrap_or(self.multipv);
-            }
-            "run" => {
-                self.running = message["on"]
-                    .as_bool()
-                    .ok_or_else(|| bad("on", FieldProblem::NotBool))?;
-            }
-            "load" => {
-                let text = message["text"]
-                    .as_str()
-                    .ok_or_else(|| bad("text", FieldProblem::NotString))?;
-                let review = match &message["review"] {
-                    Value::Null => false,
-                    value => value
-                        .as_bool()
-                        .ok_or_else(|| bad("review", FieldProblem::NotBool))?,
-                };
+            Request::Settings(settings) => self.apply(settings),
+            Request::Run(on) => self.running = on,
+            Request::Load { text, review } => {
                 let records =
-                    record::read(text).map_err(|error| GameError::from(LoadError::Read(error)))?;
+                    record::read(&text).map_err(|error| GameError::from(LoadError::Read(error)))?;
                 match records.len() {
                     0 => return Err(GameError::from(LoadError::NoGame).into()),
                     1 => {
@@ -535,55 +361,74 @@ impl Session {
                     self.mode = Mode::Review;
                 }
             }
-            "pick" => {
+            Request::Pick(number) => {
                 let count = self.file.as_ref().map_or(0, OpenedFile::len);
-                let number = number(&message, "game", 1..=count as u64)
-                    .map_err(|_| bad("game", FieldProblem::NoSuchGame(count)))?;
+                let number = number
+                    .filter(|number| (1..=count as u64).contains(number))
+                    .ok_or(RequestError::BadField {
+                        field: "game",
+                        problem: FieldProblem::NoSuchGame(count),
+                    })? as usize;
                 let file = self.file.as_ref().expect("a file with games");
-                let record = file.game(number as usize).expect("in range").clone();
+                let record = file.game(number).expect("in range").clone();
                 // A game that does not replay leaves the board as it was.
                 self.open_record(&record)?;
                 let file = self.file.as_mut().expect("a file with games");
-                file.choose(number as usize);
+                file.choose(number);
                 let games = file.games_message();
                 self.send_page(games);
             }
-            "save" => {
-                if self.mode == Mode::Review
-                    && let Some(record) =
-                        self.review.as_ref().and_then(GameReview::annotated_record)
-                {
-                    let text = record.to_string();
-                    self.send_page(json!({"type": "record", "text": text, "annotated": true}));
-                    return Ok(());
-                }
-                let (south, north) = self.player_names();
-                let mut record = self.game.record(south, north);
-                if let Some(loser) = self.flagged() {
-                    let token = match loser {
-                        Player::South => "0-1",
-                        Player::North => "1-0",
-                    };
-                    record.result = token.to_string();
-                    record.tags.retain(|(name, _)| name != "Result");
-                    record.push_tag("Result", token);
-                    let termination = crate::record::Termination::TimeForfeit;
-                    record.push_tag("Termination", termination.to_string());
-                }
-                let record = record.to_string();
-                self.send_page(json!({"type": "record", "text": record}));
+            Request::Save => {
+                let message = self.record_message();
+                self.send_page(message);
                 return Ok(());
-            }
-            other => {
-                return Err(RequestError::Malformed(Malformed::UnknownType(
-                    other.to_string(),
-                )));
             }
         }
         self.generation += 1;
         self.update_clock();
         self.send_state();
         Ok(())
+    }
+
+    /// Applies settings (all of them checked already).
+    fn apply(&mut self, settings: Settings) {
+        if settings.clock_base.is_some() || settings.clock_increment.is_some() {
+            // A new time control starts both clocks afresh.
+            let (old_base, old_increment) = self
+                .clock
+                .map_or((Duration::ZERO, Duration::ZERO), |clock| clock.control());
+            let base = settings.clock_base.unwrap_or(old_base);
+            let increment = settings.clock_increment.unwrap_or(old_increment);
+            self.clock = (!base.is_zero()).then(|| Clock::new(base, increment));
+        }
+        self.skill = settings.skill.unwrap_or(self.skill);
+        self.movetime = settings.movetime.unwrap_or(self.movetime);
+        self.multipv = settings.multipv.unwrap_or(self.multipv);
+    }
+
+    /// The `record` message answering `save`: the annotated record of
+    /// the review in review mode, else the game's record (with a loss on
+    /// time, if a flag fell).
+    fn record_message(&self) -> Value {
+        if self.mode == Mode::Review
+            && let Some(record) = self.review.as_ref().and_then(GameReview::annotated_record)
+        {
+            return json!({"type": "record", "text": record.to_string(), "annotated": true});
+        }
+        let (south, north) = self.player_names();
+        let mut record = self.game.record(south, north);
+        if let Some(loser) = self.flagged() {
+            let token = match loser {
+                Player::South => "0-1",
+                Player::North => "1-0",
+            };
+            record.result = token.to_string();
+            record.tags.retain(|(name, _)| name != "Result");
+            record.push_tag("Result", token);
+            let termination = crate::record::Termination::TimeForfeit;
+            record.push_tag("Termination", termination.to_string());
+        }
+        json!({"type": "record", "text": record.to_string()})
     }
 
     /// What the engine should be doing now, if anything.
@@ -908,79 +753,11 @@ fn describe(score: EngineScore, side: Player) -> (String, i64) {
     }
 }
 
-/// A missing or bad field.
-fn bad(field: &'static str, problem: FieldProblem) -> RequestError {
-    RequestError::BadField { field, problem }
-}
-
-/// A required whole number in `range`.
-fn number(
-    message: &Value,
-    field: &'static str,
-    range: std::ops::RangeInclusive<u64>,
-) -> Result<u64, RequestError> {
-    optional(message, field, range)?.ok_or_else(|| bad(field, FieldProblem::Missing))
-}
-
-/// An optional whole number in `range`.
-fn optional(
-    message: &Value,
-    field: &'static str,
-    range: std::ops::RangeInclusive<u64>,
-) -> Result<Option<u64>, RequestError> {
-    match &message[field] {
-        Value::Null => Ok(None),
-        value => match value.as_u64() {
-            Some(n) if range.contains(&n) => Ok(Some(n)),
-            _ => Err(bad(
-                field,
-                FieldProblem::OutOfRange {
-                    value: value.clone(),
-                    min: *range.start(),
-                    max: *range.end(),
-                },
-            )),
-        },
-    }
-}
-
-/// The rules of a `new` message (defaults for what is left out).
-fn rules_of(value: &Value) -> Result<Rules, RequestError> {
-    let mut rules = Rules::default();
-    if value.is_null() {
-        return Ok(rules);
-    }
-    let text = |field: &'static str| -> Result<Option<&str>, RequestError> {
-        match &value[field] {
-            Value::Null => Ok(None),
-            Value::String(text) => Ok(Some(text.as_str())),
-            _ => Err(bad(field, FieldProblem::NotString)),
-        }
-    };
-    let invalid = |field: &'static str| {
-        move |e: crate::rules::OptionValueError| bad(field, FieldProblem::Rule(e))
-    };
-    if let Some(text) = text("pattern")? {
-        rules.pattern = text.parse::<Pattern>().map_err(invalid("pattern"))?;
-    }
-    if let Some(text) = text("ka_entry")? {
-        rules.ka_entry = text.parse::<KaEntry>().map_err(invalid("ka_entry"))?;
-    }
-    if let Some(text) = text("second_column")? {
-        rules.second_column = text
-            .parse::<SecondColumn>()
-            .map_err(invalid("second_column"))?;
-    }
-    if let Some(text) = text("centre")? {
-        rules.centre = text.parse::<Centre>().map_err(invalid("centre"))?;
-    }
-    Ok(rules)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::client::{Protocol, line};
+    use crate::rules::Pattern;
 
     /// The lines the session sent to a UCI engine.
     fn lines_sent(session: &mut Session) -> Vec<String> {
@@ -1089,53 +866,43 @@ mod tests {
     }
 
     #[test]
-    fn refusals_say_what_was_wrong_in_data_and_in_words() {
+    fn fields_are_checked_before_the_sessions_state() {
         let mut s = session();
-        let refused = |s: &mut Session, text: &str| s.request(text).unwrap_err();
-        let error = refused(&mut s, r#"{"type":"settings","skill":21}"#);
+        s.on_page(r#"{"type":"mode","mode":"review"}"#);
+        page(&mut s);
+        // A move that is no string is refused for its field, not because
+        // a review is on.
+        let error = s.request(r#"{"type":"move","move":5}"#).unwrap_err();
+        assert_eq!(error.to_string(), "bad 'move': not a string");
         assert!(matches!(
-            &error,
-            RequestError::BadField {
-                field: "skill",
-                problem: FieldProblem::OutOfRange {
-                    min: 0,
-                    max: 20,
-                    ..
-                },
-            }
+            s.request(r#"{"type":"move","move":"c"}"#),
+            Err(RequestError::Reviewing)
         ));
+        // With no file open, any game number is past its games.
+        for game in ["", r#","game":"1""#, r#","game":1"#, r#","game":0"#] {
+            let text = format!(r#"{{"type":"pick"{game}}}"#);
+            let error = s.request(&text).unwrap_err();
+            assert!(
+                matches!(
+                    error,
+                    RequestError::BadField {
+                        field: "game",
+                        problem: FieldProblem::NoSuchGame(0)
+                    }
+                ),
+                "{text}: {error}"
+            );
+        }
+        // Settings are all checked before any is applied.
+        s.on_page(r#"{"type":"settings","skill":3,"multipv":9}"#);
+        assert_eq!(page(&mut s)[0]["type"], "error");
+        assert_eq!(s.skill, 20);
+        s.on_page(r#"{"type":"settings","skill":3,"multipv":2}"#);
+        let state = page(&mut s).pop().unwrap();
         assert_eq!(
-            error.to_string(),
-            "bad 'skill': 21 is not a whole number from 0 to 20"
+            (state["skill"].clone(), state["multipv"].clone()),
+            (json!(3), json!(2))
         );
-        let error = refused(&mut s, r#"{"type":"mode","mode":"play","side":"east"}"#);
-        assert!(
-            matches!(&error, RequestError::BadField { problem: FieldProblem::Side(side), .. } if side == "east")
-        );
-        assert_eq!(
-            error.to_string(),
-            "bad 'side': 'east' is not south or north"
-        );
-        let error = refused(&mut s, r#"{"type":"fly"}"#);
-        assert!(
-            matches!(&error, RequestError::Malformed(Malformed::UnknownType(kind)) if kind == "fly")
-        );
-        assert_eq!(error.to_string(), "malformed message: unknown type 'fly'");
-        let error = refused(&mut s, r#"{"move":"c"}"#);
-        assert!(matches!(error, RequestError::Malformed(Malformed::NoType)));
-        assert_eq!(error.to_string(), "malformed message: no \"type\"");
-        let error = refused(&mut s, r#"{"type":"new","rules":{"centre":"x"}}"#);
-        assert!(matches!(
-            &error,
-            RequestError::BadField {
-                field: "centre",
-                problem: FieldProblem::Rule(_),
-            }
-        ));
-        assert!(matches!(
-            refused(&mut s, "not json"),
-            RequestError::Malformed(Malformed::Json(_))
-        ));
     }
 
     #[test]

@@ -1,0 +1,590 @@
+//! The page's messages as typed requests: [`Request::parse`] turns one
+//! JSON message into a [`Request`] whose fields are checked (types,
+//! ranges, rule values), or says which field is wrong. What needs the
+//! session's state (a move's legality, whether it is the person's turn,
+//! how many games the file open holds) the session checks when it acts.
+
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::game::GameError;
+use super::mode::Mode;
+use crate::position::Player;
+use crate::rules::{Centre, KaEntry, OptionValueError, Pattern, Rules, SecondColumn};
+
+/// Bounds of the settings the page may choose.
+const MOVETIME_RANGE: RangeInclusive<u64> = 10..=60_000;
+const SKILL_RANGE: RangeInclusive<u64> = 0..=20;
+const MULTIPV_RANGE: RangeInclusive<u64> = 1..=5;
+/// Clock minutes (0: no clock) and increment seconds.
+const CLOCK_MINUTES_RANGE: RangeInclusive<u64> = 0..=180;
+const CLOCK_INCREMENT_RANGE: RangeInclusive<u64> = 0..=60;
+/// Plies the page may go to (the game checks that the ply exists).
+const PLY_RANGE: RangeInclusive<u64> = 0..=u32::MAX as u64;
+
+/// One message from the page.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Request {
+    /// `new`: a new game under `rules`, from `start` (a position string)
+    /// or the rules' start position.
+    New {
+        /// The rules (defaults for the options left out).
+        rules: Rules,
+        /// The start position, unless left out or blank.
+        start: Option<String>,
+    },
+    /// `move`: play a move, as text the game parses.
+    Move(String),
+    /// `goto`: show the position after this many plies.
+    Goto(usize),
+    /// `takeback`: take back the last move.
+    TakeBack,
+    /// `mode`: switch to a mode (play takes the person's side).
+    Mode(Mode),
+    /// `settings`: change the settings given, keep the others.
+    Settings(Settings),
+    /// `run`: start (true) or stop (false) analysis or watching.
+    Run(bool),
+    /// `load`: open a record file.
+    Load {
+        /// The file's text.
+        text: String,
+        /// Whether to review it (switch to review mode).
+        review: bool,
+    },
+    /// `pick`: open one game of the file open, counted from 1. `None`
+    /// when the number is missing or not a whole number; the session
+    /// checks it against the games the file holds.
+    Pick(Option<u64>),
+    /// `save`: send the game's record.
+    Save,
+}
+
+/// A `settings` message's values, each in its range; `None` for a value
+/// left out.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Settings {
+    /// The engine's skill level in play and watch modes.
+    pub skill: Option<u64>,
+    /// Time per engine move without a clock, ms.
+    pub movetime: Option<u64>,
+    /// Lines shown in analysis.
+    pub multipv: Option<u64>,
+    /// The clock's time per side (zero: no clock), whole minutes.
+    pub clock_base: Option<Duration>,
+    /// The clock's increment per move, whole seconds.
+    pub clock_increment: Option<Duration>,
+}
+
+/// Why a message from the page was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// Not a JSON object with a known `type`.
+    #[error("malformed message: {0}")]
+    Malformed(#[source] Malformed),
+    /// A field missing or out of range.
+    #[error("bad '{field}': {problem}")]
+    BadField {
+        /// The field's name in the message.
+        field: &'static str,
+        /// What is wrong with it.
+        #[source]
+        problem: FieldProblem,
+    },
+    /// The game refused it (an illegal move, a bad position, ...).
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A move sent while it is the engine's turn in play mode.
+    #[error("it is the engine's turn")]
+    EnginesTurn,
+    /// A move or take-back sent in review mode.
+    #[error(
+        "a review steps through the game as it was played: switch to Analyse to try other moves"
+    )]
+    Reviewing,
+}
+
+/// Why a message is not a JSON object with a known `type`.
+#[derive(Debug, thiserror::Error)]
+pub enum Malformed {
+    /// Not JSON.
+    #[error(transparent)]
+    Json(serde_json::Error),
+    /// No `type` string.
+    #[error("no \"type\"")]
+    NoType,
+    /// A `type` the session does not know.
+    #[error("unknown type '{0}'")]
+    UnknownType(String),
+}
+
+/// What is wrong with one field of a message.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum FieldProblem {
+    /// Required and left out.
+    #[error("missing")]
+    Missing,
+    /// Not a JSON string.
+    #[error("not a string")]
+    NotString,
+    /// Not a JSON boolean.
+    #[error("not true or false")]
+    NotBool,
+    /// Not a whole number in the field's range.
+    #[error("{value} is not a whole number from {min} to {max}")]
+    OutOfRange {
+        /// The value given.
+        value: Value,
+        /// The least accepted.
+        min: u64,
+        /// The most accepted.
+        max: u64,
+    },
+    /// A `side` other than south or north.
+    #[error("'{0}' is not south or north")]
+    Side(String),
+    /// A `mode` the board does not have.
+    #[error("expected play, analyse (or analyze), watch or review")]
+    Mode,
+    /// A game number past the games of the file open.
+    #[error("the file open holds {0} games")]
+    NoSuchGame(usize),
+    /// A rule option's value.
+    #[error(transparent)]
+    Rule(OptionValueError),
+}
+
+impl Request {
+    /// Parses one message from the page. Fields are checked in the order
+    /// the refusals name them: the first wrong one is the one reported.
+    pub fn parse(text: &str) -> Result<Request, RequestError> {
+        let message: Value =
+            serde_json::from_str(text).map_err(|e| RequestError::Malformed(Malformed::Json(e)))?;
+        let kind = message["type"]
+            .as_str()
+            .ok_or(RequestError::Malformed(Malformed::NoType))?;
+        Ok(match kind {
+            "new" => {
+                let rules = rules_of(&message["rules"])?;
+                let start = match &message["position"] {
+                    Value::Null => None,
+                    Value::String(text) if text.trim().is_empty() => None,
+                    Value::String(text) => Some(text.clone()),
+                    _ => return Err(bad("position", FieldProblem::NotString)),
+                };
+                Request::New { rules, start }
+            }
+            "move" => Request::Move(string(&message, "move")?.to_string()),
+            // In range, so it fits a usize.
+            "goto" => Request::Goto(number(&message, "ply", PLY_RANGE)? as usize),
+            "takeback" => Request::TakeBack,
+            "mode" => Request::Mode(mode_of(&message)?),
+            "settings" => Request::Settings(Settings {
+                skill: optional(&message, "skill", SKILL_RANGE)?,
+                movetime: optional(&message, "movetime", MOVETIME_RANGE)?,
+                multipv: optional(&message, "multipv", MULTIPV_RANGE)?,
+                clock_base: optional(&message, "clock_minutes", CLOCK_MINUTES_RANGE)?
+                    .map(|minutes| Duration::from_secs(60 * minutes)),
+                clock_increment: optional(&message, "clock_increment", CLOCK_INCREMENT_RANGE)?
+                    .map(Duration::from_secs),
+            }),
+            "run" => Request::Run(
+                message["on"]
+                    .as_bool()
+                    .ok_or_else(|| bad("on", FieldProblem::NotBool))?,
+            ),
+            "load" => {
+                let text = string(&message, "text")?.to_string();
+                let review = match &message["review"] {
+                    Value::Null => false,
+                    value => value
+                        .as_bool()
+                        .ok_or_else(|| bad("review", FieldProblem::NotBool))?,
+                };
+                Request::Load { text, review }
+            }
+            "pick" => Request::Pick(message["game"].as_u64()),
+            "save" => Request::Save,
+            other => {
+                return Err(RequestError::Malformed(Malformed::UnknownType(
+                    other.to_string(),
+                )));
+            }
+        })
+    }
+}
+
+/// A missing or bad field.
+fn bad(field: &'static str, problem: FieldProblem) -> RequestError {
+    RequestError::BadField { field, problem }
+}
+
+/// A required string.
+fn string<'a>(message: &'a Value, field: &'static str) -> Result<&'a str, RequestError> {
+    message[field]
+        .as_str()
+        .ok_or_else(|| bad(field, FieldProblem::NotString))
+}
+
+/// A required whole number in `range`.
+fn number(
+    message: &Value,
+    field: &'static str,
+    range: RangeInclusive<u64>,
+) -> Result<u64, RequestError> {
+    optional(message, field, range)?.ok_or_else(|| bad(field, FieldProblem::Missing))
+}
+
+/// An optional whole number in `range`.
+fn optional(
+    message: &Value,
+    field: &'static str,
+    range: RangeInclusive<u64>,
+) -> Result<Option<u64>, RequestError> {
+    match &message[field] {
+        Value::Null => Ok(None),
+        value => match value.as_u64() {
+            Some(n) if range.contains(&n) => Ok(Some(n)),
+            _ => Err(bad(
+                field,
+                FieldProblem::OutOfRange {
+                    value: value.clone(),
+                    min: *range.start(),
+                    max: *range.end(),
+                },
+            )),
+        },
+    }
+}
+
+/// The mode of a `mode` message; play's side is South unless given.
+fn mode_of(message: &Value) -> Result<Mode, RequestError> {
+    Ok(match message["mode"].as_str() {
+        Some("play") => Mode::Play {
+            person: match message["side"].as_str() {
+                Some("south") | None => Player::South,
+                Some("north") => Player::North,
+                Some(other) => return Err(bad("side", FieldProblem::Side(other.to_string()))),
+            },
+        },
+        // The command line's American spelling too.
+        Some("analyse" | "analyze") => Mode::Analyse,
+        Some("watch") => Mode::Watch,
+        Some("review") => Mode::Review,
+        _ => return Err(bad("mode", FieldProblem::Mode)),
+    })
+}
+
+/// The rules of a `new` message (defaults for what is left out).
+fn rules_of(value: &Value) -> Result<Rules, RequestError> {
+    let mut rules = Rules::default();
+    if value.is_null() {
+        return Ok(rules);
+    }
+    let text = |field: &'static str| -> Result<Option<&str>, RequestError> {
+        match &value[field] {
+            Value::Null => Ok(None),
+            Value::String(text) => Ok(Some(text.as_str())),
+            _ => Err(bad(field, FieldProblem::NotString)),
+        }
+    };
+    let invalid =
+        |field: &'static str| move |e: OptionValueError| bad(field, FieldProblem::Rule(e));
+    if let Some(text) = text("pattern")? {
+        rules.pattern = text.parse::<Pattern>().map_err(invalid("pattern"))?;
+    }
+    if let Some(text) = text("ka_entry")? {
+        rules.ka_entry = text.parse::<KaEntry>().map_err(invalid("ka_entry"))?;
+    }
+    if let Some(text) = text("second_column")? {
+        rules.second_column = text
+            .parse::<SecondColumn>()
+            .map_err(invalid("second_column"))?;
+    }
+    if let Some(text) = text("centre")? {
+        rules.centre = text.parse::<Centre>().map_err(invalid("centre"))?;
+    }
+    Ok(rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> Request {
+        Request::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn refused(text: &str) -> RequestError {
+        match Request::parse(text) {
+            Ok(request) => panic!("{text}: parsed as {request:?}"),
+            Err(error) => error,
+        }
+    }
+
+    /// The field and problem of a refusal for a bad field.
+    fn field_problem(text: &str) -> (&'static str, FieldProblem) {
+        match refused(text) {
+            RequestError::BadField { field, problem } => (field, problem),
+            other => panic!("{text}: {other}"),
+        }
+    }
+
+    #[test]
+    fn each_message_type_is_parsed() {
+        assert_eq!(
+            parsed(r#"{"type":"new"}"#),
+            Request::New {
+                rules: Rules::default(),
+                start: None
+            }
+        );
+        let Request::New { rules, start } =
+            parsed(r#"{"type":"new","rules":{"pattern":"2","centre":"open"},"position":" x "}"#)
+        else {
+            panic!("not new");
+        };
+        assert_eq!(rules.pattern, Pattern::Two);
+        assert_eq!(rules.centre, Centre::Open);
+        assert_eq!(rules.ka_entry, Rules::default().ka_entry);
+        assert_eq!(start.as_deref(), Some(" x "));
+        assert_eq!(
+            parsed(r#"{"type":"new","position":"  "}"#),
+            parsed(r#"{"type":"new"}"#),
+            "a blank position is the rules' start"
+        );
+        assert_eq!(
+            parsed(r#"{"type":"move","move":"b4c4n"}"#),
+            Request::Move("b4c4n".into())
+        );
+        assert_eq!(parsed(r#"{"type":"goto","ply":7}"#), Request::Goto(7));
+        assert_eq!(parsed(r#"{"type":"takeback"}"#), Request::TakeBack);
+        assert_eq!(
+            parsed(r#"{"type":"mode","mode":"play"}"#),
+            Request::Mode(Mode::Play {
+                person: Player::South
+            })
+        );
+        assert_eq!(
+            parsed(r#"{"type":"mode","mode":"play","side":"north"}"#),
+            Request::Mode(Mode::Play {
+                person: Player::North
+            })
+        );
+        assert_eq!(
+            parsed(r#"{"type":"mode","mode":"analyze"}"#),
+            Request::Mode(Mode::Analyse)
+        );
+        assert_eq!(
+            parsed(r#"{"type":"mode","mode":"watch"}"#),
+            Request::Mode(Mode::Watch)
+        );
+        assert_eq!(
+            parsed(r#"{"type":"mode","mode":"review"}"#),
+            Request::Mode(Mode::Review)
+        );
+        assert_eq!(
+            parsed(r#"{"type":"settings"}"#),
+            Request::Settings(Settings::default())
+        );
+        assert_eq!(
+            parsed(
+                r#"{"type":"settings","skill":0,"movetime":60000,"multipv":5,"clock_minutes":3,"clock_increment":2}"#
+            ),
+            Request::Settings(Settings {
+                skill: Some(0),
+                movetime: Some(60_000),
+                multipv: Some(5),
+                clock_base: Some(Duration::from_secs(180)),
+                clock_increment: Some(Duration::from_secs(2)),
+            })
+        );
+        assert_eq!(parsed(r#"{"type":"run","on":false}"#), Request::Run(false));
+        assert_eq!(
+            parsed(r#"{"type":"load","text":"1. c j *"}"#),
+            Request::Load {
+                text: "1. c j *".into(),
+                review: false
+            }
+        );
+        assert_eq!(
+            parsed(r#"{"type":"load","text":"","review":true}"#),
+            Request::Load {
+                text: String::new(),
+                review: true
+            }
+        );
+        assert_eq!(
+            parsed(r#"{"type":"pick","game":2}"#),
+            Request::Pick(Some(2))
+        );
+        // The session judges these against the file open.
+        for game in ["", r#","game":"2""#, r#","game":-1"#, r#","game":1.5"#] {
+            let text = format!(r#"{{"type":"pick"{game}}}"#);
+            assert_eq!(parsed(&text), Request::Pick(None), "{text}");
+        }
+        assert_eq!(parsed(r#"{"type":"save","tag":"x"}"#), Request::Save);
+    }
+
+    #[test]
+    fn malformed_messages_say_so() {
+        assert!(matches!(
+            refused("not json"),
+            RequestError::Malformed(Malformed::Json(_))
+        ));
+        for text in [r#"{"move":"c"}"#, r#"{"type":3}"#, "[1]"] {
+            let error = refused(text);
+            assert!(
+                matches!(error, RequestError::Malformed(Malformed::NoType)),
+                "{text}"
+            );
+            assert_eq!(error.to_string(), "malformed message: no \"type\"");
+        }
+        let error = refused(r#"{"type":"fly"}"#);
+        assert!(
+            matches!(&error, RequestError::Malformed(Malformed::UnknownType(kind)) if kind == "fly")
+        );
+        assert_eq!(error.to_string(), "malformed message: unknown type 'fly'");
+    }
+
+    #[test]
+    fn bad_fields_are_named_with_their_problem() {
+        assert_eq!(
+            field_problem(r#"{"type":"move","move":5}"#),
+            ("move", FieldProblem::NotString)
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"move"}"#),
+            ("move", FieldProblem::NotString)
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"new","position":5}"#),
+            ("position", FieldProblem::NotString)
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"new","rules":{"ka_entry":true}}"#),
+            ("ka_entry", FieldProblem::NotString)
+        );
+        let (field, problem) = field_problem(r#"{"type":"new","rules":{"centre":"x"}}"#);
+        assert!(field == "centre" && matches!(problem, FieldProblem::Rule(_)));
+        assert_eq!(
+            field_problem(r#"{"type":"goto"}"#),
+            ("ply", FieldProblem::Missing)
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"goto","ply":-1}"#),
+            (
+                "ply",
+                FieldProblem::OutOfRange {
+                    value: (-1).into(),
+                    min: 0,
+                    max: u32::MAX.into()
+                }
+            )
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"mode","mode":"fly"}"#),
+            ("mode", FieldProblem::Mode)
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"mode"}"#),
+            ("mode", FieldProblem::Mode)
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"run"}"#),
+            ("on", FieldProblem::NotBool)
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"load","review":true}"#),
+            ("text", FieldProblem::NotString)
+        );
+        assert_eq!(
+            field_problem(r#"{"type":"load","text":"","review":"yes"}"#),
+            ("review", FieldProblem::NotBool)
+        );
+    }
+
+    #[test]
+    fn refusals_say_what_was_wrong_in_data_and_in_words() {
+        let error = refused(r#"{"type":"settings","skill":21}"#);
+        assert!(matches!(
+            &error,
+            RequestError::BadField {
+                field: "skill",
+                problem: FieldProblem::OutOfRange {
+                    min: 0,
+                    max: 20,
+                    ..
+                },
+            }
+        ));
+        assert_eq!(
+            error.to_string(),
+            "bad 'skill': 21 is not a whole number from 0 to 20"
+        );
+        let error = refused(r#"{"type":"mode","mode":"play","side":"east"}"#);
+        assert!(
+            matches!(&error, RequestError::BadField { problem: FieldProblem::Side(side), .. } if side == "east")
+        );
+        assert_eq!(
+            error.to_string(),
+            "bad 'side': 'east' is not south or north"
+        );
+        assert_eq!(
+            refused(r#"{"type":"goto"}"#).to_string(),
+            "bad 'ply': missing"
+        );
+        assert_eq!(
+            refused(r#"{"type":"run","on":1}"#).to_string(),
+            "bad 'on': not true or false"
+        );
+        assert_eq!(
+            refused(r#"{"type":"move","move":null}"#).to_string(),
+            "bad 'move': not a string"
+        );
+    }
+
+    #[test]
+    fn the_first_bad_field_is_the_one_reported() {
+        // Settings in the order skill, movetime, multipv, clock.
+        for (text, field) in [
+            (r#"{"type":"settings","skill":21,"multipv":0}"#, "skill"),
+            (
+                r#"{"type":"settings","multipv":0,"movetime":5}"#,
+                "movetime",
+            ),
+            (
+                r#"{"type":"settings","clock_increment":61,"multipv":9}"#,
+                "multipv",
+            ),
+            (
+                r#"{"type":"settings","clock_increment":61,"clock_minutes":181}"#,
+                "clock_minutes",
+            ),
+            (
+                r#"{"type":"settings","clock_increment":1.5}"#,
+                "clock_increment",
+            ),
+            // Rules before the position; the rule options in table order.
+            (
+                r#"{"type":"new","position":1,"rules":{"centre":1,"pattern":1}}"#,
+                "pattern",
+            ),
+            (
+                r#"{"type":"new","position":1,"rules":{"centre":"x"}}"#,
+                "centre",
+            ),
+            (r#"{"type":"load","text":1,"review":1}"#, "text"),
+            // A side is looked at only in play mode.
+            (r#"{"type":"mode","mode":"fly","side":"east"}"#, "mode"),
+        ] {
+            assert_eq!(field_problem(text).0, field, "{text}");
+        }
+        assert_eq!(
+            parsed(r#"{"type":"mode","mode":"watch","side":"east"}"#),
+            Request::Mode(Mode::Watch)
+        );
+    }
+}

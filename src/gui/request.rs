@@ -451,59 +451,53 @@ mod tests {
 
     #[test]
     fn bad_fields_are_named_with_their_problem() {
-        assert_eq!(
-            field_problem(r#"{"type":"move","move":5}"#),
-            ("move", FieldProblem::NotString)
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"move"}"#),
-            ("move", FieldProblem::NotString)
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"new","position":5}"#),
-            ("position", FieldProblem::NotString)
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"new","rules":{"ka_entry":true}}"#),
-            ("ka_entry", FieldProblem::NotString)
-        );
+        let ply_range = FieldProblem::OutOfRange {
+            value: (-1).into(),
+            min: 0,
+            max: u32::MAX.into(),
+        };
+        let cases = [
+            (
+                r#"{"type":"move","move":5}"#,
+                "move",
+                FieldProblem::NotString,
+            ),
+            (r#"{"type":"move"}"#, "move", FieldProblem::NotString),
+            (
+                r#"{"type":"new","position":5}"#,
+                "position",
+                FieldProblem::NotString,
+            ),
+            (
+                r#"{"type":"new","rules":{"ka_entry":true}}"#,
+                "ka_entry",
+                FieldProblem::NotString,
+            ),
+            (r#"{"type":"goto"}"#, "ply", FieldProblem::Missing),
+            (r#"{"type":"goto","ply":-1}"#, "ply", ply_range),
+            (
+                r#"{"type":"mode","mode":"fly"}"#,
+                "mode",
+                FieldProblem::Mode,
+            ),
+            (r#"{"type":"mode"}"#, "mode", FieldProblem::Mode),
+            (r#"{"type":"run"}"#, "on", FieldProblem::NotBool),
+            (
+                r#"{"type":"load","review":true}"#,
+                "text",
+                FieldProblem::NotString,
+            ),
+            (
+                r#"{"type":"load","text":"","review":"yes"}"#,
+                "review",
+                FieldProblem::NotBool,
+            ),
+        ];
+        for (message, field, problem) in cases {
+            assert_eq!(field_problem(message), (field, problem), "{message}");
+        }
         let (field, problem) = field_problem(r#"{"type":"new","rules":{"centre":"x"}}"#);
         assert!(field == "centre" && matches!(problem, FieldProblem::Rule(_)));
-        assert_eq!(
-            field_problem(r#"{"type":"goto"}"#),
-            ("ply", FieldProblem::Missing)
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"goto","ply":-1}"#),
-            (
-                "ply",
-                FieldProblem::OutOfRange {
-                    value: (-1).into(),
-                    min: 0,
-                    max: u32::MAX.into()
-                }
-            )
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"mode","mode":"fly"}"#),
-            ("mode", FieldProblem::Mode)
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"mode"}"#),
-            ("mode", FieldProblem::Mode)
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"run"}"#),
-            ("on", FieldProblem::NotBool)
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"load","review":true}"#),
-            ("text", FieldProblem::NotString)
-        );
-        assert_eq!(
-            field_problem(r#"{"type":"load","text":"","review":"yes"}"#),
-            ("review", FieldProblem::NotBool)
-        );
     }
 
     #[test]

@@ -15,14 +15,11 @@ use serde_json::{Value, json};
 
 use crate::position::Player;
 use crate::record::Record;
-use crate::review::{
-    AnnotatedGame, ReviewError, ReviewLimit, ReviewProgress, ReviewSettings, annotate_game,
-};
+use crate::review::{AnnotatedGame, ReviewError, ReviewProgress, ReviewSettings, annotate_game};
 
-/// Milliseconds the review searches each position: a 60-ply game takes
-/// about 12 s on one thread.
-pub const REVIEW_MOVETIME_MS: u64 = 200;
-/// Table size of a review's search, in MiB (one per page under review).
+/// Table size of a review's search, in MiB (one per page under review);
+/// otherwise it searches as `pasang annotate` does by default (200 ms a
+/// position, one thread: a 60-ply game takes about 12 s).
 const REVIEW_HASH_MIB: usize = 16;
 
 /// The games of a file the page opened, and which one is on the board.
@@ -161,9 +158,8 @@ impl GameReview {
         let stop = Arc::new(AtomicBool::new(false));
         let total = moves.len() + 1;
         let settings = ReviewSettings {
-            limit: ReviewLimit::Movetime(REVIEW_MOVETIME_MS),
-            threads: 1,
             hash_mib: REVIEW_HASH_MIB,
+            ..ReviewSettings::default()
         };
         let job_record = record.clone();
         let job_stop = Arc::clone(&stop);

@@ -302,14 +302,7 @@ impl Session {
     /// ([`Request::parse`]), then checked against the session's state.
     fn request(&mut self, text: &str) -> Result<(), RequestError> {
         match Request::parse(text)? {
-            Request::New { rules, start } => {
-                self.game = Game::new(rules, start.as_deref())?;
-                self.played_in = None;
-                self.engine.new_game = true;
-                if let Some(clock) = &mut self.clock {
-                    clock.reset();
-                }
-            }
+            Request::New { rules, start } => self.set_game(Game::new(rules, start.as_deref())?),
             Request::Move(text) => {
                 if self.mode == Mode::Review {
                     return Err(RequestError::Reviewing);
@@ -450,15 +443,21 @@ impl Session {
         }
     }
 
-    /// Reads game `record` onto the board; its annotations, if it has
-    /// any, are the review at once.
-    fn open_record(&mut self, record: &Record) -> Result<(), RequestError> {
-        self.game = Game::from_record(record)?;
+    /// Puts a new `game` on the board: played in no mode yet, a new game
+    /// for the engine, the clocks afresh.
+    fn set_game(&mut self, game: Game) {
+        self.game = game;
         self.played_in = None;
         self.engine.new_game = true;
         if let Some(clock) = &mut self.clock {
             clock.reset();
         }
+    }
+
+    /// Reads game `record` onto the board; its annotations, if it has
+    /// any, are the review at once.
+    fn open_record(&mut self, record: &Record) -> Result<(), RequestError> {
+        self.set_game(Game::from_record(record)?);
         self.source = Some(record.clone());
         self.review = GameReview::from_annotated(record, self.game.moves_to_end());
         self.review_sent = false;

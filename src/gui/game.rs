@@ -12,8 +12,15 @@ use crate::notation::{MoveError, PositionError, format_position, parse_move, par
 use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
 use crate::position::{Phase, Player, Position};
+use crate::protocol::options::RULE_OPTIONS;
 use crate::record::{self, Record, RecordError, RecordMove};
 use crate::rules::{OptionValueError, Rules};
+
+/// The field of each rule option in the page's `rules` objects (the
+/// `state` message's and `new`'s), in [`RULE_OPTIONS`]' order: the
+/// option's name in lower case, its words joined by `_`.
+pub(super) const RULE_FIELDS: [&str; RULE_OPTIONS.len()] =
+    ["pattern", "ka_entry", "second_column", "centre"];
 
 /// Why a request about the game was refused.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
@@ -290,12 +297,11 @@ impl Game {
             "last": last,
             "over": over,
             "status": text,
-            "rules": {
-                "pattern": self.rules.pattern.to_string(),
-                "ka_entry": self.rules.ka_entry.to_string(),
-                "second_column": self.rules.second_column.to_string(),
-                "centre": self.rules.centre.to_string(),
-            },
+            "rules": RULE_FIELDS
+                .iter()
+                .zip(&RULE_OPTIONS)
+                .map(|(field, option)| (field.to_string(), json!(option.value(&self.rules))))
+                .collect::<serde_json::Map<_, _>>(),
         })
     }
 }
@@ -326,6 +332,22 @@ fn move_json(position: &Position, mv: Move) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rule_fields_are_the_rule_options_names() {
+        for (field, option) in RULE_FIELDS.iter().zip(&RULE_OPTIONS) {
+            assert_eq!(*field, option.name.to_lowercase().replace(' ', "_"));
+        }
+        let rules = Rules {
+            centre: crate::rules::Centre::Open,
+            ..Rules::default()
+        };
+        let state = Game::new(rules, None).unwrap().state();
+        assert_eq!(
+            state["rules"],
+            json!({"pattern": "1", "ka_entry": "slide", "second_column": "opposite", "centre": "open"})
+        );
+    }
 
     #[test]
     fn the_start_has_eleven_passages_and_120_stones() {

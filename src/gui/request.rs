@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::game::GameError;
+use super::game::{GameError, RULE_FIELDS};
 use super::mode::Mode;
 use crate::position::Player;
-use crate::rules::{Centre, KaEntry, OptionValueError, Pattern, Rules, SecondColumn};
+use crate::protocol::options::RULE_OPTIONS;
+use crate::rules::{OptionValueError, Rules};
 
 /// Bounds of the settings the page may choose.
 const MOVETIME_RANGE: RangeInclusive<u64> = 10..=60_000;
@@ -277,34 +278,20 @@ fn mode_of(message: &Value) -> Result<Mode, RequestError> {
     })
 }
 
-/// The rules of a `new` message (defaults for what is left out).
+/// The rules of a `new` message (defaults for what is left out), each
+/// option set as the protocol's `setoption` sets it.
 fn rules_of(value: &Value) -> Result<Rules, RequestError> {
     let mut rules = Rules::default();
-    if value.is_null() {
-        return Ok(rules);
-    }
-    let text = |field: &'static str| -> Result<Option<&str>, RequestError> {
+    for (field, option) in RULE_FIELDS.into_iter().zip(&RULE_OPTIONS) {
         match &value[field] {
-            Value::Null => Ok(None),
-            Value::String(text) => Ok(Some(text.as_str())),
-            _ => Err(bad(field, FieldProblem::NotString)),
+            Value::Null => {}
+            Value::String(text) => {
+                rules = option
+                    .apply(rules, text)
+                    .map_err(|e| bad(field, FieldProblem::Rule(e)))?;
+            }
+            _ => return Err(bad(field, FieldProblem::NotString)),
         }
-    };
-    let invalid =
-        |field: &'static str| move |e: OptionValueError| bad(field, FieldProblem::Rule(e));
-    if let Some(text) = text("pattern")? {
-        rules.pattern = text.parse::<Pattern>().map_err(invalid("pattern"))?;
-    }
-    if let Some(text) = text("ka_entry")? {
-        rules.ka_entry = text.parse::<KaEntry>().map_err(invalid("ka_entry"))?;
-    }
-    if let Some(text) = text("second_column")? {
-        rules.second_column = text
-            .parse::<SecondColumn>()
-            .map_err(invalid("second_column"))?;
-    }
-    if let Some(text) = text("centre")? {
-        rules.centre = text.parse::<Centre>().map_err(invalid("centre"))?;
     }
     Ok(rules)
 }
@@ -312,6 +299,7 @@ fn rules_of(value: &Value) -> Result<Rules, RequestError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Centre, Pattern};
 
     fn parsed(text: &str) -> Request {
         Request::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))

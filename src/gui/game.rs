@@ -210,8 +210,7 @@ impl Game {
         record.push_tag("North", north);
         record.push_rule_tags(&self.rules);
         record.push_tag("FEN", self.start_string());
-        let end = Status::of(&self.positions[self.moves.len()], &self.rules);
-        let result = match end {
+        let result = match self.end_status() {
             Status::InPlay => "*",
             Status::Over { winner: None, .. } => "1/2-1/2",
             Status::Over {
@@ -291,7 +290,7 @@ impl Game {
             "scores": [shown.score(Player::South), shown.score(Player::North)],
             "position": format_position(&shown),
             "start": self.start_string(),
-            "moves": self.moves.iter().map(Move::to_string).collect::<Vec<_>>(),
+            "moves": self.moves_to_end(),
             "cursor": self.cursor,
             "legal": legal,
             "last": last,

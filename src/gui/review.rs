@@ -351,13 +351,16 @@ mod tests {
             review.poll().unwrap();
             if review.running() {
                 partial = review.message()["partial"].as_array().unwrap().clone();
+                // The positions are searched from the end back: a known
+                // one is followed by known ones only.
+                let known: Vec<bool> = partial.iter().map(|p| !p.is_null()).collect();
+                assert!(known.windows(2).all(|k| !k[0] || k[1]), "{partial:?}");
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         let message = review.message();
         assert_eq!(message["done"], 3);
-        // The positions are searched from the end back: the last ones are
-        // known first.
+        // What is known of a position is its winning chances.
         if let Some(last) = partial.last() {
             assert!(last.is_null() || last["win"].is_number(), "{partial:?}");
         }

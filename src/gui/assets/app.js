@@ -9,6 +9,8 @@ const CELL = 60;
 const MARGIN = 40;
 const MAX_RECORD_BYTES = 1 << 20;
 const MODES = ["play", "analyse", "watch", "review"];
+// The fields of the server's `rules` objects, each the id of its select.
+const RULE_KEYS = ["pattern", "ka_entry", "second_column", "centre"];
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -58,16 +60,17 @@ function stretch(file, player, attrs, parent) {
     width: CELL - 6, height: Math.max(...ys) - Math.min(...ys) + CELL - 6, rx: 8,
   }, attrs), parent);
 }
+// Whether North made the game's first move.
+const northFirst = () => state.start.split(" ")[1] === "n";
 // A ply's move number as the list shows it: `9.` for South, `9...` for North.
 function moveNumber(ply) {
-  const northFirst = state.start.split(" ")[1] === "n";
-  const index = ply - 1 + (northFirst ? 1 : 0);
+  const index = ply - 1 + (northFirst() ? 1 : 0);
   return `${Math.floor(index / 2) + 1}${index % 2 === 0 ? "." : "..."}`;
 }
 const other = (side) => (side === "south" ? "north" : "south");
 // Who played ply `ply` (from 1) of the game.
 function moverOf(ply) {
-  const first = state.start.split(" ")[1] === "n" ? "north" : "south";
+  const first = northFirst() ? "north" : "south";
   return ply % 2 === 1 ? first : other(first);
 }
 
@@ -143,7 +146,12 @@ function drawLastMove(svg) {
     const [x1, y1] = centre(last.from), [x2, y2] = centre(last.to);
     el("line", { class: "path", x1, y1, x2, y2 }, svg);
   }
-  for (const name of last.captures) {
+  drawCaptures(svg);
+}
+
+// The stones the move that led here took.
+function drawCaptures(svg) {
+  for (const name of state.last ? state.last.captures : []) {
     const [x, y] = centre(name);
     el("circle", { class: "captured", cx: x, cy: y, r: 12 }, svg);
   }
@@ -194,12 +202,7 @@ function drawReviewArrows(svg) {
   arrowHead(svg, "best-head", "#2a9d4a");
   const mover = moverOf(ply);
   moveArrow(svg, state.moves[ply - 1], mover, "played", "played-file", "played-head");
-  if (state.last) {
-    for (const name of state.last.captures) {
-      const [x, y] = centre(name);
-      el("circle", { class: "captured", cx: x, cy: y, r: 12 }, svg);
-    }
-  }
+  drawCaptures(svg);
   const best = bestMove(reviewPly(ply));
   if (best && best !== state.moves[ply - 1]) moveArrow(svg, best, mover, "arrow", "arrow-file", "best-head");
 }
@@ -328,7 +331,7 @@ function render() {
   $("takeback").hidden = state.mode === "review";
   clockAt = performance.now();
   showClocks();
-  for (const key of ["pattern", "ka_entry", "second_column", "centre"]) $(key).value = state.rules[key];
+  for (const key of RULE_KEYS) $(key).value = state.rules[key];
   if (document.activeElement !== $("fen")) $("fen").value = state.position;
   renderHint();
   renderMoves();
@@ -367,18 +370,17 @@ function renderHint() {
 function renderMoves() {
   const list = $("moves");
   list.textContent = "";
-  const northFirst = state.start.split(" ")[1] === "n";
   state.moves.forEach((move, i) => {
     const span = document.createElement("span");
-    const ply = i + (northFirst ? 1 : 0);
+    const mover = moverOf(i + 1);
     span.textContent = move;
-    span.className = ply % 2 === 0 ? "south" : "north";
+    span.className = mover;
     span.dataset.ply = i + 1;
     const judged = state.mode === "review" ? reviewPly(i + 1) : null;
     if (judged && judged.mark) span.dataset.mark = judged.mark;
     if (judged) span.title = judged.eval.text + (judged.best ? `; better ${judged.best.move}` : "");
-    if (ply % 2 === 0) span.dataset.number = (ply / 2 + 1) + ".";
-    else if (i === 0) span.dataset.number = ((ply - 1) / 2 + 1) + "...";
+    // Numbered: South's moves, and the first if North made it.
+    if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1);
     if (i + 1 === state.cursor) span.classList.add("current");
     span.onclick = () => send({ type: "goto", ply: i + 1 });
     list.appendChild(span);
@@ -436,10 +438,10 @@ function showClocks() {
   }
 }
 
-function showEval(info) {
-  $("eval").textContent = info.score;
-  const share = 100 / (1 + Math.exp(-info.south / 400));
-  $("evalfill").style.height = share.toFixed(1) + "%";
+// The evaluation in words and, in the bar, South's share (percent).
+function showEval(text, southShare) {
+  $("eval").textContent = text;
+  $("evalfill").style.height = southShare.toFixed(1) + "%";
 }
 
 // ---- the review ----
@@ -473,10 +475,7 @@ function renderReview() {
   }
   // The bar shows South's winning chances at the ply on view.
   const standing = reviewStanding(state.cursor);
-  if (standing) {
-    $("eval").textContent = standing.text;
-    $("evalfill").style.height = standing.win.toFixed(1) + "%";
-  }
+  if (standing) showEval(standing.text, standing.win);
   drawGraph();
   const players = review && review.players ? review.players : {};
   $("review-title").textContent = review
@@ -533,7 +532,7 @@ function graphGeometry() {
   const pad = 6;
   const x = (ply) => pad + (ply * (width - 2 * pad)) / plies;
   const y = (win) => 4 + ((100 - win) * (height - 8)) / 100;
-  return { svg, width, height, plies, pad, x, y };
+  return { svg, width, height, plies, x, y };
 }
 
 function drawGraph() {
@@ -643,7 +642,7 @@ function onMessage(event) {
       if (state && state.over) break;
       if (searchInfo && searchInfo.purpose === "move") watchLines[message.side] = message;
       else lines[message.multipv] = message;
-      if (message.multipv === 1) showEval(message);
+      if (message.multipv === 1) showEval(message.score, 100 / (1 + Math.exp(-message.south / 400)));
       renderLines();
       drawBoard();
       break;
@@ -682,7 +681,7 @@ function download(text, annotated) {
 
 function rules() {
   const r = {};
-  for (const key of ["pattern", "ka_entry", "second_column", "centre"]) r[key] = $(key).value;
+  for (const key of RULE_KEYS) r[key] = $(key).value;
   return r;
 }
 

@@ -1,7 +1,8 @@
 //! `pasang gui` driven as a person and a browser would: its HTTP answers
 //! and WebSocket sessions straight, then the page itself in headless
 //! Chromium over the DevTools protocol, clicking with real mouse events.
-//! Without Chromium the browser test says so and passes.
+//! Without Chromium the browser tests say so and pass, except under
+//! `CI=true`, where they fail.
 
 mod common;
 
@@ -725,10 +726,11 @@ fn the_board_fits_three_screens_and_a_game_is_reviewed() {
                const boxes = points.map(g => g.getBoundingClientRect());
                const board = document.querySelector('#board').getBoundingClientRect();
                const panel = document.querySelector('#panel').getBoundingClientRect();
-               const inside = boxes.filter(r => r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5
-                 && r.bottom <= innerHeight + 0.5 && r.width > 0).length;
-               const outside = points.filter((g, i) => boxes.filter(r => r === boxes[i]).length && !(boxes[i].left >= 0
-                 && boxes[i].top >= 0 && boxes[i].right <= innerWidth + 0.5 && boxes[i].bottom <= innerHeight + 0.5))
+               const onScreen = r => r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5
+                 && r.bottom <= innerHeight + 0.5;
+               const inside = boxes.filter(r => onScreen(r) && r.width > 0).length;
+               // The first few points off the screen, for the message.
+               const outside = points.filter((g, i) => !onScreen(boxes[i]))
                  .slice(0, 3).map(g => g.dataset.point + ' ' + JSON.stringify(g.getBoundingClientRect()));
                return { inside, outside, smallest: Math.min(...boxes.map(r => Math.min(r.width, r.height))),
                  board: board.width, innerWidth, innerHeight,
@@ -872,7 +874,7 @@ fn base64_decode(text: &str) -> Vec<u8> {
     bytes
 }
 
-/// The screenshots of docs/review.md: the review of the second game of
+/// The screenshots of docs/gui.md: the review of the second game of
 /// docs/img/review-games.pgn at its first marked move, on a desktop
 /// (1440 x 900) and a phone held upright (360 x 640, the whole page).
 /// Run by hand: `cargo test --release --test gui -- --ignored review_screenshots`.

@@ -329,14 +329,28 @@ pub enum ScanError {
     },
 }
 
-/// The game being read by [`scan`]: its index, its records so far and its
-/// first bad line.
-type OpenGame = (u64, u64, Option<(usize, DataRecordError)>);
+/// The game being read by [`scan_games`].
+struct OpenGame {
+    index: u64,
+    /// Its records up to its first bad line.
+    records: Vec<DataRecord>,
+    /// Its first bad line (an error only if the game is complete).
+    bad: Option<(usize, DataRecordError)>,
+}
 
 /// Reads a file's text as a resumed run sees it: complete games count, a
 /// half-written last game (no `# end` line, or a line cut short) is left
 /// out of `keep`. Bad lines inside a complete game are errors.
 pub fn scan(text: &str) -> Result<Scan, ScanError> {
+    scan_games(text, |_, _| {})
+}
+
+/// [`scan`], handing each complete game's index and records to `game`, in
+/// file order: the records are parsed once, here, for every reader.
+pub fn scan_games(
+    text: &str,
+    mut game: impl FnMut(u64, Vec<DataRecord>),
+) -> Result<Scan, ScanError> {
     let mut scan = Scan {
         header: None,
         games: 0,
@@ -380,17 +394,26 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
             }
             // A game header after a half-written game: that one was
             // abandoned, which a resumed run never does; keep reading.
-            open = Some((expected, 0, None));
+            open = Some(OpenGame {
+                index: expected,
+                records: Vec::new(),
+                bad: None,
+            });
         } else if let Some(rest) = line.strip_prefix("# end ") {
             let found = rest.split_whitespace().next().unwrap_or("");
             match open.take() {
-                Some((game, records, bad)) if found.parse::<u64>() == Ok(game) => {
+                Some(OpenGame {
+                    index,
+                    records,
+                    bad,
+                }) if found.parse::<u64>() == Ok(index) => {
                     if let Some((line, error)) = bad {
                         return Err(ScanError::BadRecord { line, error });
                     }
                     scan.games += 1;
-                    scan.positions += records;
+                    scan.positions += records.len() as u64;
                     scan.keep = end;
+                    game(index, records);
                 }
                 _ => {
                     return Err(ScanError::GameOrder {
@@ -402,12 +425,12 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
             }
         } else if line.starts_with('#') || line.trim().is_empty() {
             continue;
-        } else if let Some((_, records, bad)) = open.as_mut() {
-            *records += 1;
-            if bad.is_none()
-                && let Err(error) = DataRecord::parse(line)
-            {
-                *bad = Some((number, error));
+        } else if let Some(open) = open.as_mut() {
+            if open.bad.is_none() {
+                match DataRecord::parse(line) {
+                    Ok(record) => open.records.push(record),
+                    Err(error) => open.bad = Some((number, error)),
+                }
             }
         } else {
             return Err(ScanError::GameOrder {
@@ -565,6 +588,20 @@ mod tests {
         let scan = super::scan(&whole[..header_len + 3]).unwrap();
         assert_eq!((scan.games, scan.keep), (0, header_len));
         assert_eq!(super::scan(&whole[..10]).unwrap().header, None);
+    }
+
+    #[test]
+    fn scans_hand_over_the_records_of_complete_games_only() {
+        // Game 1 begun and abandoned, then written whole; game 2 cut short.
+        let whole = file(3);
+        let game_1 = whole.find("# game 1").unwrap();
+        let abandoned = format!("# game 1 1 slide opposite wall plies c\n{}\n", record());
+        let mut text = whole[..whole.len() - 30].to_string();
+        text.insert_str(game_1, &abandoned);
+        let mut games = Vec::new();
+        let scan = scan_games(&text, |index, records| games.push((index, records))).unwrap();
+        assert_eq!((scan.games, scan.positions), (2, 4));
+        assert_eq!(games, [(0, vec![record(); 2]), (1, vec![record(); 2])]);
     }
 
     #[test]

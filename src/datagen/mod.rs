@@ -464,15 +464,13 @@ pub fn read(path: &Path) -> Result<Vec<DataRecord>, DatagenError> {
         path: path.to_path_buf(),
         error,
     })?;
-    let scan = format::scan(&text).map_err(|error| DatagenError::Scan {
-        path: path.to_path_buf(),
-        error,
+    let mut records = Vec::new();
+    format::scan_games(&text, |_, game| records.extend(game)).map_err(|error| {
+        DatagenError::Scan {
+            path: path.to_path_buf(),
+            error,
+        }
     })?;
-    let records = text[..scan.keep]
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .filter_map(|line| DataRecord::parse(line).ok())
-        .collect();
     Ok(records)
 }
 

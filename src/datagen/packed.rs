@@ -14,7 +14,7 @@
 //! to move's view), u8 result (0 loss, 1 draw, 2 win, side to move's view),
 //! u8 0, i16 final margin (side to move's view), u16 0.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -252,10 +252,12 @@ pub struct MergeReport {
     pub positions: u64,
 }
 
-/// One shard's complete games: their (seed, index) and packed records.
+/// One shard's complete games: their seed, their indexes and their
+/// packed records.
 struct ShardContents {
     path: PathBuf,
-    games: Vec<(u64, u64)>,
+    seed: u64,
+    games: Vec<u64>,
     records: Vec<PackedRecord>,
 }
 
@@ -268,29 +270,22 @@ fn read_shard(path: &Path) -> Result<ShardContents, PackError> {
         path: path.to_path_buf(),
         error,
     };
-    let scan = format::scan(&text).map_err(scan_error)?;
+    let mut games = Vec::new();
+    let mut records = Vec::new();
+    let scan = format::scan_games(&text, |index, game| {
+        games.push(index);
+        records.extend(game.iter().map(PackedRecord::pack));
+    })
+    .map_err(scan_error)?;
     let Some(Header { seed, .. }) = scan.header else {
         return Err(scan_error(format::ScanError::NotDatagen));
     };
-    let mut shard = ShardContents {
+    Ok(ShardContents {
         path: path.to_path_buf(),
-        games: Vec::with_capacity(scan.games as usize),
-        records: Vec::with_capacity(scan.positions as usize),
-    };
-    // `scan` checked every line of the complete games: what fails to
-    // parse here is a comment.
-    for line in text[..scan.keep].lines() {
-        if let Some(rest) = line.strip_prefix("# game ") {
-            let index = rest.split_whitespace().next().and_then(|w| w.parse().ok());
-            shard.games.push((seed, index.unwrap_or(u64::MAX)));
-        } else if !line.starts_with('#')
-            && !line.trim().is_empty()
-            && let Ok(record) = DataRecord::parse(line)
-        {
-            shard.records.push(PackedRecord::pack(&record));
-        }
-    }
-    Ok(shard)
+        seed,
+        games,
+        records,
+    })
 }
 
 /// Merges text shards into one packed file at `out`, positions shuffled
@@ -305,25 +300,22 @@ pub fn merge(inputs: &[PathBuf], out: &Path, seed: u64) -> Result<MergeReport, P
         .par_iter()
         .map(|path| read_shard(path))
         .collect::<Result<_, _>>()?;
-    let mut seen: std::collections::HashMap<(u64, u64), usize> = Default::default();
+    // `scan` reads a shard's games in order, so they are distinct: a game
+    // seen before is in an earlier shard.
+    let mut seen: HashMap<(u64, u64), usize> = HashMap::new();
     let mut games = 0;
     for (which, shard) in shards.iter().enumerate() {
-        let mut own = HashSet::new();
         for &game in &shard.games {
-            if let Some(&first) = seen.get(&game) {
+            if let Some(first) = seen.insert((shard.seed, game), which) {
                 return Err(PackError::Duplicate {
-                    seed: game.0,
-                    game: game.1,
+                    seed: shard.seed,
+                    game,
                     first: shards[first].path.clone(),
                     second: shard.path.clone(),
                 });
             }
-            own.insert(game);
-            games += 1;
         }
-        for game in own {
-            seen.insert(game, which);
-        }
+        games += shard.games.len() as u64;
     }
     let mut records: Vec<PackedRecord> = shards.into_iter().flat_map(|s| s.records).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);

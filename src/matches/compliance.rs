@@ -191,7 +191,6 @@ impl Checker {
         engine.ping(PING)?;
         engine.send(&Command::Go(go))?;
         let mut start = Instant::now();
-        let mut lines = Vec::new();
         if let Some(pause) = stop_after {
             match engine.wait_for("bestmove", start + pause, "bestmove") {
                 Ok((line, _)) => return Err(StepFailure::BeforeStop(line.text)),
@@ -202,22 +201,18 @@ impl Checker {
             // From here on the time that matters is the answer to stop.
             start = Instant::now();
         }
-        let deadline = Instant::now() + wait;
-        let best = loop {
-            match engine.next_line(deadline) {
-                Ok(line) if line.text.split_whitespace().next() == Some("bestmove") => break line,
-                Ok(line) => lines.push(line.text),
-                Err(ClientError::Timeout(_)) => {
-                    // Try to get it back in step for the next steps.
-                    let answered = engine.send(&Command::Stop).is_ok()
-                        && engine
-                            .wait_for("bestmove", Instant::now() + GRACE, "bestmove")
-                            .is_ok();
-                    self.unresponsive = !answered;
-                    return Err(StepFailure::NoBestmove(wait.as_millis()));
-                }
-                Err(error) => return Err(error.into()),
+        let (best, lines) = match engine.wait_for("bestmove", Instant::now() + wait, "bestmove") {
+            Ok(answer) => answer,
+            Err(ClientError::Timeout(_)) => {
+                // Try to get it back in step for the next steps.
+                let answered = engine.send(&Command::Stop).is_ok()
+                    && engine
+                        .wait_for("bestmove", Instant::now() + GRACE, "bestmove")
+                        .is_ok();
+                self.unresponsive = !answered;
+                return Err(StepFailure::NoBestmove(wait.as_millis()));
             }
+            Err(error) => return Err(error.into()),
         };
         let words: Vec<&str> = best.text.split_whitespace().collect();
         let final_info = lines

@@ -325,54 +325,44 @@ impl Playing<'_> {
             return Err(fault_of(&error));
         }
         let start = Instant::now();
-        let deadline = start + allowed;
-        let mut info = None;
-        loop {
-            match process.next_line(deadline) {
-                Ok(line) => {
-                    let mut words = line.text.split_whitespace();
-                    if words.next() == Some("bestmove") {
-                        return Ok(Answer {
-                            best: words.next().map(str::to_string),
-                            elapsed: line.at.saturating_duration_since(start),
-                            info,
-                        });
+        match process.wait_for("bestmove", start + allowed, "bestmove") {
+            Ok((line, before)) => Ok(Answer {
+                best: line.text.split_whitespace().nth(1).map(str::to_string),
+                elapsed: line.at.saturating_duration_since(start),
+                // The last scored line is the search's final word.
+                info: before
+                    .iter()
+                    .rev()
+                    .find_map(|text| InfoLine::parse(text).filter(|info| info.score.is_some())),
+            }),
+            Err(ClientError::Timeout(_)) => {
+                // Time is up. Stop the search and wait for its bestmove so
+                // that the engine stays in step for the next game; if none
+                // comes, restart it.
+                let grace_end = Instant::now() + settings.stop_grace;
+                let late = match process.send(&Command::Stop) {
+                    Ok(()) => process.wait_for("bestmove", grace_end, "bestmove").ok(),
+                    Err(_) => None,
+                };
+                let allowed_ms = allowed.as_millis();
+                let text = match late {
+                    Some((line, _)) => format!(
+                        "loses on time (bestmove after {} ms, {allowed_ms} ms allowed)",
+                        line.at.saturating_duration_since(start).as_millis()
+                    ),
+                    None => {
+                        log::warn!("{name} did not answer stop; restarting it");
+                        seat.drop_process(&ClientError::Timeout("bestmove"));
+                        format!(
+                            "loses on time (no bestmove within {allowed_ms} ms, nor after stop)"
+                        )
                     }
-                    if let Some(line) = InfoLine::parse(&line.text)
-                        && line.score.is_some()
-                    {
-                        info = Some(line);
-                    }
-                }
-                Err(ClientError::Timeout(_)) => {
-                    // Time is up. Stop the search and wait for its
-                    // bestmove so that the engine stays in step for the
-                    // next game; if none comes, restart it.
-                    let grace_end = Instant::now() + settings.stop_grace;
-                    let late = match process.send(&Command::Stop) {
-                        Ok(()) => process.wait_for("bestmove", grace_end, "bestmove").ok(),
-                        Err(_) => None,
-                    };
-                    let allowed_ms = allowed.as_millis();
-                    let text = match late {
-                        Some((line, _)) => format!(
-                            "loses on time (bestmove after {} ms, {allowed_ms} ms allowed)",
-                            line.at.saturating_duration_since(start).as_millis()
-                        ),
-                        None => {
-                            log::warn!("{name} did not answer stop; restarting it");
-                            seat.drop_process(&ClientError::Timeout("bestmove"));
-                            format!(
-                                "loses on time (no bestmove within {allowed_ms} ms, nor after stop)"
-                            )
-                        }
-                    };
-                    return Err((Termination::TimeForfeit, text));
-                }
-                Err(error) => {
-                    seat.drop_process(&error);
-                    return Err(fault_of(&error));
-                }
+                };
+                Err((Termination::TimeForfeit, text))
+            }
+            Err(error) => {
+                seat.drop_process(&error);
+                Err(fault_of(&error))
             }
         }
     }

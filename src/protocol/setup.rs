@@ -108,6 +108,8 @@ pub fn set_option(
     };
     let option: &'static str = canonical;
     let value = value.map(str::trim);
+    // A string option: `<empty>`, its announced default, is no text.
+    let text = value.filter(|v| !v.is_empty() && *v != "<empty>");
     let needed = || {
         value
             .filter(|v| !v.is_empty())
@@ -160,16 +162,13 @@ pub fn set_option(
         "Reference Player" => engine.set_reference(needed()?.parse()?),
         "Use NNUE" => engine.set_use_network(boolean()?),
         "EvalFile" => {
-            let network = match value.filter(|v| !v.is_empty() && *v != "<empty>") {
+            let network = match text {
                 None => Network::embedded(),
                 Some(path) => Arc::new(Network::load(Path::new(path)).map_err(Refusal::Network)?),
             };
             engine.set_network(network);
         }
-        "Debug Log File" => {
-            let path = value.filter(|v| !v.is_empty() && *v != "<empty>");
-            return Ok(OptionEffect::LogFile(path.map(str::to_string)));
-        }
+        "Debug Log File" => return Ok(OptionEffect::LogFile(text.map(str::to_string))),
         _ => {
             let rule = rule_option(option).expect("every other option is a rule option");
             engine.choose_rules(rule.apply(*engine.rules(), needed()?)?);

@@ -33,19 +33,18 @@ pub(crate) fn display(engine: &Engine) -> String {
 /// The evaluation and its terms, for `eval`.
 pub(crate) fn eval_report(engine: &Engine) -> String {
     let evaluation = engine.evaluation();
+    let network = engine.network();
     format!(
-        "margin {} mobility {} danger {} threats {} tempo {} total {} (centipoints, side to move: {})",
+        "margin {} mobility {} danger {} threats {} tempo {} total {} (centipoints, side to move: {}); network {} ({}, {})",
         evaluation.margin,
         evaluation.mobility,
         evaluation.danger,
         evaluation.threats,
         evaluation.tempo,
         evaluation.total,
-        engine.position().side_to_move()
-    ) + &format!(
-        "; network {} ({}, {})",
-        engine.network().evaluate(engine.position()),
-        engine.network().name(),
+        engine.position().side_to_move(),
+        network.evaluate(engine.position()),
+        network.name(),
         if engine.uses_network() {
             "in use"
         } else {

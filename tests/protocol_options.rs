@@ -118,15 +118,7 @@ fn isready_right_after_bestmove_waits_for_earlier_commands() {
             "go nodes 1"
         };
         engine.go(command, WORK);
-        engine.send("eval");
-        engine.send("isready");
-        let first = engine.expect_line("a line", |_| true, WORK);
-        if first == "readyok" {
-            engine.fail(&format!(
-                "round {round}: readyok came before the output of 'eval' sent ahead of it"
-            ));
-        }
-        engine.expect_line("readyok", |line| line == "readyok", WORK);
+        eval_answers_before_readyok(&mut engine, &format!("round {round}"));
     }
     for round in 0..100 {
         engine.send("go perft 1");
@@ -135,16 +127,21 @@ fn isready_right_after_bestmove_waits_for_earlier_commands() {
             |line| line.starts_with("Nodes searched"),
             WORK,
         );
-        engine.send("eval");
-        engine.send("isready");
-        let first = engine.expect_line("a line", |_| true, WORK);
-        if first == "readyok" {
-            engine.fail(&format!(
-                "go perft, round {round}: readyok came before the output of 'eval' sent ahead of it"
-            ));
-        }
-        engine.expect_line("readyok", |line| line == "readyok", WORK);
+        eval_answers_before_readyok(&mut engine, &format!("go perft, round {round}"));
     }
+}
+
+/// Sends `eval` then `isready`: `readyok` must come after eval's line.
+fn eval_answers_before_readyok(engine: &mut Engine, round: &str) {
+    engine.send("eval");
+    engine.send("isready");
+    let first = engine.expect_line("a line", |_| true, WORK);
+    if first == "readyok" {
+        engine.fail(&format!(
+            "{round}: readyok came before the output of 'eval' sent ahead of it"
+        ));
+    }
+    engine.expect_line("readyok", |line| line == "readyok", WORK);
 }
 
 #[test]

@@ -278,10 +278,36 @@ impl Drop for EngineProcess {
     }
 }
 
-/// The stderr thread: keeps the last [`STDERR_LINES`] lines (each cut to
-/// [`MAX_LINE_BYTES`]) until the stream ends.
+/// The stderr thread: keeps the last [`STDERR_LINES`] lines until the
+/// stream ends.
 fn keep_stderr(stderr: impl Read, kept: &Mutex<VecDeque<String>>) {
-    let mut reader = BufReader::new(stderr);
+    for_each_line(stderr, |text| {
+        let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.len() == STDERR_LINES {
+            kept.pop_front();
+        }
+        kept.push_back(text);
+        true
+    });
+}
+
+/// The reader thread: forwards lines until end of output or until the
+/// runner has dropped its end of the channel.
+fn read_lines(stdout: impl Read, sender: &SyncSender<Line>) {
+    for_each_line(stdout, |text| {
+        let line = Line {
+            text,
+            at: Instant::now(),
+        };
+        sender.send(line).is_ok()
+    });
+}
+
+/// Hands each line of `stream`, without its line end, to `take` until the
+/// stream ends (or fails) or `take` says no more. A longer line keeps its
+/// first [`MAX_LINE_BYTES`]: a verdict can still be read from it.
+fn for_each_line(stream: impl Read, mut take: impl FnMut(String) -> bool) {
+    let mut reader = BufReader::new(stream);
     let mut buffer = Vec::new();
     while let Ok(LineRead::Line | LineRead::TooLong) =
         read_line_bounded(&mut reader, &mut buffer, MAX_LINE_BYTES)
@@ -289,36 +315,8 @@ fn keep_stderr(stderr: impl Read, kept: &Mutex<VecDeque<String>>) {
         let text = String::from_utf8_lossy(&buffer)
             .trim_end_matches(['\r', '\n'])
             .to_string();
-        let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
-        if kept.len() == STDERR_LINES {
-            kept.pop_front();
-        }
-        kept.push_back(text);
-    }
-}
-
-/// The reader thread: forwards lines until end of output or until the
-/// runner has dropped its end of the channel.
-fn read_lines(stdout: impl Read, sender: &SyncSender<Line>) {
-    let mut reader = BufReader::new(stdout);
-    let mut buffer = Vec::new();
-    loop {
-        // A longer line keeps its first MAX_LINE_BYTES: a verdict can
-        // still be read from it.
-        match read_line_bounded(&mut reader, &mut buffer, MAX_LINE_BYTES) {
-            Ok(LineRead::Line | LineRead::TooLong) => {
-                let text = String::from_utf8_lossy(&buffer)
-                    .trim_end_matches(['\r', '\n'])
-                    .to_string();
-                let line = Line {
-                    text,
-                    at: Instant::now(),
-                };
-                if sender.send(line).is_err() {
-                    return;
-                }
-            }
-            Ok(LineRead::End) | Err(_) => return,
+        if !take(text) {
+            return;
         }
     }
 }

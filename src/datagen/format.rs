@@ -59,19 +59,25 @@ pub struct Header {
 
 impl fmt::Display for Header {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{MAGIC} seed {} {} random-plies {}",
-            self.seed, self.limit, self.random_plies
-        )?;
-        if let Some(shard) = self.shard {
-            write!(f, " shard {}/{}", shard.index + 1, shard.count)?;
-        }
-        Ok(())
+        write!(f, "{MAGIC} {}", self.settings())
     }
 }
 
 impl Header {
+    /// The header line's words after [`MAGIC`], what a resumed run must
+    /// match: `seed 42 nodes 5000 random-plies 4`, then `shard K/N` for a
+    /// shard.
+    pub fn settings(&self) -> String {
+        let mut words = format!(
+            "seed {} {} random-plies {}",
+            self.seed, self.limit, self.random_plies
+        );
+        if let Some(shard) = self.shard {
+            words.push_str(&format!(" shard {shard}"));
+        }
+        words
+    }
+
     /// Parses a header line (without its newline).
     pub fn parse(line: &str) -> Option<Header> {
         let rest = line.strip_prefix(MAGIC)?;
@@ -518,6 +524,10 @@ mod tests {
         }
         let sharded = Header::parse("# pasang datagen 1 seed 1 nodes 9 random-plies 2 shard 3/4");
         let sharded = sharded.unwrap();
+        assert_eq!(
+            sharded.settings(),
+            "seed 1 nodes 9 random-plies 2 shard 3/4"
+        );
         assert_eq!(sharded.game_index(0), 2);
         assert_eq!(sharded.game_index(2), 10);
         // Games 2, 6 and 10 of 0..11.

@@ -83,17 +83,10 @@ pub enum DatagenError {
     },
     /// The file was made with other settings than those given.
     #[error(
-        "cannot resume '{}': it was made with 'seed {} {} random-plies {}{}' \
-         but this run asks for 'seed {} {} random-plies {}{}'",
+        "cannot resume '{}': it was made with '{}' but this run asks for '{}'",
         path.display(),
-        file.seed,
-        file.limit,
-        file.random_plies,
-        shard_words(file),
-        given.seed,
-        given.limit,
-        given.random_plies,
-        shard_words(given)
+        file.settings(),
+        given.settings()
     )]
     Mismatch {
         path: PathBuf,
@@ -106,14 +99,6 @@ pub enum DatagenError {
     /// The search returned no move in a position in play.
     #[error("game {game}: the search found no move in {position}")]
     NoMove { game: u64, position: String },
-}
-
-/// ` shard K/N` for a shard's header, nothing for a whole run's.
-fn shard_words(header: &Header) -> String {
-    header
-        .shard
-        .map(|shard| format!(" shard {}/{}", shard.index + 1, shard.count))
-        .unwrap_or_default()
 }
 
 /// One played game, ready to be written.
@@ -572,6 +557,23 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&cut).unwrap(), full);
         let _ = std::fs::remove_file(whole);
         let _ = std::fs::remove_file(cut);
+    }
+
+    #[test]
+    fn a_settings_mismatch_names_both_headers() {
+        let error = DatagenError::Mismatch {
+            path: PathBuf::from("data.txt"),
+            file: Box::new(header()),
+            given: Box::new(Header {
+                shard: Some("2/3".parse().unwrap()),
+                ..header()
+            }),
+        };
+        assert_eq!(
+            error.to_string(),
+            "cannot resume 'data.txt': it was made with 'seed 7 nodes 200 random-plies 4' \
+             but this run asks for 'seed 7 nodes 200 random-plies 4 shard 2/3'"
+        );
     }
 
     #[test]

@@ -70,9 +70,9 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     (
         "Skill Level",
         OptionKind::Spin {
-            default: 20,
+            default: skill::MAX_LEVEL as i64,
             min: 0,
-            max: 20,
+            max: skill::MAX_LEVEL as i64,
         },
     ),
     ("UCI_LimitStrength", OptionKind::Check { default: false }),
@@ -207,6 +207,26 @@ pub(crate) fn rule_option(name: &str) -> Option<&'static RuleOption> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The defaults `uci` announces are the engine's own at start.
+    #[test]
+    fn spin_defaults_are_the_engines() {
+        let engine = crate::engine::Engine::new();
+        let settings = engine.settings();
+        let default = |name: &str| {
+            OPTIONS
+                .iter()
+                .find_map(|(option, kind)| match kind {
+                    OptionKind::Spin { default, .. } if *option == name => Some(*default),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        assert_eq!(default("Threads"), settings.threads as i64);
+        assert_eq!(default("MultiPV"), settings.multipv as i64);
+        assert_eq!(default("Move Overhead"), settings.move_overhead as i64);
+        assert_eq!(default("Skill Level"), i64::from(settings.skill_level));
+    }
 
     #[test]
     fn defaults_are_the_default_rules_and_values_round_trip() {

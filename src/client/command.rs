@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::protocol::Protocol;
 use crate::protocol::options::RULE_OPTIONS;
-use crate::protocol::{Command, GoParams, PositionBase, Query};
+use crate::protocol::{Command, GoParams, PositionBase};
 use crate::rules::Rules;
 
 /// The line that sends `command` to an engine speaking `protocol`.
@@ -13,14 +13,7 @@ pub fn line(command: &Command, protocol: Protocol) -> String {
     match command {
         Command::Uci | Command::Ugi => protocol.hello().to_string(),
         Command::UciNewGame => protocol.new_game().to_string(),
-        Command::Query(query) => format!(
-            "query {}",
-            match query {
-                Query::GameOver => "gameover",
-                Query::P1Turn => "p1turn",
-                Query::Result => "result",
-            }
-        ),
+        Command::Query(query) => format!("query {}", query.word()),
         Command::IsReady => "isready".to_string(),
         Command::SetOption { name, value } => match value {
             Some(value) => format!("setoption name {name} value {value}"),
@@ -107,6 +100,7 @@ pub fn rule_settings(rules: &Rules) -> impl Iterator<Item = Command> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Query;
 
     /// What the client writes, the engine's own parser reads back as the
     /// same command.

@@ -587,12 +587,8 @@ impl Checker {
                 .parse::<Command>()
                 .expect("the checker's positions parse");
             engine.send(&command)?;
-            let queries = [
-                ("gameover", Query::GameOver),
-                ("p1turn", Query::P1Turn),
-                ("result", Query::Result),
-            ];
-            for ((query, asking), right) in queries.into_iter().zip(answers) {
+            for (asking, right) in Query::ALL.into_iter().zip(answers) {
+                let query = asking.word();
                 engine.send(&Command::Query(asking))?;
                 let (line, _) = engine
                     .wait_for("response", Instant::now() + PING, "response")

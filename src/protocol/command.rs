@@ -44,6 +44,20 @@ pub enum Query {
     Result,
 }
 
+impl Query {
+    /// Every query, in the order the protocol lists them.
+    pub const ALL: [Query; 3] = [Query::GameOver, Query::P1Turn, Query::Result];
+
+    /// The word after `query`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Query::GameOver => "gameover",
+            Query::P1Turn => "p1turn",
+            Query::Result => "result",
+        }
+    }
+}
+
 /// One input line's command.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Command {
@@ -141,11 +155,11 @@ impl std::str::FromStr for Command {
             "ucinewgame" | "uginewgame" => no_arguments(Command::UciNewGame),
             "ugi" => no_arguments(Command::Ugi),
             "query" => match rest {
-                ["gameover"] => Ok(Command::Query(Query::GameOver)),
-                ["p1turn"] => Ok(Command::Query(Query::P1Turn)),
-                ["result"] => Ok(Command::Query(Query::Result)),
-                _ => Err(invalid("query takes one of gameover, p1turn, result")),
-            },
+                [word] => Query::ALL.into_iter().find(|query| query.word() == *word),
+                _ => None,
+            }
+            .map(Command::Query)
+            .ok_or_else(|| invalid("query takes one of gameover, p1turn, result")),
             "stop" => no_arguments(Command::Stop),
             "ponderhit" => no_arguments(Command::PonderHit),
             // Whatever follows: a person typing `quit now` means it.

@@ -182,34 +182,17 @@ impl Record {
 
 /// Why a record does not replay. `Display` gives the text of before:
 /// the rule tag's fault, `FEN: ...` or `ply N: ...`.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum ReplayError {
     /// A rule tag's value is not one of the option's values.
-    Rules(OptionValueError),
+    #[error("{0}")]
+    Rules(#[source] OptionValueError),
     /// The `FEN` tag (or the pattern's start) does not parse.
-    Fen(PositionError),
+    #[error("FEN: {0}")]
+    Fen(#[source] PositionError),
     /// A move does not parse or is illegal; its number is the ply, from 1.
-    Ply(ListMoveError),
-}
-
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayError::Rules(error) => write!(f, "{error}"),
-            ReplayError::Fen(error) => write!(f, "FEN: {error}"),
-            ReplayError::Ply(fault) => write!(f, "ply {}: {}", fault.number, fault.error),
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ReplayError::Rules(error) => Some(error),
-            ReplayError::Fen(error) => Some(error),
-            ReplayError::Ply(fault) => Some(&fault.error),
-        }
-    }
+    #[error("ply {}: {}", .0.number, .0.error)]
+    Ply(#[source] ListMoveError),
 }
 
 /// Tag values and comments stay on one line and cannot end early.
@@ -277,82 +260,53 @@ impl fmt::Display for Record {
 }
 
 /// What is wrong with record text, and on which line.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("line {line}: {fault}")]
 pub struct RecordError {
     /// Line number, from 1.
     pub line: usize,
     /// The fault.
+    #[source]
     pub fault: RecordSyntax,
 }
 
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.fault)
-    }
-}
-
-impl std::error::Error for RecordError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.fault)
-    }
-}
-
 /// How a line of record text breaks the format.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum RecordSyntax {
     /// A tag line follows moves: the record before it has no result.
+    #[error("tags after moves: the record before has no result")]
     TagsAfterMoves,
     /// A tag line is not `[Name "value"]`.
+    #[error("a tag must be [Name \"value\"]")]
     TagShape,
     /// A tag's value is not in double quotes.
+    #[error("a tag value must be in double quotes")]
     Unquoted,
     /// A backslash in a tag value escapes neither `\` nor `"`.
+    #[error("a backslash in a tag value must escape \\ or \"")]
     BadEscape,
     /// A quote inside a tag value is not escaped.
+    #[error("an unescaped quote inside a tag value")]
     InnerQuote,
     /// A tag's name is empty or not letters, digits and `_`.
+    #[error("invalid tag name '{0}'")]
     TagName(String),
     /// A token is neither a move, a move number nor a result.
+    #[error("'{0}' is neither a move nor a move number")]
     NotAMove(String),
     /// A `$` token is not a number of 0 to 255 (a NAG).
+    #[error("'{0}' is not an annotation glyph ($0 to $255)")]
     BadNag(String),
     /// A mark (a suffix or a NAG) with no move before it.
+    #[error("the mark '{0}' follows no move")]
     MarkWithoutMove(String),
     /// A `{` comment is still open at the end of the text.
+    #[error("comment never closed")]
     UnclosedComment,
     /// The text ends inside a record, before its result.
+    #[error("the last record has no result")]
     NoResult,
 }
-
-impl fmt::Display for RecordSyntax {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordSyntax::TagsAfterMoves => {
-                f.write_str("tags after moves: the record before has no result")
-            }
-            RecordSyntax::TagShape => f.write_str("a tag must be [Name \"value\"]"),
-            RecordSyntax::Unquoted => f.write_str("a tag value must be in double quotes"),
-            RecordSyntax::BadEscape => {
-                f.write_str("a backslash in a tag value must escape \\ or \"")
-            }
-            RecordSyntax::InnerQuote => f.write_str("an unescaped quote inside a tag value"),
-            RecordSyntax::TagName(name) => write!(f, "invalid tag name '{name}'"),
-            RecordSyntax::NotAMove(token) => {
-                write!(f, "'{token}' is neither a move nor a move number")
-            }
-            RecordSyntax::BadNag(token) => {
-                write!(f, "'{token}' is not an annotation glyph ($0 to $255)")
-            }
-            RecordSyntax::MarkWithoutMove(token) => {
-                write!(f, "the mark '{token}' follows no move")
-            }
-            RecordSyntax::UnclosedComment => f.write_str("comment never closed"),
-            RecordSyntax::NoResult => f.write_str("the last record has no result"),
-        }
-    }
-}
-
-impl std::error::Error for RecordSyntax {}
 
 fn is_result(token: &str) -> bool {
     matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::{Progress, SearchResources};
+use super::{CliError, Progress, SearchResources};
 use crate::position::Player;
 use crate::record::{self, Record, RecordError};
 use crate::review::{
@@ -108,7 +108,7 @@ pub fn run(args: &AnnotateArgs) -> i32 {
                 },
             )),
             Err(error) => {
-                eprintln!("error: cannot read '{}': {error}", file.display());
+                eprintln!("error: {}", CliError::Read(file.clone(), error));
                 failed += 1;
             }
         }
@@ -117,7 +117,7 @@ pub fn run(args: &AnnotateArgs) -> i32 {
         Some(path) => match std::fs::File::create(path) {
             Ok(file) => Box::new(std::io::BufWriter::new(file)),
             Err(error) => {
-                eprintln!("error: cannot write '{}': {error}", path.display());
+                eprintln!("error: {}", CliError::Write(path.clone(), error));
                 return 1;
             }
         },
@@ -176,7 +176,7 @@ pub fn run(args: &AnnotateArgs) -> i32 {
             if error.kind() == std::io::ErrorKind::BrokenPipe {
                 return i32::from(failed > 0);
             }
-            eprintln!("error: cannot write the output: {error}");
+            eprintln!("error: {}", CliError::Output(error));
             return 1;
         }
         if args.out.is_some() {

@@ -1,12 +1,14 @@
-//! The one place a review drives the search: a [`Searcher`] with the
-//! review's table, threads and limit, evaluating one position at a time.
+//! The one place a review drives the search: the engine's facade with
+//! the review's table, threads and limit, evaluating one position at a
+//! time (so a review searches as the engine plays: same evaluation, same
+//! defaults).
 
+use crate::engine::Engine;
 use crate::moves::Move;
-use crate::outcome::Status;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Limits, Searcher, Settings, Signals, Silent};
-use crate::tt::{TableError, TranspositionTable};
+use crate::search::{Limits, Signals, Silent};
+use crate::tt::TableError;
 
 use super::{Evaluation, ReviewLimit, ReviewSettings};
 
@@ -21,23 +23,20 @@ pub(super) struct PositionEval {
     pub line: Vec<Move>,
 }
 
-/// A searcher set up for a review.
+/// An engine set up for a review.
 pub(super) struct Analyser {
-    searcher: Searcher,
-    settings: Settings,
+    engine: Engine,
     limits: Limits,
 }
 
 impl Analyser {
-    /// A searcher with the settings' table size, threads and limit.
+    /// An engine with the settings' table size, threads and limit.
     pub fn new(review: &ReviewSettings) -> Result<Analyser, TableError> {
-        let table = TranspositionTable::try_new(review.hash_mib)?;
-        let settings = Settings {
-            threads: review.threads.max(1),
-            // A review has no clock to share: the whole movetime searches.
-            move_overhead: 0,
-            ..Settings::default()
-        };
+        let mut engine = Engine::new();
+        engine.set_hash(review.hash_mib)?;
+        engine.set_threads(review.threads);
+        // A review has no clock to share: the whole movetime searches.
+        engine.set_move_overhead(0);
         let limits = match review.limit {
             ReviewLimit::Movetime(ms) => Limits {
                 movetime: Some(ms),
@@ -52,37 +51,29 @@ impl Analyser {
                 ..Limits::default()
             },
         };
-        Ok(Analyser {
-            searcher: Searcher::new(table),
-            settings,
-            limits,
-        })
+        Ok(Analyser { engine, limits })
     }
 
     /// Empties the table and the proven results: each game starts afresh,
     /// so a game's review does not depend on the games before it.
     pub fn new_game(&mut self) {
-        self.searcher.forget();
+        self.engine.new_game();
     }
 
     /// Evaluates `position`: the result of a finished game, or a search.
-    pub fn evaluate(&self, position: &Position, rules: &Rules) -> PositionEval {
-        if let Some(eval) = Evaluation::of_status(&Status::of(position, rules)) {
+    pub fn evaluate(&mut self, position: &Position, rules: &Rules) -> PositionEval {
+        self.engine.set_rules(*rules);
+        self.engine.set_position(*position);
+        if let Some(eval) = Evaluation::of_status(&self.engine.status()) {
             return PositionEval {
                 eval,
                 depth: 0,
                 line: Vec::new(),
             };
         }
-        let result = self.searcher.search(
-            position,
-            rules,
-            &self.limits,
-            &self.settings,
-            &Signals::default(),
-            1,
-            &Silent,
-        );
+        let result = self
+            .engine
+            .search(&self.limits, &Signals::default(), 1, &Silent);
         let side = position.side_to_move();
         match result.final_info {
             Some(info) => PositionEval {

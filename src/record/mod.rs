@@ -12,7 +12,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::notation::{ListMoveError, PositionError, parse_position, play_moves};
+use crate::notation::{ListMoveError, PositionError, parse_position, play_moves, start_position};
 use crate::position::Position;
 use crate::rules::{OptionValueError, Rules};
 use crate::search::Score;
@@ -159,16 +159,23 @@ impl Record {
         Ok(rules)
     }
 
+    /// The record's rules and start position: the `FEN` tag, or the
+    /// pattern's start.
+    pub fn start(&self) -> Result<(Rules, Position), ReplayError> {
+        let rules = self.rules().map_err(ReplayError::Rules)?;
+        let start = match self.tag("FEN") {
+            Some(fen) => parse_position(fen).map_err(ReplayError::Fen)?,
+            None => start_position(rules.pattern),
+        };
+        Ok((rules, start))
+    }
+
     /// Replays the moves from the `FEN` tag (or the pattern's start) under
     /// the record's rules, checking each; returns the final position.
     pub fn replay(&self) -> Result<Position, ReplayError> {
-        let rules = self.rules().map_err(ReplayError::Rules)?;
-        let start = self
-            .tag("FEN")
-            .map_or_else(|| rules.pattern.start_position_string(), str::to_string);
-        let position = parse_position(&start).map_err(ReplayError::Fen)?;
+        let (rules, start) = self.start()?;
         let texts: Vec<&str> = self.moves.iter().map(|mv| mv.text.as_str()).collect();
-        play_moves(position, &rules, &texts, |_| {}).map_err(ReplayError::Ply)
+        play_moves(start, &rules, &texts, |_| {}).map_err(ReplayError::Ply)
     }
 
     /// Whether the start position has North to move (move numbers then

@@ -67,12 +67,10 @@ use serde_json::{Map, Value, json};
 
 use crate::engine::DEFAULT_HASH_MIB;
 use crate::moves::Move;
-use crate::notation::{
-    MoveError, PositionError, format_position, parse_move, parse_position, play_moves,
-};
+use crate::notation::{format_position, play_moves};
 use crate::position::{Player, Position};
-use crate::record::{Mark, Record, RecordMove};
-use crate::rules::{OptionValueError, Rules};
+use crate::record::{Mark, Record, RecordMove, ReplayError};
+use crate::rules::Rules;
 use crate::tt::TableError;
 
 pub use accuracy::{
@@ -164,20 +162,10 @@ pub struct ReviewProgress {
 /// the ply where there is one; the caller adds the game.
 #[derive(Debug, thiserror::Error)]
 pub enum ReviewError {
-    /// A rule tag's value is not one of the option's values.
-    #[error("{0}")]
-    Rules(OptionValueError),
-    /// The `FEN` tag does not parse.
-    #[error("FEN: {0}")]
-    Start(PositionError),
-    /// A move does not parse or is illegal where it is played.
-    #[error("ply {ply}: {error}")]
-    Move {
-        /// The ply, from 1.
-        ply: usize,
-        /// What is wrong with the move.
-        error: MoveError,
-    },
+    /// The record's rule tags, start or moves do not replay: `Display`
+    /// names the tag, `FEN: ...` or `ply N: ...`.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
     /// The table cannot be had.
     #[error("{0}")]
     Table(TableError),
@@ -276,23 +264,16 @@ struct Replayed {
 }
 
 fn replay(record: &Record) -> Result<Replayed, ReviewError> {
-    let rules = record.rules().map_err(ReviewError::Rules)?;
-    let start = match record.tag("FEN") {
-        Some(text) => parse_position(text).map_err(ReviewError::Start)?,
-        None => crate::notation::start_position(rules.pattern),
-    };
-    let mut positions = vec![start];
-    let mut moves = Vec::with_capacity(record.moves.len());
-    for (index, played) in record.moves.iter().enumerate() {
-        let position = positions[index];
-        let mv =
-            parse_move(&position, &rules, &played.text).map_err(|error| ReviewError::Move {
-                ply: index + 1,
-                error,
-            })?;
+    let (rules, start) = record.start()?;
+    let texts: Vec<&str> = record.moves.iter().map(|mv| mv.text.as_str()).collect();
+    let mut positions = Vec::with_capacity(texts.len() + 1);
+    positions.push(start);
+    let mut moves = Vec::with_capacity(texts.len());
+    play_moves(start, &rules, &texts, |mv| {
+        positions.push(positions[moves.len()].play(mv));
         moves.push(mv);
-        positions.push(position.play(mv));
-    }
+    })
+    .map_err(ReplayError::Ply)?;
     Ok(Replayed {
         rules,
         positions,
@@ -778,7 +759,10 @@ mod tests {
     #[test]
     fn bad_records_name_the_ply() {
         let error = replay(&record(&["c", "c"], 0)).err().unwrap();
-        assert!(matches!(error, ReviewError::Move { ply: 2, .. }));
+        assert!(matches!(
+            &error,
+            ReviewError::Replay(ReplayError::Ply(fault)) if fault.number == 2
+        ));
         assert!(
             error.to_string().starts_with("ply 2: illegal move 'c'"),
             "{error}"

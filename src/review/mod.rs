@@ -485,6 +485,28 @@ impl AnnotatedGame {
     /// move with its mark as a suffix and its annotation as the comment
     /// (docs/review.md).
     pub fn to_record(&self) -> Record {
+        let mut record = self.header();
+        record.moves = self
+            .plies
+            .iter()
+            .zip(&self.source.moves)
+            .map(|(ply, source)| RecordMove {
+                text: source.text.clone(),
+                comment: Some(comment::write(
+                    ply.book,
+                    ply.eval,
+                    ply.depth,
+                    ply.mark,
+                    ply.best.as_ref(),
+                )),
+                mark: ply.mark,
+            })
+            .collect();
+        record
+    }
+
+    /// [`AnnotatedGame::to_record`]'s tags and result, without moves.
+    fn header(&self) -> Record {
         let mut record = Record {
             tags: self
                 .source
@@ -493,7 +515,7 @@ impl AnnotatedGame {
                 .filter(|(name, _)| !TAGS.contains(&name.as_str()))
                 .cloned()
                 .collect(),
-            moves: Vec::with_capacity(self.plies.len()),
+            moves: Vec::new(),
             result: self.source.result.clone(),
         };
         record.push_tag("Annotator", self.annotator.clone());
@@ -512,19 +534,6 @@ impl AnnotatedGame {
             );
             record.push_tag(&format!("{side}Mistakes"), summary.mistakes.to_string());
             record.push_tag(&format!("{side}Blunders"), summary.blunders.to_string());
-        }
-        for (ply, source) in self.plies.iter().zip(&self.source.moves) {
-            record.moves.push(RecordMove {
-                text: source.text.clone(),
-                comment: Some(comment::write(
-                    ply.book,
-                    ply.eval,
-                    ply.depth,
-                    ply.mark,
-                    ply.best.as_ref(),
-                )),
-                mark: ply.mark,
-            });
         }
         record
     }
@@ -590,11 +599,11 @@ impl AnnotatedGame {
     /// 7"}`, `{"draw": true, "text": "drawn by force"}` or, after the last
     /// move, `{"result": "1-0", "text": "South has won"}`.
     pub fn to_json(&self) -> Value {
-        let record = self.to_record();
-        let tags: Map<String, Value> = record
+        let tags: Map<String, Value> = self
+            .header()
             .tags
-            .iter()
-            .map(|(name, value)| (name.clone(), Value::from(value.clone())))
+            .into_iter()
+            .map(|(name, value)| (name, Value::from(value)))
             .collect();
         let side = |summary: SideSummary, name: &str| {
             json!({

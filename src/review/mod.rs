@@ -310,13 +310,14 @@ impl Reviewer {
         let game = replay(record)?;
         self.analyser.new_game();
         let total = game.positions.len();
-        let mut evals = vec![None; total];
-        for (done, index) in (0..total).rev().enumerate() {
+        // Searched from the end back, then put in the game's order.
+        let mut evals = Vec::with_capacity(total);
+        for index in (0..total).rev() {
             let found = self.analyser.evaluate(&game.positions[index], &game.rules);
             let eval = found.eval;
-            evals[index] = Some(found);
+            evals.push(found);
             if progress(ReviewProgress {
-                done: done + 1,
+                done: evals.len(),
                 total,
                 ply: index,
                 eval,
@@ -326,7 +327,7 @@ impl Reviewer {
                 return Err(ReviewError::Stopped);
             }
         }
-        let evals: Vec<PositionEval> = evals.into_iter().flatten().collect();
+        evals.reverse();
         let books: Vec<bool> = record.moves.iter().map(is_book).collect();
         let annotator = format!(
             "pasang {} ({})",

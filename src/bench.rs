@@ -3,7 +3,7 @@
 //! thread with a fresh table each. The node total is a signature of the
 //! search: the same on every run and machine until the search changes.
 
-use std::time::Instant;
+use crate::host::Instant;
 
 use crate::engine::Engine;
 use crate::notation::parse_position;

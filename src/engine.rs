@@ -23,7 +23,12 @@ use crate::search::{
 use crate::tt::{TableError, TranspositionTable};
 
 /// Most search threads the engine runs.
+#[cfg(not(target_arch = "wasm32"))]
 pub const MAX_THREADS: usize = 256;
+/// Most search threads the engine runs: one in a browser, whose threads
+/// need cross-origin isolation that static hosts do not give.
+#[cfg(target_arch = "wasm32")]
+pub const MAX_THREADS: usize = 1;
 /// Most lines the engine reports (no position has more moves).
 pub const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
 /// Default transposition table size in MiB.

@@ -40,12 +40,18 @@
 
 pub(crate) mod bench;
 pub mod bitboard;
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
 pub(crate) mod client;
+#[cfg(feature = "cli")]
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+#[cfg(feature = "cli")]
 pub(crate) mod gui;
+pub mod host;
+#[cfg(feature = "cli")]
 pub mod matches;
 pub mod movegen;
 pub mod moves;
@@ -59,6 +65,7 @@ pub mod review;
 pub mod rules;
 pub mod search;
 pub mod tt;
+#[cfg(feature = "cli")]
 pub(crate) mod tune;
 pub(crate) mod version;
 pub(crate) mod zobrist;

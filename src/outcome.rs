@@ -94,6 +94,7 @@ pub(crate) fn player_title(player: Player) -> &'static str {
 }
 
 /// A sentence for a finished game: winner, reason and scores.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn describe_result(status: &Status, side_to_move: Player) -> String {
     match status {
         Status::InPlay => "the game is not over".to_string(),

@@ -51,7 +51,12 @@ struct Cluster {
 const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
 
 /// Largest table the `Hash` option allows, in MiB.
+#[cfg(not(target_arch = "wasm32"))]
 pub const MAX_HASH_MIB: usize = 32768;
+/// Largest table the `Hash` option allows, in MiB: in a browser, what a
+/// page can ask of a 32-bit memory without crowding out the rest.
+#[cfg(target_arch = "wasm32")]
+pub const MAX_HASH_MIB: usize = 256;
 
 /// Zeroed memory for the clusters, aligned to cache lines by hand.
 ///

@@ -36,6 +36,7 @@ pub fn target() -> &'static str {
 }
 
 /// The version line: `0.1.0 (x86_64 popcnt ...)`.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub fn version() -> &'static str {
     static VERSION: OnceLock<String> = OnceLock::new();
     VERSION.get_or_init(|| format!("{} ({})", env!("CARGO_PKG_VERSION"), target()))

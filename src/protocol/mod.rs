@@ -14,11 +14,16 @@
 //! closing lines. `quit` and end of input do the same, then the queued
 //! quick commands are carried out and the engine exits.
 
+// Without the command line nothing calls the threaded loop (`run`) and
+// what only it uses: the browser drives a `LineDriver` instead.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
+
 mod ugi;
 
 mod command;
+mod line_driver;
 mod lines;
-pub(crate) mod options;
+pub mod options;
 mod output;
 mod queue;
 mod render;
@@ -29,8 +34,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use command::{Command, CommandError, GoParams, PositionBase, Query};
+pub use line_driver::LineDriver;
 pub(crate) use lines::{LineRead, read_line_bounded};
-pub(crate) use output::{LogFileError, Output};
+pub(crate) use output::LogFileError;
+pub use output::Output;
 pub(crate) use setup::set_position;
 pub(crate) use setup::{OptionEffect, Refusal};
 
@@ -148,40 +155,16 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
         let text = match read {
             Ok(LineRead::End) | Err(_) => break,
             Ok(LineRead::TooLong) => {
-                output.send(&format!(
-                    "info string error: line longer than {MAX_LINE_BYTES} bytes ignored"
-                ));
+                output.send(&too_long());
                 continue;
             }
             Ok(LineRead::Line) => String::from_utf8_lossy(&line).into_owned(),
         };
         let text = text.trim_end_matches(['\r', '\n']);
-        output.log_input(text);
-        let sent = long.sent.load(Ordering::SeqCst);
-        let job = match text.parse::<Command>() {
-            Ok(Command::Empty) => continue,
-            Ok(Command::IsReady) => {
-                if long.busy() {
-                    output.send("readyok");
-                    continue;
-                }
-                Job::IsReady
-            }
-            Ok(Command::Stop) => {
-                signals.stop(sent);
-                continue;
-            }
-            Ok(Command::PonderHit) => {
-                signals.ponderhit(sent);
-                continue;
-            }
-            Ok(Command::Quit) => break,
-            Ok(Command::Go(params)) => Job::Long(Long::Go(params), sent + 1),
-            Ok(Command::Perft(depth)) => Job::Long(Long::Perft(depth), sent + 1),
-            Ok(Command::Bench(depth)) => Job::Long(Long::Bench(depth), sent + 1),
-            Ok(command) => Job::Command(command),
-            // Through the queue, so the error comes out in input order.
-            Err(error) => Job::Message(format!("info string {error}")),
+        let job = match intake(text, &output, &signals, &long) {
+            Intake::Done => continue,
+            Intake::Quit => break,
+            Intake::Job(job) => job,
         };
         let is_long = matches!(job, Job::Long(..));
         let cost = queue::cost(text);
@@ -201,7 +184,7 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
         match queue.push(job, cost, &stopped) {
             Ok(()) => {
                 if is_long {
-                    long.sent.store(sent + 1, Ordering::SeqCst);
+                    long.sent.fetch_add(1, Ordering::SeqCst);
                 }
                 if dropped > 0 && queue.push(summary(dropped), SUMMARY_COST, &stopped).is_ok() {
                     dropped = 0;
@@ -226,6 +209,55 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
     queue.push_last(Job::Quit);
     let _ = engine_thread.join();
     0
+}
+
+/// The error for an input line longer than [`MAX_LINE_BYTES`].
+fn too_long() -> String {
+    format!("info string error: line longer than {MAX_LINE_BYTES} bytes ignored")
+}
+
+/// What the reader made of one input line.
+enum Intake {
+    /// Handled at once (or empty): nothing to queue.
+    Done,
+    /// `quit`: the end of input.
+    Quit,
+    /// A job for the engine, in input order; the caller counts a long
+    /// one as sent once it is queued.
+    Job(Job),
+}
+
+/// The reader's part of one line: `stop`, `ponderhit` and (while a long
+/// command is queued or running) `isready` act at once, as a GUI expects
+/// of a searching engine; everything else becomes a job.
+fn intake(text: &str, output: &Output, signals: &Signals, long: &LongCommands) -> Intake {
+    output.log_input(text);
+    let sent = long.sent.load(Ordering::SeqCst);
+    Intake::Job(match text.parse::<Command>() {
+        Ok(Command::Empty) => return Intake::Done,
+        Ok(Command::IsReady) => {
+            if long.busy() {
+                output.send("readyok");
+                return Intake::Done;
+            }
+            Job::IsReady
+        }
+        Ok(Command::Stop) => {
+            signals.stop(sent);
+            return Intake::Done;
+        }
+        Ok(Command::PonderHit) => {
+            signals.ponderhit(sent);
+            return Intake::Done;
+        }
+        Ok(Command::Quit) => return Intake::Quit,
+        Ok(Command::Go(params)) => Job::Long(Long::Go(params), sent + 1),
+        Ok(Command::Perft(depth)) => Job::Long(Long::Perft(depth), sent + 1),
+        Ok(Command::Bench(depth)) => Job::Long(Long::Bench(depth), sent + 1),
+        Ok(command) => Job::Command(command),
+        // Through the queue, so the error comes out in input order.
+        Err(error) => Job::Message(format!("info string {error}")),
+    })
 }
 
 /// Prints search reports as `info` lines.
@@ -287,28 +319,49 @@ struct ProtocolSession {
 fn engine_loop(queue: &JobQueue<Job>, output: &Output, signals: &Signals, long: &LongCommands) {
     let mut session = ProtocolSession::default();
     while let Some(job) = queue.pop() {
-        match job {
-            Job::Quit => break,
-            Job::IsReady => output.send("readyok"),
-            Job::Message(text) => output.send(&text),
-            Job::Long(command, id) => {
-                queue.set_long_running(Some(id));
-                let closing = match command {
-                    Long::Go(params) => go(&session, &params, id, output, signals),
-                    Long::Perft(depth) => perft(&session.engine, depth, id, output, signals),
-                    Long::Bench(depth) => bench(depth, id, output, signals),
-                };
-                // Counted done before its closing lines, so an `isready`
-                // sent after them waits in the queue behind later commands.
-                long.done.fetch_max(id, Ordering::SeqCst);
-                queue.set_long_running(None);
-                for line in closing {
-                    output.send(&line);
-                }
-            }
-            Job::Command(command) => execute(&mut session, command, output),
+        if let Job::Long(_, id) = job {
+            queue.set_long_running(Some(id));
+        }
+        let going_on = carry_out(&mut session, job, output, signals, long, &mut || {
+            queue.set_long_running(None)
+        });
+        if !going_on {
+            break;
         }
     }
+}
+
+/// Carries out one job; `false` for `Quit`. `finished_long` runs when a
+/// long command has counted itself done, before its closing lines.
+fn carry_out(
+    session: &mut ProtocolSession,
+    job: Job,
+    output: &Output,
+    signals: &Signals,
+    long: &LongCommands,
+    finished_long: &mut dyn FnMut(),
+) -> bool {
+    match job {
+        Job::Quit => return false,
+        Job::IsReady => output.send("readyok"),
+        Job::Message(text) => output.send(&text),
+        Job::Long(command, id) => {
+            let closing = match command {
+                Long::Go(params) => go(session, &params, id, output, signals),
+                Long::Perft(depth) => perft(&session.engine, depth, id, output, signals),
+                Long::Bench(depth) => bench(depth, id, output, signals),
+            };
+            // Counted done before its closing lines, so an `isready`
+            // sent after them waits in the queue behind later commands.
+            long.done.fetch_max(id, Ordering::SeqCst);
+            finished_long();
+            for line in closing {
+                output.send(&line);
+            }
+        }
+        Job::Command(command) => execute(session, command, output),
+    }
+    true
 }
 
 fn error(output: &Output, message: impl std::fmt::Display) {
@@ -394,7 +447,7 @@ fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
 /// Runs a perft of the current position, printing each root move's
 /// count as it finishes; returns the closing lines.
 fn perft(engine: &Engine, depth: u32, id: u64, output: &Output, signals: &Signals) -> Vec<String> {
-    let start = std::time::Instant::now();
+    let start = crate::host::Instant::now();
     let counted = divide_until(
         engine.position(),
         engine.game_rules(),

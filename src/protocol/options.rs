@@ -130,13 +130,14 @@ const fn rule_entry(index: usize) -> (&'static str, OptionKind) {
 }
 
 /// One rule option of the protocol.
-pub(crate) struct RuleOption {
+pub struct RuleOption {
     /// Its name, as announced and set.
     pub name: &'static str,
     /// Its values, in the order announced.
     pub values: &'static [&'static str],
     /// Its value under the default rules.
     pub default: &'static str,
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     get: fn(&Rules) -> String,
     set: fn(&mut Rules, &str) -> Result<(), OptionValueError>,
 }
@@ -156,7 +157,7 @@ impl RuleOption {
 }
 
 /// The rule options, in the order `uci` announces them.
-pub(crate) const RULE_OPTIONS: [RuleOption; 4] = [
+pub const RULE_OPTIONS: [RuleOption; 4] = [
     RuleOption {
         name: "Pattern",
         values: Pattern::NAMES,
@@ -200,7 +201,7 @@ pub(crate) const RULE_OPTIONS: [RuleOption; 4] = [
 ];
 
 /// The rule option called `name` (exact spelling).
-pub(crate) fn rule_option(name: &str) -> Option<&'static RuleOption> {
+pub fn rule_option(name: &str) -> Option<&'static RuleOption> {
     RULE_OPTIONS.iter().find(|option| option.name == name)
 }
 

@@ -513,6 +513,7 @@ fn read_into(
 /// The comment after an engine's move, as match records write it:
 /// `<score>/<depth> <seconds>s`, the score in points from the mover's view
 /// (`+M<n>`/`-M<n>` for a win or loss by force in n moves).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn engine_comment(score: Score, depth: u32, elapsed: Duration) -> String {
     let score = match score {
         Score::Centipoints(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
@@ -611,6 +612,7 @@ fn chunks(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn utc_date() -> String {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -621,6 +623,7 @@ pub(crate) fn utc_date() -> String {
 
 /// The proleptic Gregorian date of a day count from 1970-01-01 (Howard
 /// Hinnant's algorithm).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);

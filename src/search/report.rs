@@ -1,7 +1,7 @@
 //! What the search reports while it runs, and to whom: the search never
 //! prints, it calls a [`Listener`].
 
-use std::time::Instant;
+use crate::host::Instant;
 
 use crate::moves::Move;
 

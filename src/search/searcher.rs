@@ -2,9 +2,9 @@
 //! proven results and the helper threads, kept from one search to the
 //! next so that a `go` neither reallocates nor starts threads.
 
+use crate::host::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
 
 use crate::position::Position;
 use crate::rules::Rules;

@@ -2,7 +2,6 @@
 //! search threads.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 use super::Limits;
 
@@ -45,7 +44,7 @@ impl Signals {
         while !self.stopped(id)
             && (limits.infinite || (limits.ponder && !self.ponderhit_received(id)))
         {
-            std::thread::sleep(Duration::from_millis(1));
+            crate::host::wait_a_moment();
         }
     }
 }

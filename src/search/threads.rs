@@ -1,9 +1,9 @@
 //! What the threads of one search share, and how their outcomes become the
 //! search's result (Lazy SMP's vote, then the skill level's choice).
 
+use crate::host::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
 
 use crate::moves::Move;
 use crate::rules::Rules;
@@ -74,7 +74,7 @@ impl MainOutcome {
     pub(super) fn finish(mut self, shared: &Shared<'_>, level: u8) -> SearchResult {
         let nodes = shared.total_nodes();
         let noise: Vec<f64> = (0..self.lines.len())
-            .map(|_| rand::random_range(0.0..1.0))
+            .map(|_| crate::host::random_unit())
             .collect();
         // Lazy SMP's vote, in its simplest form: a helper that completed a
         // deeper iteration than the main thread decides the move.

@@ -2,9 +2,10 @@
 //! limits checked while searching and between iterations.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::Worker;
+use crate::host::Instant;
 use crate::search::{MATE, MATE_BOUND, TimeBudget};
 
 /// Nodes between clock checks and counter flushes.
@@ -104,6 +105,9 @@ impl Worker<'_> {
         }
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             self.flush_nodes();
+            // In a browser, the page hears `stop` only while the search
+            // pauses (natively, nothing).
+            crate::host::pause_if_due();
             if self.nodes >= self.solve_limit {
                 self.stopped = true;
                 self.solve_paused = true;

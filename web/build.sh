@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the browser package and site into web/dist/: the engine compiled to
+# WebAssembly (with asyncify, so a search pauses for the page), the
+# JavaScript that drives it, and the files a web GUI or Node uses.
+# Run from the repository's top folder: web/build.sh
+# Needs: rustup's wasm32-unknown-unknown target (installed here if missing)
+# and binaryen's wasm-opt (Debian: apt-get install binaryen).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    echo "web/build.sh: installing the wasm32-unknown-unknown target" >&2
+    rustup target add wasm32-unknown-unknown
+fi
+if ! command -v wasm-opt >/dev/null 2>&1; then
+    echo "web/build.sh: wasm-opt is missing: install binaryen (apt-get install binaryen)" >&2
+    exit 1
+fi
+cargo build --quiet -p pasang-web --release --target wasm32-unknown-unknown
+mkdir -p web/dist
+# asyncify instruments only what can reach the pause import; -O3 after it.
+wasm-opt target/wasm32-unknown-unknown/release/pasang_web.wasm \
+    --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+    --enable-nontrapping-float-to-int --enable-simd --enable-multivalue \
+    --enable-reference-types \
+    --asyncify --pass-arg=asyncify-imports@host.pause_for_page \
+    -O3 -o web/dist/pasang.wasm
+cp web/js/*.mjs web/js/*.d.ts web/package.json web/README.md web/dist/ 2>/dev/null || true
+cp web/js/*.mjs web/dist/
+echo "web/dist/pasang.wasm: $(wc -c < web/dist/pasang.wasm) bytes, $(gzip -9 -c web/dist/pasang.wasm | wc -c) gzipped"

@@ -1,0 +1,184 @@
+// The pasang engine and rules in WebAssembly: a loader and two faces.
+//
+//   const pasang = await loadPasang(bytesOrResponse);
+//   const engine = pasang.engine(line => console.log(line));  // protocol text
+//   engine.send('uci');
+//   const board = pasang.board({ fen, rules: { 'Ka Entry': 'jump' } });
+//
+// The module speaks a plain C interface (web/src/lib.rs): arguments are
+// UTF-8 written into its memory, answers are read back from it. A search
+// pauses every ~20 ms through the import `host.pause_for_page`; binaryen's
+// asyncify (web/build.sh) unwinds the call there, the event loop runs, and
+// the call is rewound, so `stop` and `isready` are heard while it searches.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Room for the search's saved stack while it is paused (bytes). */
+const PAUSE_STACK_BYTES = 1 << 20;
+
+/** A turn of the event loop, without the 4 ms clamp of nested timers. */
+function nextTurn() {
+  if (typeof setImmediate === 'function') return new Promise(resolve => setImmediate(resolve));
+  return new Promise(resolve => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
+    channel.port2.postMessage(0);
+  });
+}
+
+/** The error a board call throws: the engine's own message. */
+export class PasangError extends Error {
+  constructor(message) { super(message); this.name = 'PasangError'; }
+}
+
+/**
+ * Instantiates the module from bytes (ArrayBuffer, typed array) or a
+ * Response (fetch), and returns its two faces.
+ */
+export async function loadPasang(source) {
+  let onLine = () => {};
+  let exports;
+  // Asyncify: 'normal', 'unwinding' (paused, stack saved), 'rewinding'.
+  let pauseState = 'normal';
+  let pauseData = 0;
+  const imports = {
+    host: {
+      now_ms: () => performance.now(),
+      write: (ptr, len) => onLine(decoder.decode(new Uint8Array(exports.memory.buffer, ptr, len))),
+      pause_for_page: () => {
+        if (pauseState === 'rewinding') {
+          exports.asyncify_stop_rewind();
+          pauseState = 'normal';
+          return;
+        }
+        const header = new Int32Array(exports.memory.buffer, pauseData, 2);
+        header[0] = pauseData + 8;
+        header[1] = pauseData + 8 + PAUSE_STACK_BYTES;
+        exports.asyncify_start_unwind(pauseData);
+        pauseState = 'unwinding';
+      },
+    },
+  };
+  let instance;
+  if (typeof Response !== 'undefined' && source instanceof Response) {
+    ({ instance } = await WebAssembly.instantiateStreaming(source, imports));
+  } else {
+    ({ instance } = await WebAssembly.instantiate(source, imports));
+  }
+  exports = instance.exports;
+  pauseData = exports.pasang_alloc(8 + PAUSE_STACK_BYTES);
+
+  /** Calls `f` with `text` in the module's memory. */
+  function withText(text, f) {
+    const bytes = encoder.encode(text);
+    const ptr = exports.pasang_alloc(bytes.length);
+    new Uint8Array(exports.memory.buffer, ptr, bytes.length).set(bytes);
+    try { return f(ptr, bytes.length); } finally { exports.pasang_free(ptr, bytes.length); }
+  }
+  function answer() {
+    return decoder.decode(new Uint8Array(exports.memory.buffer, exports.pasang_text_ptr(), exports.pasang_text_len()));
+  }
+
+  let engineMade = false;
+  return {
+    /**
+     * The protocol engine (one a module): `send(line)` takes a line as
+     * the native engine reads it; `listener(line)` gets each line it
+     * prints. `ended` resolves once it has carried out `quit`.
+     */
+    engine(listener) {
+      if (engineMade) throw new PasangError('this module already runs an engine');
+      engineMade = true;
+      onLine = listener;
+      const seed = new Uint32Array(2);
+      globalThis.crypto.getRandomValues(seed);
+      exports.engine_start(seed[0], seed[1]);
+      let running = false;
+      let quit = false;
+      let endedResolve;
+      const ended = new Promise(resolve => { endedResolve = resolve; });
+      async function run() {
+        if (running) return;
+        running = true;
+        for (;;) {
+          const goingOn = exports.engine_run();
+          if (pauseState === 'unwinding') {
+            exports.asyncify_stop_unwind();
+            pauseState = 'paused';
+            await nextTurn();
+            exports.asyncify_start_rewind(pauseData);
+            pauseState = 'rewinding';
+            continue;
+          }
+          running = false;
+          if (!goingOn && !quit) { quit = true; endedResolve(); }
+          return;
+        }
+      }
+      return {
+        send(line) {
+          if (quit) return;
+          for (const one of String(line).split(/\r?\n/)) withText(one, (ptr, len) => exports.engine_input(ptr, len));
+          run();
+        },
+        ended,
+      };
+    },
+
+    /**
+     * A board: `{ fen, rules }` with `fen` a position string (the start
+     * when absent) and `rules` the rule options by their protocol names.
+     */
+    board(options = {}) {
+      const spec = [options.fen ?? ''];
+      for (const [name, value] of Object.entries(options.rules ?? {})) spec.push(`${name}=${value}`);
+      const handle = withText(spec.join('\n'), (ptr, len) => exports.board_new(ptr, len));
+      if (handle < 0) throw new PasangError(answer());
+      return new Board(handle, call);
+    },
+  };
+
+  function call(handle, text) {
+    const status = withText(text, (ptr, len) => exports.board_call(handle, ptr, len));
+    const text_ = answer();
+    if (status !== 0) throw new PasangError(text_);
+    return text_;
+  }
+}
+
+/** A game on the board: the rules as ffish.js gives chess's. */
+export class Board {
+  #handle;
+  #call;
+  constructor(handle, call) { this.#handle = handle; this.#call = call; }
+  /** The legal moves, in the project's notation. */
+  legalMoves() { const text = this.#call(this.#handle, 'moves'); return text ? text.split(' ') : []; }
+  /** Plays `move`; returns it as the engine writes it. Throws if illegal (the board unchanged). */
+  push(move) { return this.#call(this.#handle, `push ${move}`); }
+  /** Takes back the last move and returns it; throws when there is none. */
+  pop() { return this.#call(this.#handle, 'pop'); }
+  /** The position string. */
+  fen() { return this.#call(this.#handle, 'fen'); }
+  /** 'south' or 'north'. */
+  turn() { return this.#call(this.#handle, 'turn'); }
+  /** 1 (passage), 2 (ka entry) or 3 (ka move). */
+  phase() { return Number(this.#call(this.#handle, 'phase')); }
+  /** Points captured: { south, north }. */
+  scores() { const [south, north] = this.#call(this.#handle, 'scores').split(' ').map(Number); return { south, north }; }
+  /** The result as the protocol's `result` gives it: 'none', or e.g. 'south score 10-4'. */
+  result() { return this.#call(this.#handle, 'result'); }
+  /** Whether the game is over. */
+  isGameOver() { return this.result() !== 'none'; }
+  /** The moves played since the board was made. */
+  moveStack() { const text = this.#call(this.#handle, 'history'); return text ? text.split(' ') : []; }
+  /** The rule options, by protocol name. */
+  rules() {
+    const rules = {};
+    for (const line of this.#call(this.#handle, 'rules').split('\n').filter(Boolean)) {
+      const at = line.indexOf('=');
+      rules[line.slice(0, at)] = line.slice(at + 1);
+    }
+    return rules;
+  }
+}

@@ -1,0 +1,222 @@
+//! The rules as a typed API for the page, as ffish.js gives them: boards
+//! held here by handle, each with its rules and the positions played.
+
+use std::cell::RefCell;
+use std::fmt::Write as _;
+
+use pasang::movegen::legal_moves;
+use pasang::notation::{
+    MoveError, PositionError, format_position, parse_move, parse_position, start_position,
+};
+use pasang::outcome::Status;
+use pasang::position::{Phase, Player, Position};
+use pasang::protocol::options::rule_option;
+use pasang::rules::{OptionValueError, Rules};
+
+/// Why a board call failed; the board is unchanged after one.
+#[derive(Debug, thiserror::Error)]
+enum BoardError {
+    #[error("{0}")]
+    Position(#[from] PositionError),
+    #[error("{0}")]
+    Move(#[from] MoveError),
+    #[error("unknown rule option '{0}'")]
+    UnknownOption(String),
+    #[error("rule option line '{0}' is not Name=value")]
+    OptionSyntax(String),
+    #[error("{0}")]
+    OptionValue(#[from] OptionValueError),
+    #[error("no move to undo")]
+    NothingToUndo,
+    #[error("unknown board call '{0}'")]
+    UnknownCall(String),
+    #[error("no board {0}")]
+    NoBoard(u32),
+}
+
+/// A game in progress: its rules and every position from the start.
+struct Board {
+    rules: Rules,
+    positions: Vec<Position>,
+    moves: Vec<String>,
+}
+
+impl Board {
+    /// A board from `spec`: a first line with a position string (empty
+    /// for the start of the rules' pattern), then `Name=value` lines of
+    /// rule options by their protocol names (`Ka Entry=jump`).
+    fn new(spec: &str) -> Result<Board, BoardError> {
+        let mut lines = spec.lines();
+        let position_text = lines.next().unwrap_or("").trim().to_string();
+        let mut rules = Rules::default();
+        for line in lines.filter(|line| !line.trim().is_empty()) {
+            let (name, value) = line
+                .split_once('=')
+                .ok_or_else(|| BoardError::OptionSyntax(line.to_string()))?;
+            let option = rule_option(name.trim())
+                .ok_or_else(|| BoardError::UnknownOption(name.trim().to_string()))?;
+            rules = option.apply(rules, value.trim())?;
+        }
+        let start = if position_text.is_empty() || position_text == "startpos" {
+            start_position(rules.pattern)
+        } else {
+            parse_position(&position_text)?
+        };
+        Ok(Board {
+            rules,
+            positions: vec![start],
+            moves: Vec::new(),
+        })
+    }
+
+    fn position(&self) -> &Position {
+        self.positions.last().expect("a board holds its start")
+    }
+
+    /// Carries out one call, answering with text.
+    fn call(&mut self, call: &str) -> Result<String, BoardError> {
+        let (verb, argument) = call.split_once(' ').unwrap_or((call, ""));
+        let position = *self.position();
+        Ok(match verb {
+            "moves" => legal_moves(&position, &self.rules)
+                .as_slice()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            "push" => {
+                let mv = parse_move(&position, &self.rules, argument.trim())?;
+                self.positions.push(position.play(mv));
+                self.moves.push(mv.to_string());
+                mv.to_string()
+            }
+            "pop" => {
+                if self.moves.is_empty() {
+                    return Err(BoardError::NothingToUndo);
+                }
+                self.positions.pop();
+                self.moves.pop().unwrap_or_default()
+            }
+            "fen" => format_position(&position),
+            "turn" => player_word(position.side_to_move()).to_string(),
+            "phase" => match position.phase() {
+                Phase::Passage => "1",
+                Phase::KaEntry => "2",
+                Phase::KaMove => "3",
+            }
+            .to_string(),
+            "scores" => format!(
+                "{} {}",
+                position.score(Player::South),
+                position.score(Player::North)
+            ),
+            "result" => Status::of(&position, &self.rules).to_string(),
+            "history" => self.moves.join(" "),
+            "rules" => {
+                let mut text = String::new();
+                for option in &pasang::protocol::options::RULE_OPTIONS {
+                    let _ = writeln!(text, "{}={}", option.name, option.value(&self.rules));
+                }
+                text
+            }
+            _ => return Err(BoardError::UnknownCall(verb.to_string())),
+        })
+    }
+}
+
+fn player_word(player: Player) -> &'static str {
+    match player {
+        Player::South => "south",
+        Player::North => "north",
+    }
+}
+
+thread_local! {
+    /// Boards by handle; a freed handle's slot is `None`.
+    static BOARDS: RefCell<Vec<Option<Board>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A new board from the spec of `len` bytes at `ptr` (see `Board::new`):
+/// its handle, or -1 with the error as the text answer.
+///
+/// # Safety
+/// `ptr` must be a buffer of at least `len` bytes from `pasang_alloc`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn board_new(ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: passed on from the caller.
+    let spec = unsafe { crate::read_text(ptr, len) };
+    match Board::new(&spec) {
+        Ok(board) => BOARDS.with(|boards| {
+            let mut boards = boards.borrow_mut();
+            boards.push(Some(board));
+            (boards.len() - 1) as i32
+        }),
+        Err(error) => {
+            crate::set_text(error.to_string());
+            -1
+        }
+    }
+}
+
+/// Frees board `handle`.
+#[unsafe(no_mangle)]
+pub extern "C" fn board_free(handle: u32) {
+    BOARDS.with(|boards| {
+        if let Some(slot) = boards.borrow_mut().get_mut(handle as usize) {
+            *slot = None;
+        }
+    });
+}
+
+/// Carries out the call of `len` bytes at `ptr` on board `handle`
+/// (`moves`, `push <move>`, `pop`, `fen`, `turn`, `phase`, `scores`,
+/// `result`, `history`, `rules`): 0 with the answer as the text, or -1
+/// with the error as the text and the board unchanged.
+///
+/// # Safety
+/// `ptr` must be a buffer of at least `len` bytes from `pasang_alloc`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn board_call(handle: u32, ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: passed on from the caller.
+    let call = unsafe { crate::read_text(ptr, len) };
+    let answer = BOARDS.with(
+        |boards| match boards.borrow_mut().get_mut(handle as usize) {
+            Some(Some(board)) => board.call(&call),
+            _ => Err(BoardError::NoBoard(handle)),
+        },
+    );
+    match answer {
+        Ok(text) => {
+            crate::set_text(text);
+            0
+        }
+        Err(error) => {
+            crate::set_text(error.to_string());
+            -1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_undo_and_errors_leave_the_board_as_it_was() {
+        let mut board = Board::new("").unwrap();
+        let moves = board.call("moves").unwrap();
+        assert!(!moves.is_empty());
+        let first = moves.split(' ').next().unwrap().to_string();
+        let start = board.call("fen").unwrap();
+        assert!(board.call("push zz").is_err());
+        assert_eq!(board.call("fen").unwrap(), start);
+        board.call(&format!("push {first}")).unwrap();
+        assert_eq!(board.call("turn").unwrap(), "north");
+        assert_eq!(board.call("pop").unwrap(), first);
+        assert_eq!(board.call("fen").unwrap(), start);
+        assert!(matches!(board.call("pop"), Err(BoardError::NothingToUndo)));
+        assert!(Board::new("\nKa Entry=sideways").is_err());
+        assert!(Board::new("not a position").is_err());
+        assert!(Board::new("\nPattern=2").is_ok());
+    }
+}

@@ -195,7 +195,10 @@ mod tests {
         };
         let first = search();
         assert!(first.last().unwrap().starts_with("bestmove "), "{first:?}");
-        assert!(first.iter().any(|line| line.starts_with("info depth 5 ")), "{first:?}");
+        assert!(
+            first.iter().any(|line| line.starts_with("info depth 5 ")),
+            "{first:?}"
+        );
         assert_eq!(first, search());
     }
 }

@@ -1,0 +1,52 @@
+// The typed rules API in Node: legal moves, play, undo, result, bad input.
+// Run by tests/web.rs as: node web/tests/board.mjs web/dist <native moves>
+// where <native moves> is the native engine's `moves` answer at the start.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const dist = resolve(process.argv[2]);
+const nativeStartMoves = process.argv[3].split(' ');
+const { loadPasang, PasangError } = await import(pathToFileURL(join(dist, 'pasang.mjs')));
+const pasang = await loadPasang(await readFile(join(dist, 'pasang.wasm')));
+
+const board = pasang.board();
+assert.deepEqual(board.legalMoves(), nativeStartMoves);
+assert.equal(board.turn(), 'south');
+assert.equal(board.phase(), 1);
+assert.deepEqual(board.scores(), { south: 0, north: 0 });
+assert.equal(board.result(), 'none');
+const start = board.fen();
+
+// An illegal move throws the engine's message and changes nothing.
+assert.throws(() => board.push('a1a2'), error => error instanceof PasangError && /a1a2/.test(error.message));
+assert.throws(() => board.push('zz'), PasangError);
+assert.equal(board.fen(), start);
+assert.throws(() => board.pop(), /no move to undo/);
+
+// Play, undo.
+const first = board.legalMoves()[0];
+assert.equal(board.push(first), first);
+assert.equal(board.turn(), 'north');
+assert.deepEqual(board.moveStack(), [first]);
+assert.equal(board.pop(), first);
+assert.equal(board.fen(), start);
+
+// Bad boards: a malformed position string, an unknown option or value.
+assert.throws(() => pasang.board({ fen: 'not a position' }), PasangError);
+assert.throws(() => pasang.board({ rules: { 'Ka Entry': 'sideways' } }), /sideways/);
+assert.throws(() => pasang.board({ rules: { Colour: 'blue' } }), /unknown rule option 'Colour'/);
+assert.equal(pasang.board({ rules: { 'Ka Entry': 'jump' } }).rules()['Ka Entry'], 'jump');
+
+// A game to its end, always the first legal move: a result, no moves.
+const game = pasang.board({ rules: { Pattern: '2' } });
+let plies = 0;
+while (!game.isGameOver()) {
+  game.push(game.legalMoves()[0]);
+  plies += 1;
+  assert.ok(plies < 2000, 'the game ends');
+}
+assert.match(game.result(), /^(south|north|draw) (score|suntuk) \d+-\d+$/);
+assert.deepEqual(game.legalMoves(), []);
+console.log(`board API ok: ${plies} plies to '${game.result()}'`);

@@ -17,13 +17,16 @@ if ! command -v wasm-opt >/dev/null 2>&1; then
 fi
 cargo build --quiet -p pasang-web --release --target wasm32-unknown-unknown
 mkdir -p web/dist
-# asyncify instruments only what can reach the pause import; -O3 after it.
+# asyncify instruments only what can reach the pause import (the search's
+# own calls; no pause is reached through a function pointer or trait
+# object, so indirect calls are left alone: 2.5x the speed of instrumenting
+# them too); -O3 after it.
 wasm-opt target/wasm32-unknown-unknown/release/pasang_web.wasm \
     --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-simd --enable-multivalue \
     --enable-reference-types \
     --asyncify --pass-arg=asyncify-imports@host.pause_for_page \
+    --pass-arg=asyncify-ignore-indirect \
     -O3 -o web/dist/pasang.wasm
-cp web/js/*.mjs web/js/*.d.ts web/package.json web/README.md web/dist/ 2>/dev/null || true
-cp web/js/*.mjs web/dist/
+cp web/js/*.mjs web/js/*.d.ts web/package.json web/README.md web/dist/
 echo "web/dist/pasang.wasm: $(wc -c < web/dist/pasang.wasm) bytes, $(gzip -9 -c web/dist/pasang.wasm | wc -c) gzipped"

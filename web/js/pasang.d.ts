@@ -1,0 +1,50 @@
+// Types of pasang.mjs: the pasang engine and rules in WebAssembly.
+
+/** The error a board call throws, with the engine's own message. */
+export class PasangError extends Error {}
+
+/** Rule options by their protocol names, as `setoption` takes them. */
+export interface RuleOptions {
+  Pattern?: '1' | '2';
+  'Ka Entry'?: 'slide' | 'jump' | 'both';
+  'Second Column'?: 'opposite' | 'any';
+  Centre?: 'wall' | 'open';
+}
+
+/** The protocol engine: lines in, lines out, as the native engine. */
+export interface Engine {
+  /** Sends one protocol line (or several, separated by newlines). */
+  send(line: string): void;
+  /** Resolves once the engine has carried out `quit`. */
+  readonly ended: Promise<void>;
+}
+
+/** A game: the rules as ffish.js gives chess's, in the project's notation. */
+export class Board {
+  legalMoves(): string[];
+  /** Plays a move and returns it as the engine writes it; throws PasangError if illegal (board unchanged). */
+  push(move: string): string;
+  /** Takes back the last move and returns it; throws PasangError when there is none. */
+  pop(): string;
+  /** The position string. */
+  fen(): string;
+  turn(): 'south' | 'north';
+  /** 1 passage, 2 ka entry, 3 ka move. */
+  phase(): 1 | 2 | 3;
+  scores(): { south: number; north: number };
+  /** 'none' while in play, else e.g. 'south score 10-4' or 'draw score 5-5'. */
+  result(): string;
+  isGameOver(): boolean;
+  moveStack(): string[];
+  rules(): Required<RuleOptions>;
+}
+
+export interface Pasang {
+  /** The protocol engine (one per loaded module); `listener` gets each line it prints. */
+  engine(listener: (line: string) => void): Engine;
+  /** A board from the start (or `fen`), under `rules`; throws PasangError on bad input. */
+  board(options?: { fen?: string; rules?: RuleOptions }): Board;
+}
+
+/** Loads the module from its bytes or a fetch Response. */
+export function loadPasang(source: BufferSource | Response): Promise<Pasang>;

@@ -64,15 +64,16 @@ mod wasm {
     /// about this long, and each pause costs a turn of the event loop.
     const SLICE_MS: f64 = 20.0;
 
-    /// A point in time, milliseconds from the page's time origin.
-    #[derive(Copy, Clone, Debug, PartialEq, PartialOrd)]
-    pub struct Instant(f64);
+    /// A point in time: the time since the page's time origin.
+    #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+    pub struct Instant(Duration);
 
     impl Instant {
         /// The current time.
         pub fn now() -> Instant {
             // SAFETY: an import with no arguments that returns a number.
-            Instant(unsafe { now_ms() })
+            let ms = unsafe { now_ms() };
+            Instant(Duration::from_secs_f64(ms.max(0.0) / 1000.0))
         }
 
         /// Time passed since this instant (zero if the clock went back).
@@ -84,19 +85,28 @@ mod wasm {
         pub fn duration_since(&self, earlier: Instant) -> Duration {
             *self - earlier
         }
+
+        /// Time from `earlier` to this instant (zero if it is later).
+        pub fn saturating_duration_since(&self, earlier: Instant) -> Duration {
+            *self - earlier
+        }
+
+        fn millis(self) -> f64 {
+            self.0.as_secs_f64() * 1000.0
+        }
     }
 
     impl Sub for Instant {
         type Output = Duration;
         fn sub(self, earlier: Instant) -> Duration {
-            Duration::from_secs_f64(((self.0 - earlier.0) / 1000.0).max(0.0))
+            self.0.saturating_sub(earlier.0)
         }
     }
 
     impl Add<Duration> for Instant {
         type Output = Instant;
         fn add(self, duration: Duration) -> Instant {
-            Instant(self.0 + duration.as_secs_f64() * 1000.0)
+            Instant(self.0.saturating_add(duration))
         }
     }
 
@@ -123,7 +133,7 @@ mod wasm {
     static LAST_PAUSE: AtomicU64 = AtomicU64::new(0);
 
     pub(super) fn pause_if_due() {
-        let now = Instant::now().0;
+        let now = Instant::now().millis();
         if now - f64::from_bits(LAST_PAUSE.load(Ordering::Relaxed)) >= SLICE_MS {
             pause();
         }
@@ -132,7 +142,7 @@ mod wasm {
     pub(super) fn pause() {
         // SAFETY: an import with no arguments; the page resumes the call.
         unsafe { pause_for_page() };
-        LAST_PAUSE.store(Instant::now().0.to_bits(), Ordering::Relaxed);
+        LAST_PAUSE.store(Instant::now().millis().to_bits(), Ordering::Relaxed);
     }
 }
 

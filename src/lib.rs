@@ -42,14 +42,12 @@ pub(crate) mod bench;
 pub mod bitboard;
 #[cfg(feature = "cli")]
 pub mod cli;
-#[cfg(feature = "cli")]
 pub(crate) mod client;
 #[cfg(feature = "cli")]
 pub mod datagen;
 pub mod engine;
 pub mod eval;
-#[cfg(feature = "cli")]
-pub(crate) mod gui;
+pub mod gui;
 pub mod host;
 #[cfg(feature = "cli")]
 pub mod matches;

@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use common::Session;
+use serde_json::json;
 
 const LONG: Duration = Duration::from_secs(120);
 
@@ -233,5 +234,140 @@ fn the_typed_rules_api_plays_undoes_and_refuses_bad_input() {
         "{}\n{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// `python3 -m http.server` serving web/dist/ on a free port, stopped when
+/// dropped: a plain static server, no program of ours.
+struct StaticServer {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl StaticServer {
+    fn start(site: &Path) -> Option<StaticServer> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .ok()?
+            .local_addr()
+            .ok()?
+            .port();
+        let child = Command::new("python3")
+            .args(["-m", "http.server", "--bind", "127.0.0.1"])
+            .arg(port.to_string())
+            .arg("--directory")
+            .arg(site)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .ok()?;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Some(StaticServer { child, port })
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[test]
+fn the_static_site_plays_analyses_reviews_and_works_offline() {
+    let name = "the_static_site_plays_analyses_reviews_and_works_offline";
+    let Some(site) = site(name) else {
+        return;
+    };
+    let Some(binary) = common::browser::chromium_or_skip(name) else {
+        return;
+    };
+    if Command::new("python3").arg("--version").output().is_err() {
+        common::missing_tool(name, "python3", "the machine's Python 3");
+        return;
+    }
+    let mut server = StaticServer::start(site).expect("python3 -m http.server starts");
+    let base = format!("http://127.0.0.1:{}/", server.port);
+    let mut browser = common::browser::Browser::start(&binary);
+    for (width, height, mobile) in [(360, 640, true), (1280, 900, false)] {
+        browser.viewport(width, height, mobile);
+        // A game against the engine by clicks, 20 plies or to its end.
+        browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
+        browser.wait_for(
+            "document.querySelector('#status').textContent === 'South to move'",
+            30,
+        );
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let plies = browser.eval("document.querySelector('#moves').children.length");
+            let status = browser.text("#status");
+            if plies.as_u64() >= Some(20) || status.contains("wins") || status.starts_with("Draw") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the game stalled: {status}");
+            let clicked = browser.click("#choice:not([hidden]) [data-move]")
+                || browser.click("[data-point].legal.target")
+                || browser.click("[data-point].legal");
+            std::thread::sleep(Duration::from_millis(if clicked { 40 } else { 20 }));
+        }
+        // No sideways scroll.
+        assert_eq!(
+            browser.eval("document.documentElement.scrollWidth <= innerWidth"),
+            json!(true),
+            "{width}x{height} scrolls sideways"
+        );
+    }
+
+    // Analysis shows lines, and stops when asked.
+    browser.open(&format!("{base}?mode=analyse&multipv=2"));
+    browser.wait_for("document.querySelectorAll('#lines li').length === 2", 30);
+    let asked = Instant::now();
+    assert!(browser.click("#run"));
+    browser.wait_for("document.querySelector('#run').textContent === 'Start'", 10);
+    eprintln!(
+        "static site: analysis stopped {:?} after the click",
+        asked.elapsed()
+    );
+
+    // A record opened and reviewed.
+    let file = std::env::temp_dir().join(format!("pasang-web-review-{}.pgn", std::process::id()));
+    std::fs::write(
+        &file,
+        "[Event \"web\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\n\
+         1. c j 2. b4c4n k7j7w 3. c4c7ew j7k7s *\n",
+    )
+    .unwrap();
+    browser.open(&format!("{base}?mode=review"));
+    browser.choose_file("input[type=file]", &file);
+    browser.wait_for(
+        "document.querySelectorAll('[data-eval-graph] [data-ply]').length === 6",
+        120,
+    );
+    let _ = std::fs::remove_file(&file);
+
+    // A bad address is answered as `pasang gui` answers it.
+    browser.open(&format!("{base}?mode=chess"));
+    browser.wait_for(
+        "document.querySelector('#error').textContent.includes('mode=chess: there is no such mode')",
+        10,
+    );
+
+    // Offline: the server stopped, the page (with a query) loads again.
+    browser.open(&format!("{base}?mode=play&side=north"));
+    browser.wait_for("navigator.serviceWorker.controller !== null", 30);
+    server.stop();
+    browser.open(&format!("{base}?mode=play&side=south"));
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        30,
     );
 }

@@ -11,6 +11,10 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
     echo "web/build.sh: installing the wasm32-unknown-unknown target" >&2
     rustup target add wasm32-unknown-unknown
 fi
+if ! command -v node >/dev/null 2>&1; then
+    echo "web/build.sh: node is missing: install Node.js 20 or later" >&2
+    exit 1
+fi
 if ! command -v wasm-opt >/dev/null 2>&1; then
     echo "web/build.sh: wasm-opt is missing: install binaryen (apt-get install binaryen)" >&2
     exit 1
@@ -28,5 +32,9 @@ wasm-opt target/wasm32-unknown-unknown/release/pasang_web.wasm \
     --asyncify --pass-arg=asyncify-imports@host.pause_for_page \
     --pass-arg=asyncify-ignore-indirect \
     -O3 -o web/dist/pasang.wasm
-cp web/js/*.mjs web/js/*.d.ts web/package.json web/README.md web/dist/
+cp web/js/pasang.mjs web/js/pasang.d.ts web/js/engine.mjs web/js/worker.mjs \
+    web/js/board-worker.mjs web/package.json web/README.md web/dist/
+# The board page, the rules, the manifest and the service worker.
+node web/js/build-site.mjs src/gui/assets web/dist
 echo "web/dist/pasang.wasm: $(wc -c < web/dist/pasang.wasm) bytes, $(gzip -9 -c web/dist/pasang.wasm | wc -c) gzipped"
+echo "web/dist/ in all: $(tar -cf - -C web/dist . | wc -c) bytes, $(tar -cf - -C web/dist . | gzip -9 | wc -c) gzipped"

@@ -12,18 +12,31 @@
 //! of `info` lines) and `process` (a child engine over pipes: typed
 //! commands, every wait bounded, stderr kept for diagnostics).
 
+// Without the tools, only the board's session (which the browser build
+// runs) uses the client, and not all of it.
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
+
+// The board's session (which the browser build runs too) needs only the
+// writer and the parser of lines; processes and match limits are the
+// native tools'.
 mod command;
 mod info;
+#[cfg(feature = "cli")]
 mod limits;
+#[cfg(feature = "cli")]
 mod process;
 mod protocol;
+#[cfg(feature = "cli")]
 mod spec;
 
-#[cfg(test)]
 pub(crate) use command::line;
+#[cfg(feature = "cli")]
 pub(crate) use command::rule_settings;
 pub(crate) use info::{EngineScore, InfoLine};
+#[cfg(feature = "cli")]
 pub(crate) use limits::{MatchLimits, TimeControl, TimeControlError};
+#[cfg(feature = "cli")]
 pub(crate) use process::{ClientError, EngineProcess, Identity};
 pub(crate) use protocol::Protocol;
+#[cfg(feature = "cli")]
 pub(crate) use spec::{EngineSpec, SpecError, distinct_names};

@@ -2,7 +2,9 @@
 //! increment per move, and the flag. Time comes in as arguments, so the
 //! clock is tested without waiting.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::host::Instant;
 
 use crate::position::Player;
 

@@ -3,8 +3,11 @@
 //! each page that connects, starts an engine process of its own and talks
 //! to it through the public protocol only.
 //!
+//! - `server`: `pasang gui`'s listener, one connection per page;
 //! - [`http`]: the page's files and the WebSocket upgrade;
 //! - [`connection`]: one page's socket, its engine process, the loop;
+//! - [`in_process`]: the session with the engine in the same thread (the
+//!   static page's Web Worker);
 //! - [`request`]: the page's messages parsed into typed requests;
 //! - [`session`]: the session as a state machine (modes, searches);
 //! - [`mode`]: the board's modes (play, analyse, watch, review);
@@ -14,200 +17,19 @@
 //! - [`rules_page`]: the rules page, from docs/rules.md.
 
 pub mod clock;
+#[cfg(feature = "cli")]
 pub mod connection;
 pub mod game;
+#[cfg(feature = "cli")]
 pub mod http;
+pub mod in_process;
 pub mod mode;
 pub mod request;
 pub mod review;
 pub mod rules_page;
+#[cfg(feature = "cli")]
+mod server;
 pub mod session;
 
-use std::net::{TcpListener, TcpStream};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
-
-use clap::Args;
-
-use crate::client::{EngineSpec, SpecError};
-use http::{HttpError, Route};
-
-/// Pages served at once; each runs an engine process.
-pub const MAX_SESSIONS: usize = 8;
-
-/// Time a client gets to send its request head.
-const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Arguments of `pasang gui`.
-#[derive(Args, Debug)]
-#[command(after_help = "\
-Open the printed address in a browser. Each page gets an engine process of
-its own, started when it connects and stopped when it closes. The page may
-be opened with ?mode=play&side=south|north, ?mode=analyse&position=<position
-string> (percent-encoded: the hole '+' is %2B; 'analyze' is taken too),
-?mode=watch or ?mode=review (open a record, or review the game on the board),
-and with &moves=<moves> (played first), &skill=0..20, &movetime=<ms>,
-&multipv=1..5. A part of the address that is wrong is said on the page.
-The rules are at /rules.")]
-pub struct GuiArgs {
-    /// Port to listen on (0: any free port; the address is printed).
-    #[arg(long, default_value_t = 8080)]
-    port: u16,
-    /// Address to listen on. The default serves this machine only; another
-    /// address lets other machines start engines here.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// The engine every page drives: cmd=<command>[,option.<Name>=<value>...]
-    /// (as in `pasang match`); by default this program itself.
-    #[arg(long, value_name = "SPEC")]
-    engine: Option<String>,
-    /// Open the page in the default browser.
-    #[arg(long)]
-    open: bool,
-}
-
-/// Why the server could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum GuiError {
-    /// The `--engine` value does not parse.
-    #[error("--engine: {0}")]
-    Engine(#[from] SpecError),
-    /// The program's own path, the default engine, is not known.
-    #[error("--engine: cannot find this program: {0}")]
-    OwnProgram(#[source] std::io::Error),
-    /// The `--engine` value sets search limits.
-    #[error("--engine: search limits are the page's to choose; give cmd= and option.<Name>= only")]
-    Limits,
-    /// The address cannot be listened on.
-    #[error("cannot listen on {0}: {1}")]
-    Bind(String, #[source] std::io::Error),
-}
-
-/// Runs the server until the process is killed.
-pub fn run(args: &GuiArgs) -> Result<i32, GuiError> {
-    let spec = engine_spec(args.engine.as_deref())?;
-    // An IPv6 address needs brackets before its port.
-    let address = if args.host.contains(':') && !args.host.starts_with('[') {
-        format!("[{}]:{}", args.host, args.port)
-    } else {
-        format!("{}:{}", args.host, args.port)
-    };
-    let listener = TcpListener::bind(&address).map_err(|e| GuiError::Bind(address.clone(), e))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| GuiError::Bind(address.clone(), e))?;
-    let url = format!("http://{local}/");
-    println!(
-        "pasang gui: open {url} (engine: {}; Ctrl-C stops)",
-        spec.command_line()
-    );
-    if args.open {
-        open_browser(&url);
-    }
-    serve(listener, Arc::new(spec));
-    Ok(0)
-}
-
-/// The engine of `--engine`, or this very program.
-fn engine_spec(text: Option<&str>) -> Result<EngineSpec, GuiError> {
-    let spec: EngineSpec = match text {
-        Some(text) => text.parse()?,
-        None => {
-            let program = std::env::current_exe().map_err(GuiError::OwnProgram)?;
-            let mut spec: EngineSpec = "cmd=pasang".parse().expect("a valid spec");
-            spec.program = program.to_string_lossy().into_owned();
-            spec
-        }
-    };
-    if spec.limits != Default::default() {
-        return Err(GuiError::Limits);
-    }
-    Ok(spec)
-}
-
-/// Accepts connections for ever, a thread each.
-pub fn serve(listener: TcpListener, spec: Arc<EngineSpec>) {
-    let sessions = Arc::new(AtomicUsize::new(0));
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        let spec = Arc::clone(&spec);
-        let sessions = Arc::clone(&sessions);
-        let spawned = std::thread::Builder::new()
-            .name("gui connection".into())
-            .spawn(move || handle(stream, &spec, &sessions));
-        if let Err(error) = spawned {
-            log::warn!("cannot start a connection thread: {error}");
-        }
-    }
-}
-
-/// One HTTP connection: a file, an error, or a page session.
-fn handle(mut stream: TcpStream, spec: &EngineSpec, sessions: &AtomicUsize) {
-    let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
-    let request = http::read_head(&mut stream).and_then(|head| http::parse(&head));
-    let result = match request {
-        Ok(request) => match request.route {
-            Route::File(kind, body) => {
-                http::respond(&mut stream, (200, "OK"), kind, body, request.head_only)
-            }
-            Route::WebSocket { key } => {
-                let before = sessions.fetch_add(1, Ordering::SeqCst);
-                let result = if before >= MAX_SESSIONS {
-                    http::respond_error(&mut stream, &HttpError::Busy(MAX_SESSIONS))
-                } else {
-                    http::accept_websocket(&mut stream, &key)
-                        .map(|()| connection::serve(stream, spec))
-                };
-                sessions.fetch_sub(1, Ordering::SeqCst);
-                result
-            }
-        },
-        Err(error) => http::respond_error(&mut stream, &error),
-    };
-    if let Err(error) = result {
-        log::debug!("connection ended: {error}");
-    }
-}
-
-/// Asks the desktop to open `url`; says so when it cannot.
-fn open_browser(url: &str) {
-    let command = if cfg!(target_os = "macos") {
-        ("open", vec![url])
-    } else if cfg!(target_os = "windows") {
-        ("cmd", vec!["/C", "start", "", url])
-    } else {
-        ("xdg-open", vec![url])
-    };
-    let started = std::process::Command::new(command.0)
-        .args(&command.1)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    if let Err(error) = started {
-        eprintln!(
-            "cannot open a browser ({}: {error}); open {url} yourself",
-            command.0
-        );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_default_engine_is_this_program() {
-        let spec = engine_spec(None).unwrap();
-        assert_eq!(
-            spec.program,
-            std::env::current_exe().unwrap().to_string_lossy()
-        );
-        let spec = engine_spec(Some("cmd=other --flag,option.Hash=32")).unwrap();
-        assert_eq!(spec.args, ["--flag"]);
-        assert_eq!(spec.options, [("Hash".to_string(), "32".to_string())]);
-        assert!(engine_spec(Some("cmd=x,movetime=5")).is_err());
-        assert!(engine_spec(Some("name=x")).is_err());
-    }
-}
+#[cfg(feature = "cli")]
+pub use server::{GuiArgs, GuiError, run};

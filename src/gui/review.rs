@@ -163,22 +163,32 @@ impl GameReview {
         };
         let job_record = record.clone();
         let job_stop = Arc::clone(&stop);
+        let job = move || {
+            let mut progress = |progress: ReviewProgress| {
+                // A page that is gone no longer hears: stop too.
+                let heard = sender.send(ReviewUpdate::Progress(progress)).is_ok();
+                if heard && !job_stop.load(Ordering::Relaxed) {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            };
+            let result =
+                annotate_game(&job_record, &settings, &mut progress).map_err(ReviewFailure::from);
+            let _ = sender.send(ReviewUpdate::Done(Box::new(result)));
+        };
+        #[cfg(not(target_arch = "wasm32"))]
         let spawned = std::thread::Builder::new()
             .name("gui review".into())
-            .spawn(move || {
-                let mut progress = |progress: ReviewProgress| {
-                    // A page that is gone no longer hears: stop too.
-                    let heard = sender.send(ReviewUpdate::Progress(progress)).is_ok();
-                    if heard && !job_stop.load(Ordering::Relaxed) {
-                        ControlFlow::Continue(())
-                    } else {
-                        ControlFlow::Break(())
-                    }
-                };
-                let result = annotate_game(&job_record, &settings, &mut progress)
-                    .map_err(ReviewFailure::from);
-                let _ = sender.send(ReviewUpdate::Done(Box::new(result)));
-            });
+            .spawn(job);
+        // No threads in a browser: the review runs here, to its end (its
+        // searches pause for the page, see `host`), and the page hears it
+        // whole.
+        #[cfg(target_arch = "wasm32")]
+        let spawned = {
+            job();
+            Ok::<(), std::io::Error>(())
+        };
         let stage = match spawned {
             Ok(_) => Stage::Running {
                 reports,

@@ -10,7 +10,9 @@
 //! server's own.
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::host::Instant;
 
 use serde_json::{Value, json};
 

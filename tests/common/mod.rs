@@ -5,6 +5,7 @@
 //! the parts a file leaves unused would each warn as dead code there.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod protocol;
 
 use std::io::{BufRead, BufReader, Read, Write};

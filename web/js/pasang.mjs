@@ -47,6 +47,9 @@ export async function loadPasang(source) {
       now_ms: () => performance.now(),
       write: (ptr, len) => onLine(decoder.decode(new Uint8Array(exports.memory.buffer, ptr, len))),
       pause_for_page: () => {
+        // A call made while another is paused runs to its end: one saved
+        // stack at a time.
+        if (pauseState === 'paused') return;
         if (pauseState === 'rewinding') {
           exports.asyncify_stop_rewind();
           pauseState = 'normal';
@@ -80,7 +83,32 @@ export async function loadPasang(source) {
     return decoder.decode(new Uint8Array(exports.memory.buffer, exports.pasang_text_ptr(), exports.pasang_text_len()));
   }
 
+  /**
+   * Runs `call` (an export that may pause) to its end, letting the event
+   * loop turn at each pause; `call` is made again, with the same
+   * arguments, to rewind.
+   */
+  async function pausable(call) {
+    for (;;) {
+      const result = call();
+      if (pauseState !== 'unwinding') return result;
+      exports.asyncify_stop_unwind();
+      pauseState = 'paused';
+      await nextTurn();
+      exports.asyncify_start_rewind(pauseData);
+      pauseState = 'rewinding';
+    }
+  }
+  /** Copies `text` into the module's memory: [ptr, len]. */
+  function put(text) {
+    const bytes = encoder.encode(text);
+    const ptr = exports.pasang_alloc(bytes.length);
+    new Uint8Array(exports.memory.buffer, ptr, bytes.length).set(bytes);
+    return [ptr, bytes.length];
+  }
+
   let engineMade = false;
+  let sessionMade = false;
   return {
     /**
      * The protocol engine (one a module): `send(line)` takes a line as
@@ -101,20 +129,9 @@ export async function loadPasang(source) {
       async function run() {
         if (running) return;
         running = true;
-        for (;;) {
-          const goingOn = exports.engine_run();
-          if (pauseState === 'unwinding') {
-            exports.asyncify_stop_unwind();
-            pauseState = 'paused';
-            await nextTurn();
-            exports.asyncify_start_rewind(pauseData);
-            pauseState = 'rewinding';
-            continue;
-          }
-          running = false;
-          if (!goingOn && !quit) { quit = true; endedResolve(); }
-          return;
-        }
+        const goingOn = await pausable(() => exports.engine_run());
+        running = false;
+        if (!goingOn && !quit) { quit = true; endedResolve(); }
       }
       return {
         send(line) {
@@ -124,6 +141,49 @@ export async function loadPasang(source) {
         },
         ended,
       };
+    },
+
+    /**
+     * The board page's session with its engine, as `pasang gui` runs it
+     * behind its WebSocket: `send(json)` takes a page message (text);
+     * `listener(json)` gets each message for the page.
+     */
+    boardSession(listener) {
+      if (sessionMade) throw new PasangError('this module already runs a board session');
+      sessionMade = true;
+      const seed = new Uint32Array(2);
+      globalThis.crypto.getRandomValues(seed);
+      exports.page_start(seed[0], seed[1]);
+      const deliver = () => {
+        if (exports.page_take() === 0) return;
+        for (const message of answer().split('\n')) listener(message);
+      };
+      deliver();
+      const tick = async () => {
+        await pausable(() => exports.page_tick());
+        deliver();
+      };
+      // The clock, the review and the engine's lines, several times a second.
+      const timer = setInterval(tick, 50);
+      return {
+        async send(text) {
+          const [ptr, len] = put(String(text));
+          try { await pausable(() => exports.page_message(ptr, len)); } finally { exports.pasang_free(ptr, len); }
+          deliver();
+        },
+        close() { clearInterval(timer); },
+      };
+    },
+
+    /** The rules page and its pictures, for the site's build: { html, pictures: {path: svg} }. */
+    rulesPage() {
+      exports.page_rules();
+      const html = answer();
+      const pictures = {};
+      for (const [, path] of html.matchAll(/src="\/rules\/([^"]+)"/g)) {
+        if (withText(path, (ptr, len) => exports.page_rules_picture(ptr, len)) === 0) pictures[path] = answer();
+      }
+      return { html, pictures };
     },
 
     /**

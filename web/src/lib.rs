@@ -15,6 +15,7 @@
 
 pub mod board;
 pub mod engine;
+pub mod page;
 
 use std::cell::RefCell;
 

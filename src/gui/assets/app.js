@@ -609,7 +609,31 @@ function renderPicker() {
 // ---- the connection ----
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (socket && socket.open) socket.send(JSON.stringify(message));
+}
+
+// The session behind the page: `pasang gui`'s, over its WebSocket, or, on
+// the static site (data-transport="worker"), the same session compiled to
+// WebAssembly in a Web Worker. Both take and give the same messages.
+function openTransport() {
+  const transport = { open: false, onopen: null, onmessage: null, onclose: null };
+  if (document.documentElement.dataset.transport === "worker") {
+    const worker = new Worker("board-worker.mjs", { type: "module" });
+    transport.send = (text) => worker.postMessage(text);
+    worker.onmessage = (event) => transport.onmessage(event);
+    worker.onerror = () => { transport.open = false; transport.onclose(); };
+    // The worker keeps what is posted while it loads.
+    transport.open = true;
+    setTimeout(() => transport.onopen(), 0);
+    if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
+    return transport;
+  }
+  const ws = new WebSocket(`ws://${location.host}/ws`);
+  transport.send = (text) => ws.send(text);
+  ws.onmessage = (event) => transport.onmessage(event);
+  ws.onopen = () => { transport.open = true; transport.onopen(); };
+  ws.onclose = () => { transport.open = false; transport.onclose(); };
+  return transport;
 }
 
 function showError() {
@@ -698,7 +722,7 @@ function addressMode() {
 }
 
 function connect() {
-  socket = new WebSocket(`ws://${location.host}/ws`);
+  socket = openTransport();
   socket.onmessage = onMessage;
   socket.onopen = () => {
     // The address may start a game: ?mode=play&side=north, ?mode=analyse&position=...
@@ -738,7 +762,9 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    $("status").textContent = "Disconnected from the server: reload the page to start again.";
+    $("status").textContent = document.documentElement.dataset.transport === "worker"
+      ? "The engine stopped: reload the page to start again."
+      : "Disconnected from the server: reload the page to start again.";
   };
 }
 

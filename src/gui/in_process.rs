@@ -1,0 +1,187 @@
+//! The board's session with the engine in the same thread: what the static
+//! page's Web Worker runs, compiled to WebAssembly. Page messages go in and
+//! come out as with `pasang gui`'s socket; the engine is a
+//! [`LineDriver`] fed the session's commands as protocol lines, so the
+//! session cannot tell it from an engine process.
+//!
+//! A search pauses every few milliseconds (see `host`). While one call is
+//! paused the page may call again: a page message then waits in a queue if
+//! the session is busy (a review searching inside it), and the engine's
+//! lines so far reach the session, so analysis shows its lines as they
+//! come and `stop` is sent at once.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use super::session::Session;
+use crate::client::{Protocol, line};
+use crate::host::Instant;
+use crate::protocol::options::OPTIONS;
+use crate::protocol::{ENGINE_NAME, LineDriver, Output};
+
+/// Lines the engine printed, waiting for the session.
+type EngineLines = Arc<Mutex<VecDeque<String>>>;
+
+/// Collects what the engine prints, a line at a time.
+struct LineCollector {
+    line: Vec<u8>,
+    lines: EngineLines,
+}
+
+impl Write for LineCollector {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.line.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line);
+        let mut lines = self
+            .lines
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        lines.extend(text.lines().map(String::from));
+        self.line.clear();
+        Ok(())
+    }
+}
+
+/// A board session and its engine, in one thread.
+pub struct InProcessBoard {
+    session: RefCell<Session>,
+    /// Page messages that came while the session was busy.
+    waiting: RefCell<VecDeque<String>>,
+    /// Messages for the page, oldest first.
+    to_page: RefCell<Vec<String>>,
+    engine: LineDriver,
+    engine_lines: EngineLines,
+}
+
+impl Default for InProcessBoard {
+    fn default() -> Self {
+        InProcessBoard::new()
+    }
+}
+
+impl InProcessBoard {
+    /// A session on the start position with this program's engine.
+    pub fn new() -> InProcessBoard {
+        let engine_lines = EngineLines::default();
+        let engine = LineDriver::new(Output::to(Box::new(LineCollector {
+            line: Vec::new(),
+            lines: Arc::clone(&engine_lines),
+        })));
+        // The banner is not for the session.
+        engine_lines
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .clear();
+        let options = OPTIONS.iter().map(|(name, _)| name.to_string()).collect();
+        let board = InProcessBoard {
+            session: RefCell::new(Session::new(ENGINE_NAME, options)),
+            waiting: RefCell::new(VecDeque::new()),
+            to_page: RefCell::new(Vec::new()),
+            engine,
+            engine_lines,
+        };
+        board.pump();
+        board
+    }
+
+    /// Handles one message from the page (JSON text, as over the socket).
+    pub fn on_page(&self, text: &str) {
+        self.waiting.borrow_mut().push_back(text.to_string());
+        self.pump();
+    }
+
+    /// Looks at the clock and the review; sends what the engine said.
+    pub fn tick(&self) {
+        if let Ok(mut session) = self.session.try_borrow_mut() {
+            session.tick(Instant::now());
+        }
+        self.pump();
+    }
+
+    /// Messages for the page, oldest first.
+    pub fn take_page(&self) -> Vec<String> {
+        std::mem::take(&mut self.to_page.borrow_mut())
+    }
+
+    /// Moves messages between the page, the session and the engine until
+    /// none is left, running the engine (which may pause for the page).
+    /// Does nothing but queue while the session is busy.
+    fn pump(&self) {
+        loop {
+            {
+                let Ok(mut session) = self.session.try_borrow_mut() else {
+                    return;
+                };
+                loop {
+                    let message = self.waiting.borrow_mut().pop_front();
+                    let Some(message) = message else { break };
+                    session.on_page(&message);
+                }
+                let lines: Vec<String> = self
+                    .engine_lines
+                    .lock()
+                    .unwrap_or_else(|poison| poison.into_inner())
+                    .drain(..)
+                    .collect();
+                for engine_line in &lines {
+                    session.on_engine(engine_line);
+                }
+                session.flush();
+                self.to_page.borrow_mut().extend(session.take_page());
+                let commands = session.take_engine();
+                if commands.is_empty() && self.waiting.borrow().is_empty() {
+                    return;
+                }
+                for command in &commands {
+                    self.engine.input(&line(command, Protocol::Uci));
+                }
+            }
+            // The session is free while the engine runs: a call made
+            // during a pause reaches it. A second call returns at once.
+            self.engine.run();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn messages(board: &InProcessBoard) -> Vec<Value> {
+        board
+            .take_page()
+            .iter()
+            .map(|text| serde_json::from_str(text).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_move_is_answered_by_the_engine() {
+        let board = InProcessBoard::new();
+        let hello = messages(&board);
+        assert_eq!(hello[0]["type"], "hello");
+        board.on_page(r#"{"type":"settings","movetime":50}"#);
+        board.on_page(r#"{"type":"move","move":"e"}"#);
+        let mut plies = 0;
+        for _ in 0..200 {
+            board.tick();
+            for message in messages(&board) {
+                if message["type"] == "state" {
+                    plies = message["moves"].as_array().map_or(0, Vec::len);
+                }
+            }
+            if plies >= 2 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(plies, 2, "the engine answered the move");
+    }
+}

@@ -1,0 +1,286 @@
+//! Headless Chromium driven over the DevTools protocol, with real mouse
+//! events: the board page of `pasang gui` (tests/gui.rs) and the static
+//! site (tests/web.rs).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tungstenite::{Message, WebSocket, stream::MaybeTlsStream};
+
+pub fn chromium() -> Option<String> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|name| {
+            Command::new(name)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success())
+        })
+        .map(str::to_string)
+}
+
+/// Chromium's binary for test `name`; without one the test is skipped
+/// with a message, except under `CI=true`, where it fails.
+pub fn chromium_or_skip(name: &str) -> Option<String> {
+    let binary = chromium();
+    if binary.is_none() {
+        super::missing_tool(
+            name,
+            "Chromium",
+            "apt-get install chromium chromium-driver; .ci/run installs it when it can",
+        );
+    }
+    binary
+}
+
+/// Headless Chromium with one page, driven over the DevTools protocol.
+pub struct Browser {
+    process: KillOnDrop,
+    profile: std::path::PathBuf,
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+}
+
+impl Browser {
+    pub fn start(binary: &str) -> Browser {
+        // A profile of its own: the tests of this file run at once.
+        static BROWSERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let number = BROWSERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let profile =
+            std::env::temp_dir().join(format!("pasang-gui-test-{}-{number}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let mut child = Command::new(binary)
+            .args([
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-port=0",
+                "--window-size=1200,900",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("chromium starts");
+        // "DevTools listening on ws://127.0.0.1:<port>/devtools/browser/<id>"
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        // Chromium goes whatever happens below.
+        let guard = KillOnDrop(child);
+        let mut port = None;
+        let mut line = String::new();
+        while port.is_none() && stderr.read_line(&mut line).unwrap_or(0) > 0 {
+            if let Some(rest) = line.split("ws://127.0.0.1:").nth(1) {
+                port = rest.split('/').next().map(str::to_string);
+            }
+            line.clear();
+        }
+        let port = port.expect("chromium prints its DevTools address");
+        // Keep draining stderr so that Chromium never blocks on it.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        let list = http_get(&format!("127.0.0.1:{port}"), "/json/list");
+        let targets: Value = serde_json::from_str(&list).unwrap();
+        let page = targets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["type"] == "page")
+            .expect("a page target");
+        let url = page["webSocketDebuggerUrl"].as_str().unwrap();
+        let (socket, _) = tungstenite::connect(url).unwrap();
+        Browser {
+            process: guard,
+            profile,
+            socket,
+            next_id: 0,
+        }
+    }
+
+    /// Calls a DevTools method and returns its result.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = json!({"id": id, "method": method, "params": params});
+        self.socket
+            .send(Message::text(message.to_string()))
+            .unwrap();
+        loop {
+            let Message::Text(text) = self.socket.read().unwrap() else {
+                continue;
+            };
+            let value: Value = serde_json::from_str(text.as_str()).unwrap();
+            if value["id"] == id {
+                assert!(value["error"].is_null(), "{method}: {value}");
+                return value["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression in the page.
+    pub fn eval(&mut self, expression: &str) -> Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        );
+        assert!(
+            result["exceptionDetails"].is_null(),
+            "{expression}: {result}"
+        );
+        result["result"]["value"].clone()
+    }
+
+    pub fn open(&mut self, url: &str) {
+        self.call("Page.navigate", json!({"url": url}));
+        self.wait_for(
+            "document.querySelectorAll('[data-point]').length === 121",
+            10,
+        );
+    }
+
+    /// Waits until `condition` is true in the page.
+    pub fn wait_for(&mut self, condition: &str, seconds: u64) {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        while self.eval(condition) != json!(true) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {condition}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// A real left click at the centre of the first element `selector`
+    /// finds; false if there is none.
+    pub fn click(&mut self, selector: &str) -> bool {
+        let centre = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null;
+               const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        let Some([x, y]) = centre.as_array().map(|a| [a[0].clone(), a[1].clone()]) else {
+            return false;
+        };
+        for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            );
+        }
+        true
+    }
+
+    pub fn key(&mut self, key: &str) {
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": match key { "ArrowLeft" => 37, _ => 39 }}),
+            );
+        }
+    }
+
+    /// Sets the viewport to `width` x `height` CSS pixels, as a phone
+    /// (`mobile`: the page's viewport meta counts) or a desktop window.
+    pub fn viewport(&mut self, width: u32, height: u32, mobile: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}),
+        );
+    }
+
+    /// Chooses `path` in the file input `selector`, as a person would in
+    /// the file dialog (the page gets its `change` event).
+    pub fn choose_file(&mut self, selector: &str, path: &std::path::Path) {
+        let root = self.call("DOM.getDocument", json!({}))["root"]["nodeId"].clone();
+        let node = self.call(
+            "DOM.querySelector",
+            json!({"nodeId": root, "selector": selector}),
+        )["nodeId"]
+            .clone();
+        self.call(
+            "DOM.setFileInputFiles",
+            json!({"nodeId": node, "files": [path.to_string_lossy()]}),
+        );
+    }
+
+    /// The board as drawn: a character per point (`w`, `b`, `S`, `N`,
+    /// `+`, `.`), a1 first, read from the SVG's shapes.
+    pub fn drawn_board(&mut self) -> String {
+        let value = self.eval(
+            "[...document.querySelectorAll('[data-point]')].map(g => {
+               const stone = g.querySelector('[data-stone]'), ka = g.querySelector('[data-ka]');
+               if (stone) return stone.dataset.stone === 'white' ? 'w' : 'b';
+               if (ka) return ka.dataset.ka === 'south' ? 'S' : 'N';
+               return g.querySelector('.hole') ? '+' : '.';
+             }).join('')",
+        );
+        value.as_str().unwrap_or_default().to_string()
+    }
+
+    pub fn text(&mut self, selector: &str) -> String {
+        let value = self.eval(&format!("document.querySelector({selector:?}).textContent"));
+        value.as_str().unwrap_or_default().to_string()
+    }
+}
+
+/// A child process killed when dropped, until handed on.
+pub struct KillOnDrop(pub Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Browser {
+    /// Asks Chromium to close, so that it reaps its own helper processes
+    /// (killed outright they would linger as zombies), then makes sure.
+    fn drop(&mut self) {
+        let close = json!({"id": 0, "method": "Browser.close"}).to_string();
+        let _ = self.socket.send(Message::text(close));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline && matches!(self.process.0.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.process.0.kill();
+        let _ = self.process.0.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// A body fetched with a bare GET (read to its Content-Length: the
+/// DevTools server keeps the connection open).
+pub fn http_get(address: &str, path: &str) -> String {
+    let stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    write!(writer, "GET {path} HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    String::from_utf8(body).unwrap()
+}

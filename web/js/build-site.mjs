@@ -1,0 +1,71 @@
+// The static site's last step (run by web/build.sh with Node): the board
+// page from src/gui/assets set to talk to a Web Worker, the rules page and
+// its pictures from the engine itself, the web app manifest, and a service
+// worker that caches every file of the site.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, writeFile, copyFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { loadPasang } from './pasang.mjs';
+
+const [assets, dist] = process.argv.slice(2);
+const pasang = await loadPasang(await readFile(join(dist, 'pasang.wasm')));
+
+// The board page: the same files as `pasang gui` serves, with the worker
+// as transport, the manifest, and links relative to wherever it is hosted.
+let index = await readFile(join(assets, 'index.html'), 'utf8');
+index = index
+  .replace('<html lang="en">', '<html lang="en" data-transport="worker">')
+  .replace('<link rel="icon" href="data:,">', '<link rel="icon" href="icon.svg">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#2b2622">')
+  .replace('href="/rules"', 'href="rules/"');
+await writeFile(join(dist, 'index.html'), index);
+for (const file of ['app.js', 'style.css']) await copyFile(join(assets, file), join(dist, file));
+
+// The rules, as `pasang gui` serves them at /rules, with relative links.
+const { html, pictures } = pasang.rulesPage();
+await mkdir(join(dist, 'rules'), { recursive: true });
+await writeFile(join(dist, 'rules', 'index.html'),
+  html.replaceAll('src="/rules/', 'src="').replace('<a href="/">', '<a href="../">'));
+for (const [path, svg] of Object.entries(pictures)) {
+  await mkdir(join(dist, 'rules', path, '..'), { recursive: true });
+  await writeFile(join(dist, 'rules', path), svg);
+}
+
+await writeFile(join(dist, 'icon.svg'),
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="10" fill="#c89b5a"/>'
+  + '<circle cx="22" cy="22" r="9" fill="#fff"/><circle cx="42" cy="22" r="9" fill="#222"/>'
+  + '<circle cx="22" cy="42" r="9" fill="#222"/><circle cx="42" cy="42" r="9" fill="#fff"/></svg>\n');
+await writeFile(join(dist, 'manifest.webmanifest'), JSON.stringify({
+  name: 'Pasang',
+  short_name: 'Pasang',
+  description: 'Pasang, the capture game of Brunei, against the pasang engine: in the browser, offline.',
+  start_url: './',
+  scope: './',
+  display: 'standalone',
+  background_color: '#2b2622',
+  theme_color: '#2b2622',
+  icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml' }],
+}, null, 2) + '\n');
+
+// The service worker caches every file; its name carries their hash, so a
+// new build replaces the old cache.
+async function files(folder) {
+  const found = [];
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) found.push(...await files(path));
+    else found.push(path);
+  }
+  return found;
+}
+const cached = (await files(dist))
+  .map(path => relative(dist, path).split('\\').join('/'))
+  .filter(path => !['sw.js', 'engine.mjs', 'build-site.mjs', 'package.json', 'README.md', 'pasang.d.ts'].includes(path))
+  .sort();
+const hash = createHash('sha256');
+for (const path of cached) hash.update(path).update(await readFile(join(dist, path)));
+const version = hash.digest('hex').slice(0, 12);
+const sw = await readFile(new URL('./sw.js', import.meta.url), 'utf8');
+await writeFile(join(dist, 'sw.js'), sw
+  .replace('__VERSION__', version)
+  .replace('__FILES__', JSON.stringify(['./', ...cached.map(path => `./${path}`)], null, 2)));
+console.log(`web/dist/: ${cached.length + 1} files cached by the service worker (cache ${version})`);

@@ -47,7 +47,7 @@ pub(crate) mod client;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
-pub mod gui;
+pub(crate) mod gui;
 pub mod host;
 #[cfg(feature = "cli")]
 pub mod matches;
@@ -63,6 +63,13 @@ pub mod review;
 pub mod rules;
 pub mod search;
 pub mod tt;
+
+/// What the browser build (`web/`) runs beyond the engine: the board's
+/// session with its engine in one thread, and the rules page.
+pub mod browser {
+    pub use crate::gui::in_process::InProcessBoard;
+    pub use crate::gui::rules_page::{page as rules_page, picture as rules_picture};
+}
 #[cfg(feature = "cli")]
 pub(crate) mod tune;
 pub(crate) mod version;

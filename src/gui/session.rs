@@ -182,6 +182,7 @@ impl Session {
     }
 
     /// The engine process is gone: say so, and search no more.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub fn on_engine_gone(&mut self, why: &str) {
         if self.engine.usable {
             self.engine.usable = false;

@@ -1,8 +1,8 @@
-//! The board page's session with its engine (`pasang::gui::in_process`),
+//! The board page's session with its engine (`pasang::browser::InProcessBoard`),
 //! for the static site's Web Worker: the page's JSON messages in, the
 //! session's messages out, as over `pasang gui`'s WebSocket.
 
-use pasang::gui::in_process::InProcessBoard;
+use pasang::browser::InProcessBoard;
 
 thread_local! {
     static BOARD: InProcessBoard = InProcessBoard::new();
@@ -48,7 +48,7 @@ pub extern "C" fn page_take() -> u32 {
 /// the text answer, for the site's build.
 #[unsafe(no_mangle)]
 pub extern "C" fn page_rules() {
-    crate::set_text(pasang::gui::rules_page::page());
+    crate::set_text(pasang::browser::rules_page());
 }
 
 /// Puts the rules page's picture at `path` (as under `/rules/`) in the
@@ -60,7 +60,7 @@ pub extern "C" fn page_rules() {
 pub unsafe extern "C" fn page_rules_picture(ptr: *const u8, len: usize) -> i32 {
     // SAFETY: passed on from the caller.
     let path = unsafe { crate::read_text(ptr, len) };
-    match pasang::gui::rules_page::picture(&path) {
+    match pasang::browser::rules_picture(&path) {
         Some(svg) => {
             crate::set_text(svg);
             0

@@ -45,7 +45,7 @@ pub fn picture(path: &str) -> Option<&'static str> {
 
 const STYLE: &str = "body{max-width:46em;margin:0 auto;padding:10px 14px;font:16px/1.5 system-ui,sans-serif;\
 background:#2b2622;color:#eee}a{color:#e8c47a}pre{background:#1f1b18;padding:8px;overflow-x:auto;\
-font-size:14px}code{font-family:ui-monospace,monospace}table{border-collapse:collapse;display:block;\
+font-size:14px}code{font-family:ui-monospace,monospace;overflow-wrap:anywhere}pre code{overflow-wrap:normal}table{border-collapse:collapse;display:block;\
 overflow-x:auto}td,th{border:1px solid #5a4c40;padding:3px 8px}img{max-width:100%;height:auto;background:#fff}";
 
 /// What the renderer is in the middle of.
@@ -56,6 +56,8 @@ enum Block {
     List(&'static str),
     Table,
     Code,
+    /// A code block by indentation (board diagrams, position strings).
+    Indented,
 }
 
 /// Markdown (the part docs/rules.md uses) as HTML.
@@ -67,7 +69,7 @@ pub fn render(markdown: &str) -> String {
             Block::Paragraph => html.push_str("</p>\n"),
             Block::List(tag) => html.push_str(&format!("</li></{tag}>\n")),
             Block::Table => html.push_str("</table>\n"),
-            Block::Code => html.push_str("</code></pre>\n"),
+            Block::Code | Block::Indented => html.push_str("</code></pre>\n"),
             Block::None => {}
         }
         *block = Block::None;
@@ -89,6 +91,19 @@ pub fn render(markdown: &str) -> String {
             block = Block::Code;
         } else if trimmed.is_empty() {
             close(&mut html, &mut block);
+        } else if let Some(code) = line
+            .strip_prefix("    ")
+            .filter(|_| matches!(block, Block::None | Block::Indented))
+        {
+            // As Markdown: indented lines that do not continue a paragraph
+            // or a list are code, kept as written (and scrolled, not
+            // wrapped, on a narrow screen).
+            if block != Block::Indented {
+                html.push_str("<pre><code>");
+                block = Block::Indented;
+            }
+            html.push_str(&escape(code));
+            html.push('\n');
         } else if let Some((level, title)) = heading(line) {
             close(&mut html, &mut block);
             html.push_str(&format!(
@@ -246,6 +261,16 @@ fn inline(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indented_lines_are_code_kept_as_written() {
+        let html = render("Text:\n\n    a b  c\n    wwww/bbbb s 0 0 --\n\nMore.\n");
+        assert!(
+            html.contains("<pre><code>a b  c\nwwww/bbbb s 0 0 --\n</code></pre>"),
+            "{html}"
+        );
+        assert!(html.contains("<p>More.</p>"), "{html}");
+    }
 
     #[test]
     fn the_markdown_the_rules_use_is_rendered() {

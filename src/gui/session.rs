@@ -33,6 +33,12 @@ use crate::rules::Rules;
 /// engine answers within a few seconds, as a person expects.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
+/// The board's default `Skill Level` in play: a newcomer meets an engine
+/// that can be beaten (the engine option's own default stays 20; the page
+/// says so beside its setting, and analysis always searches at full
+/// strength).
+pub const DEFAULT_SKILL: u64 = 5;
+
 /// Why the engine is being asked to search.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 enum Purpose {
@@ -116,7 +122,7 @@ impl Session {
                 person: Player::South,
             },
             running: true,
-            skill: 20,
+            skill: DEFAULT_SKILL,
             movetime: DEFAULT_MOVETIME_MS,
             multipv: 3,
             clock: None,
@@ -262,6 +268,12 @@ impl Session {
             Mode::Play { person } => json!(person.name()),
             _ => Value::Null,
         };
+        // In play, the engine's stones are not the person's to move.
+        if let Mode::Play { person } = self.mode
+            && self.game.shown().side_to_move() != person
+        {
+            state["legal"] = json!([]);
+        }
         state["running"] = json!(self.running);
         state["skill"] = json!(self.skill);
         state["movetime"] = json!(self.movetime);
@@ -310,8 +322,10 @@ impl Session {
                 if self.mode == Mode::Review {
                     return Err(RequestError::Reviewing);
                 }
+                // The person plays their own side only, also in a
+                // position stepped back to (a move there replaces the
+                // rest of the game).
                 if let Mode::Play { person } = self.mode
-                    && self.game.at_end()
                     && self.game.shown().side_to_move() != person
                 {
                     return Err(RequestError::EnginesTurn);
@@ -807,7 +821,7 @@ mod tests {
         s.on_page(r#"{"type":"move","move":"c"}"#);
         let sent = lines_sent(&mut s);
         assert!(
-            sent.contains(&"setoption name Skill Level value 20".to_string()),
+            sent.contains(&format!("setoption name Skill Level value {DEFAULT_SKILL}")),
             "{sent:?}"
         );
         assert!(sent.contains(&"ucinewgame".to_string()));
@@ -898,7 +912,7 @@ mod tests {
         // Settings are all checked before any is applied.
         s.on_page(r#"{"type":"settings","skill":3,"multipv":9}"#);
         assert_eq!(page(&mut s)[0]["type"], "error");
-        assert_eq!(s.skill, 20);
+        assert_eq!(s.skill, DEFAULT_SKILL);
         s.on_page(r#"{"type":"settings","skill":3,"multipv":2}"#);
         let state = page(&mut s).pop().unwrap();
         assert_eq!(
@@ -915,6 +929,23 @@ mod tests {
         page(&mut s);
         s.on_page(r#"{"type":"move","move":"c"}"#);
         assert_eq!(page(&mut s)[0]["message"], "it is the engine's turn");
+    }
+
+    #[test]
+    fn a_person_stepped_back_cannot_move_for_the_engine() {
+        let mut s = session();
+        s.on_page(r#"{"type":"move","move":"c"}"#);
+        s.on_engine("bestmove j");
+        s.on_page(r#"{"type":"goto","ply":1}"#);
+        let state = page(&mut s).pop().unwrap();
+        assert_eq!(
+            state["legal"],
+            json!([]),
+            "no stone of the engine's lights up"
+        );
+        s.on_page(r#"{"type":"move","move":"k"}"#);
+        assert_eq!(page(&mut s)[0]["message"], "it is the engine's turn");
+        assert_eq!(s.game.len(), 2, "the engine's move stands");
     }
 
     #[test]

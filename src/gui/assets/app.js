@@ -23,6 +23,7 @@ let litColumn = null;     // phase 1: the column under the pointer
 let lines = {};           // the current search's lines by multipv
 let searchInfo = null;    // the last "search" message
 let watchLines = {};      // watch mode: the last line of each side
+let evalPly = null;       // the ply of the position the shown evaluation is of
 let clockAt = 0;          // when the last state's clock readings were taken
 let review = null;        // the last "review" message
 let games = null;         // the last "games" message (a file of several)
@@ -135,6 +136,8 @@ function drawBoard() {
   }
   if (state.mode === "review") drawReviewArrows(svg);
   else drawArrows(svg);
+  // The kas' letters stay readable above any arrow.
+  for (const letter of [...svg.querySelectorAll(".ka-letter")]) svg.appendChild(letter);
 }
 
 function drawLastMove(svg) {
@@ -438,6 +441,23 @@ function showClocks() {
   }
 }
 
+// An evaluation or lines of another position than the one on view are
+// not shown: analysis lines belong to the ply they searched; in play the
+// engine's last score stands until a take-back goes before it; a game
+// over shows its result in the bar, not a score.
+function forgetStaleEvaluation() {
+  if (state.mode === "analyse" && Object.values(lines).some((info) => info.ply !== state.cursor)) lines = {};
+  if (state.over) {
+    evalPly = null;
+    const winner = state.over.winner;
+    showEval("", winner === "south" ? 100 : winner === "north" ? 0 : 50);
+  } else if (evalPly !== null && (state.cursor < evalPly || (state.mode === "analyse" && state.cursor !== evalPly))) {
+    evalPly = null;
+    showEval("", 50);
+  }
+  renderLines();
+}
+
 // The evaluation in words and, in the bar, South's share (percent).
 function showEval(text, southShare) {
   $("eval").textContent = text;
@@ -653,6 +673,7 @@ function onMessage(event) {
       // A review belongs to the moves it judged.
       if (state && state.moves.join(" ") !== message.moves.join(" ")) review = null;
       state = message;
+      forgetStaleEvaluation();
       showError.last = null;
       showError();
       $("choice").hidden = true;
@@ -666,7 +687,10 @@ function onMessage(event) {
       if (state && state.over) break;
       if (searchInfo && searchInfo.purpose === "move") watchLines[message.side] = message;
       else lines[message.multipv] = message;
-      if (message.multipv === 1) showEval(message.score, 100 / (1 + Math.exp(-message.south / 400)));
+      if (message.multipv === 1) {
+        evalPly = message.ply;
+        showEval(message.score, 100 / (1 + Math.exp(-message.south / 400)));
+      }
       renderLines();
       drawBoard();
       break;
@@ -788,7 +812,7 @@ function setUp() {
     option.value = option.textContent = i;
     $("skill").appendChild(option);
   }
-  $("skill").value = 20;
+  $("skill").value = 5;
   $("board").addEventListener("click", onBoardClick);
   $("board").addEventListener("pointermove", onBoardHover);
   $("board").addEventListener("pointerleave", () => { if (litColumn !== null) { litColumn = null; drawBoard(); } });

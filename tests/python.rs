@@ -1,6 +1,6 @@
 //! The Python module (python/, issue 39) built and tested as a user would:
 //! a virtual environment under the target folder (made once, then reused)
-//! gets maturin and pytest from PyPI, `pip install ./python` builds and
+//! gets maturin, pytest and NumPy from PyPI, `pip install ./python` builds and
 //! installs the module `pasang` from the repository's top folder, and
 //! pytest runs python/tests against the engine binary under test.
 //!
@@ -41,13 +41,18 @@ fn describe(output: &Output) -> String {
     )
 }
 
-/// The environment's Python, made (and given maturin and pytest) on the
-/// first run; `None` when this machine cannot make one (said, or under CI
-/// a failure).
+/// What the environment gets from PyPI: the build backend, the test
+/// runner, and NumPy for `pasang.learn` (optional for users).
+const REQUIREMENTS: [&str; 3] = ["maturin>=1.9.4,<2", "pytest", "numpy"];
+
+/// The environment's Python, made (and given [`REQUIREMENTS`]) on the
+/// first run and again when they change; `None` when this machine cannot
+/// make one (said, or under CI a failure).
 fn environment(venv: &Path) -> Option<PathBuf> {
     let python = venv.join("bin").join("python");
     let ready = venv.join("ready");
-    if ready.exists() && python.exists() {
+    let wanted = REQUIREMENTS.join("\n") + "\n";
+    if python.exists() && std::fs::read_to_string(&ready).is_ok_and(|text| text == wanted) {
         return Some(python);
     }
     let interpreter = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
@@ -66,15 +71,15 @@ fn environment(venv: &Path) -> Option<PathBuf> {
         Ok(output) => return skip("Python's venv", Some(&output)),
         Err(_) => return skip(&format!("Python ({interpreter})"), None),
     }
-    let install = run(Command::new(&python).args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        "maturin>=1.9.4,<2",
-        "pytest",
-    ]));
+    let install = run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(REQUIREMENTS));
     match install {
         Ok(output) if output.status.success() => {}
         Ok(output) => return skip("maturin or pytest (from PyPI)", Some(&output)),

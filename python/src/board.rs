@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 use pasang::movegen::legal_moves;
 use pasang::moves::Move;
@@ -19,6 +19,7 @@ use pasang::perft::perft;
 use pasang::position::{Phase, Player, Position};
 use pasang::rules::Rules;
 
+use crate::learn;
 use crate::{IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRulesError};
 
 pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -470,6 +471,42 @@ impl Board {
     /// so a notebook draws it.
     fn _repr_svg_(&self) -> String {
         pasang::cli::svg::render(&self.position, self.stack.last().copied())
+    }
+
+    /// The legal moves as numbers of the fixed action space (see
+    /// `pasang.learn`), in the order of `legal_moves`.
+    fn legal_actions(&self) -> Vec<usize> {
+        legal_moves(&self.position, &self.rules)
+            .iter()
+            .map(|mv| learn::action_of(*mv))
+            .collect()
+    }
+
+    /// The action number of the legal move `move` (`IllegalMoveError` when
+    /// it is not legal here).
+    fn action_of(&self, r#move: &PyMove) -> PyResult<usize> {
+        parse_move(&self.position, &self.rules, &r#move.text)
+            .map(learn::action_of)
+            .map_err(move_error)
+    }
+
+    /// The legal move numbered `action` (`IllegalMoveError` when no legal
+    /// move has that number).
+    fn move_of_action(&self, action: usize) -> PyResult<PyMove> {
+        legal_moves(&self.position, &self.rules)
+            .iter()
+            .find(|mv| learn::action_of(**mv) == action)
+            .map(|mv| PyMove::of(*mv))
+            .ok_or_else(|| {
+                IllegalMoveError::new_err(format!("no legal move has action number {action} here"))
+            })
+    }
+
+    /// The position as 5 planes of 11 x 11 bytes (white stones, black
+    /// stones, South's ka, North's ka, South to move), plane, then rank 1
+    /// to 11, then file a to k.
+    fn planes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &learn::planes(&self.position))
     }
 
     /// The SVG picture, as `_repr_svg_`.

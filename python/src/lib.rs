@@ -1,5 +1,6 @@
 //! `pasang._pasang`, the Rust half of the Python module `pasang`: the
-//! board and its moves ([`board`]), game records ([`records`]) and the
+//! board and its moves ([`board`]), the board and moves as numbers for
+//! learning ([`learn`]), game records ([`records`]) and the
 //! in-process search ([`search`]), each a thin layer over the engine's
 //! library. The pure-Python half (the engine driver, `pasang.records`'
 //! `Game`, the type stubs) lives in `pasang/` beside this crate.
@@ -13,6 +14,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod board;
+mod learn;
 mod records;
 mod search;
 
@@ -58,6 +60,8 @@ fn _pasang(module: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     module.add("InvalidRulesError", py.get_type::<InvalidRulesError>())?;
     module.add("RecordError", py.get_type::<RecordError>())?;
+    module.add("ACTIONS", learn::ACTIONS)?;
+    module.add("PLANES", learn::PLANES)?;
     board::register(module)?;
     records::register(module)?;
     search::register(module)?;

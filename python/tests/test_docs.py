@@ -4,8 +4,11 @@ repository's record file."""
 
 import re
 
+import pytest
+
 
 def test_the_walk_through_runs(engine_path, root, tmp_path, monkeypatch, capsys):
+    pytest.importorskip("numpy")  # the section on learning uses it
     text = (root / "docs" / "python.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert len(blocks) >= 6
@@ -17,3 +20,6 @@ def test_the_walk_through_runs(engine_path, root, tmp_path, monkeypatch, capsys)
     printed = capsys.readouterr().out
     assert "south 1" in printed and "IllegalMoveError" in printed
     assert (tmp_path / "reviewed.pgn").exists()
+    import pasang.learn
+
+    assert "shape (5, 11, 11)" in text and "({},)".format(pasang.learn.ACTIONS) in text

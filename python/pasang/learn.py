@@ -21,19 +21,31 @@
   1 to 11) and ``directions`` the captured lines' flags (n 1, s 2, e 4,
   w 8). :func:`action_of` and :func:`move_of` convert.
 - :func:`read_datagen`: the positions of a ``pasang datagen`` text file
-  (docs/datagen.md) in batches of arrays.
+  (docs/datagen.md) in batches of arrays; :func:`read_packed` the same of
+  the packed file ``pasang datagen --merge`` writes.
 """
 
-from typing import IO, Iterator, List, NamedTuple, Union
+import struct
+from typing import IO, Iterator, List, NamedTuple, Optional, Union
 
 try:
     import numpy as np
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("pasang.learn needs NumPy: pip install numpy") from error
 
-from ._pasang import ACTIONS, PLANES, Board, Move
+from ._pasang import ACTIONS, PLANES, Board, Move, datagen_rule_sets
 
-__all__ = ["ACTIONS", "PLANES", "board_array", "action_mask", "action_of", "move_of", "Batch", "read_datagen"]
+__all__ = [
+    "ACTIONS",
+    "PLANES",
+    "board_array",
+    "action_mask",
+    "action_of",
+    "move_of",
+    "Batch",
+    "read_datagen",
+    "read_packed",
+]
 
 SIZE = 11
 
@@ -68,14 +80,15 @@ class Batch(NamedTuple):
     :func:`board_array`; ``scores`` (N,) the search's centipoints for the
     side to move; ``results`` (N,) the game's result for the side to move,
     1 won, 0.5 drawn, 0 lost; ``margins`` (N,) the game's final point
-    margin for the side to move; ``fens`` the position strings;
-    ``rules`` each position's rules (``Board`` keyword arguments)."""
+    margin for the side to move; ``fens`` the position strings (None for
+    a packed file, which does not keep them); ``rules`` each position's
+    rules (``Board`` keyword arguments)."""
 
     boards: "np.ndarray"
     scores: "np.ndarray"
     results: "np.ndarray"
     margins: "np.ndarray"
-    fens: List[str]
+    fens: Optional[List[str]]
     rules: List[dict]
 
 
@@ -124,3 +137,67 @@ def _batch(rows: list) -> Batch:
         list(fens),
         list(rules),
     )
+
+
+# The packed format, version 1 (docs/datagen.md): a 32-byte header, then
+# 48-byte little-endian records.
+_MAGIC = b"PSNGDAT\0"
+_RECORD = np.dtype(
+    [
+        ("white", "u1", 16),
+        ("black", "u1", 16),
+        ("ka", "u1", 2),
+        ("passage", "u1", 2),
+        ("points", "u1", 2),
+        ("side", "u1"),
+        ("rules", "u1"),
+        ("score", "<i2"),
+        ("result", "u1"),
+        ("zero", "u1"),
+        ("margin", "<i2"),
+        ("zeros", "u1", 2),
+    ]
+)
+_NO_KA = 255
+
+
+def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
+    """The positions of a packed datagen file (``pasang datagen --merge``
+    writes one, shuffled), ``batch_size`` at a time, as :func:`read_datagen`
+    gives them but without the position strings. A file that is not of the
+    format raises ``ValueError``."""
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    with open(path, "rb") as handle:
+        head = handle.read(32)
+        if len(head) < 32:
+            raise ValueError("{}: too short for a packed datagen file".format(path))
+        magic, version, size, count, _seed = struct.unpack("<8sIIQQ", head)
+        if magic != _MAGIC or version != 1 or size != _RECORD.itemsize:
+            raise ValueError("{}: not a packed datagen file of version 1".format(path))
+        records = np.fromfile(handle, dtype=_RECORD, count=count)
+    if len(records) != count:
+        raise ValueError("{}: {} records announced, {} found".format(path, count, len(records)))
+    rule_sets = [dict(zip(_RULE_KEYS, values)) for values in datagen_rule_sets()]
+    if len(records) and int(records["rules"].max()) >= len(rule_sets):
+        raise ValueError("{}: a rule-set index out of range".format(path))
+    points = SIZE * SIZE
+    for start in range(0, len(records), batch_size):
+        chunk = records[start : start + batch_size]
+        n = len(chunk)
+        boards = np.zeros((n, PLANES, points), dtype=np.uint8)
+        boards[:, 0] = np.unpackbits(chunk["white"], axis=1, bitorder="little")[:, :points]
+        boards[:, 1] = np.unpackbits(chunk["black"], axis=1, bitorder="little")[:, :points]
+        for plane, player in ((2, 0), (3, 1)):
+            ka = chunk["ka"][:, player]
+            entered = np.flatnonzero(ka != _NO_KA)
+            boards[entered, plane, ka[entered]] = 1
+        boards[chunk["side"] == 0, 4] = 1
+        yield Batch(
+            boards.reshape(n, PLANES, SIZE, SIZE),
+            chunk["score"].astype(np.int32),
+            chunk["result"].astype(np.float32) / 2,
+            chunk["margin"].astype(np.int32),
+            None,
+            [rule_sets[index] for index in chunk["rules"]],
+        )

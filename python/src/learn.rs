@@ -11,6 +11,8 @@
 //! Every ka move (an entry slides or jumps along a rank, a ka moves as a
 //! rook) has a number, and different moves have different numbers.
 
+use pyo3::prelude::*;
+
 use pasang::bitboard::{SIZE, Square};
 use pasang::moves::Move;
 use pasang::position::{Colour, Player, Position};
@@ -62,4 +64,29 @@ pub(crate) fn planes(position: &Position) -> Vec<u8> {
         bytes[4 * points..].fill(1);
     }
     bytes
+}
+
+pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("ACTIONS", ACTIONS)?;
+    module.add("PLANES", PLANES)?;
+    module.add_function(wrap_pyfunction!(datagen_rule_sets, module)?)?;
+    Ok(())
+}
+
+/// The rule sets in the order of the packed datagen format's rule-set
+/// byte (`pasang::datagen::all_rule_sets`): pattern, ka entry, second
+/// column and centre, as the protocol's values.
+#[pyfunction]
+fn datagen_rule_sets() -> Vec<(String, String, String, String)> {
+    pasang::datagen::all_rule_sets()
+        .into_iter()
+        .map(|rules| {
+            (
+                rules.pattern.to_string(),
+                rules.ka_entry.to_string(),
+                rules.second_column.to_string(),
+                rules.centre.to_string(),
+            )
+        })
+        .collect()
 }

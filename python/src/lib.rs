@@ -60,8 +60,7 @@ fn _pasang(module: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     module.add("InvalidRulesError", py.get_type::<InvalidRulesError>())?;
     module.add("RecordError", py.get_type::<RecordError>())?;
-    module.add("ACTIONS", learn::ACTIONS)?;
-    module.add("PLANES", learn::PLANES)?;
+    learn::register(module)?;
     board::register(module)?;
     records::register(module)?;
     search::register(module)?;

@@ -80,3 +80,42 @@ def test_read_datagen_in_batches(engine_path, tmp_path):
     bad.write_text("# pasang datagen 1\nnot a position | 1 slide opposite wall | 0 | w 0\n")
     with pytest.raises(ValueError, match="line 2"):
         list(learn.read_datagen(str(bad)))
+
+
+def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
+    text = tmp_path / "data.txt"
+    packed = tmp_path / "data.bin"
+    subprocess.run(
+        [engine_path, "datagen", "--out", str(text), "--games", "3", "--nodes", "300", "--seed", "5"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [engine_path, "datagen", "--merge", str(text), "--out", str(packed), "--seed", "5"],
+        check=True,
+        capture_output=True,
+    )
+
+    def rows(batches):
+        out = []
+        for batch in batches:
+            for index in range(len(batch.scores)):
+                out.append(
+                    (
+                        batch.boards[index].tobytes(),
+                        int(batch.scores[index]),
+                        float(batch.results[index]),
+                        int(batch.margins[index]),
+                        tuple(sorted(batch.rules[index].items())),
+                    )
+                )
+        return sorted(out)
+
+    from_text = rows(learn.read_datagen(str(text), batch_size=7))
+    from_packed = list(learn.read_packed(str(packed), batch_size=7))
+    assert all(batch.fens is None for batch in from_packed)
+    assert len(from_text) > 20
+    assert rows(from_packed) == from_text
+    (tmp_path / "bad.bin").write_bytes(b"NOTDATA!" + bytes(40))
+    with pytest.raises(ValueError, match="not a packed datagen file"):
+        list(learn.read_packed(str(tmp_path / "bad.bin")))

@@ -57,12 +57,12 @@ fn environment(venv: &Path) -> Option<PathBuf> {
     }
     let interpreter = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
     let skip = |what: &str, output: Option<&Output>| {
-        let detail = output.map(describe).unwrap_or_default();
-        common::missing_tool(
-            "python",
-            what,
-            &format!("a CPython 3.9+ with venv and pip, and PyPI for maturin and pytest; {detail}"),
-        );
+        let mut install =
+            "a CPython 3.9+ with venv and pip, and PyPI for maturin, pytest and NumPy".to_string();
+        if let Some(output) = output {
+            install = format!("{install}; {}", describe(output));
+        }
+        common::missing_tool("python", what, &install);
         None
     };
     let _ = std::fs::remove_dir_all(venv);

@@ -23,7 +23,8 @@
 //!   [`moves::Move`], [`movegen::legal_moves`] and [`movegen::count_moves`],
 //!   [`outcome::Status`], [`perft::perft`] and [`perft::divide`];
 //! - text: [`notation::parse_position`], [`notation::format_position`] and
-//!   [`notation::parse_move`] with their typed errors;
+//!   [`notation::parse_move`] with their typed errors, and
+//!   [`notation::canonical_move`] (a move's text without a position);
 //! - the search: a [`search::Searcher`] (owning the
 //!   [`tt::TranspositionTable`], the [`search::ProvenResults`] and its
 //!   helper threads) with its [`search::Limits`], [`search::Settings`],
@@ -32,7 +33,8 @@
 //! - the [`engine::Engine`] facade, typed (used by [`datagen`]);
 //! - [`eval`], whose terms the tuner's tests count;
 //! - [`protocol::Command`], the parsed protocol line (fuzzed);
-//! - [`cli::run`], the binary's entry point;
+//! - [`cli::run`], the binary's entry point, and [`cli::svg`], the
+//!   board's picture (which the Python module draws with too);
 //! - [`record`], reading match records, and the training-data
 //!   format of [`datagen`];
 //! - [`review`], the game review behind `pasang annotate` and the board's

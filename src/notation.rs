@@ -332,6 +332,26 @@ fn parse_syntax(text: &str) -> Result<Syntax, &'static str> {
     })
 }
 
+/// The canonical text of a move written without a position: lower case,
+/// directions in the order `n s e w` (`B4C4N` gives `b4c4n`, `c4c7we`
+/// gives `c4c7ew`); directions left out stay out. Checks the syntax only:
+/// whether the move is legal needs a position ([`parse_move`]).
+pub fn canonical_move(text: &str) -> Result<String, MoveError> {
+    let syntax = parse_syntax(text).map_err(|reason| MoveError::Malformed {
+        text: shorten(text),
+        reason,
+    })?;
+    Ok(match syntax {
+        Syntax::Passage(file) => ((b'a' + file as u8) as char).to_string(),
+        Syntax::Ka {
+            from,
+            to,
+            directions: Some(directions),
+        } => Move::ka(from, to, directions, false, 0).to_string(),
+        Syntax::Ka { from, to, .. } => format!("{from}{to}"),
+    })
+}
+
 /// Parses `text` as a legal move of `position`. Directions may be omitted
 /// when exactly one legal move has that origin and landing point.
 pub fn parse_move(position: &Position, rules: &Rules, text: &str) -> Result<Move, MoveError> {
@@ -432,6 +452,17 @@ mod tests {
             elsewhere.to_string(),
             "hole: '+' at k1; the hole is at f6 only"
         );
+    }
+
+    #[test]
+    fn canonical_move_texts() {
+        assert_eq!(canonical_move("C").unwrap(), "c");
+        assert_eq!(canonical_move("C4C7WE").unwrap(), "c4c7ew");
+        assert_eq!(canonical_move("b4c4").unwrap(), "b4c4");
+        assert!(matches!(
+            canonical_move("zz"),
+            Err(MoveError::Malformed { .. })
+        ));
     }
 
     #[test]

@@ -160,7 +160,8 @@ fn development_examples_run_as_written() {
 #[test]
 fn the_readme_leads_a_new_user_to_the_board() {
     // The set-up commands and the board come first: within the first
-    // screen (about 50 lines) of a README of about 200 lines.
+    // screen (about 50 lines) of a README kept under 220 lines (room for
+    // a paragraph each for Python and playing strength).
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let lines: Vec<&str> = readme.lines().collect();
@@ -169,5 +170,5 @@ fn the_readme_leads_a_new_user_to_the_board() {
     let test = first("    cargo test --release").expect("the test command");
     let gui = first("    cargo run --release -- gui").expect("the board's command");
     assert!(run < test && test < gui && gui < 50, "{run} {test} {gui}");
-    assert!(lines.len() <= 205, "README.md has {} lines", lines.len());
+    assert!(lines.len() < 220, "README.md has {} lines", lines.len());
 }

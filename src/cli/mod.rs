@@ -14,7 +14,7 @@ mod perft;
 mod play;
 mod progress;
 mod show;
-mod svg;
+pub mod svg;
 mod tune;
 
 use std::str::FromStr;

@@ -1,0 +1,203 @@
+"""The board and its moves as NumPy arrays, for learning (NumPy needed:
+``pip install numpy``)::
+
+    >>> import pasang, pasang.learn
+    >>> board = pasang.Board()
+    >>> pasang.learn.board_array(board).shape
+    (5, 11, 11)
+    >>> int(pasang.learn.action_mask(board).sum())
+    11
+
+- :func:`board_array`: planes of 0/1 (``uint8``), ``[plane, rank, file]``
+  with rank 1 and file a first: white stones, black stones, South's ka,
+  North's ka, and a plane of ones when South is to move. The scores and
+  the phase are ``board.scores`` and ``board.phase``.
+- :func:`action_mask`: the legal moves over a fixed numbering of
+  :data:`ACTIONS` moves: 0-10 the passages on files a-k; a ka move is
+  ``11 + (origin * 20 + slot) * 15 + directions - 1``, with ``origin``
+  the origin's index (a1 0, b1 1, ..., k11 120), ``slot`` the landing point
+  among the 20 points a rook reaches on an empty board (0-9 the other
+  files of the origin's rank, a to k; 10-19 the other ranks of its file,
+  1 to 11) and ``directions`` the captured lines' flags (n 1, s 2, e 4,
+  w 8). :func:`action_of` and :func:`move_of` convert.
+- :func:`read_datagen`: the positions of a ``pasang datagen`` text file
+  (docs/datagen.md) in batches of arrays; :func:`read_packed` the same of
+  the packed file ``pasang datagen --merge`` writes.
+"""
+
+import struct
+from typing import IO, Iterator, List, NamedTuple, Optional, Union
+
+try:
+    import numpy as np
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError("pasang.learn needs NumPy: pip install numpy") from error
+
+from ._pasang import ACTIONS, PLANES, Board, Move, datagen_rule_sets
+
+__all__ = [
+    "ACTIONS",
+    "PLANES",
+    "board_array",
+    "action_mask",
+    "action_of",
+    "move_of",
+    "Batch",
+    "read_datagen",
+    "read_packed",
+]
+
+SIZE = 11
+
+
+def board_array(board: Board) -> "np.ndarray":
+    """The position as a ``(5, 11, 11)`` array of 0 and 1 (``uint8``)."""
+    return np.frombuffer(board.planes(), dtype=np.uint8).reshape(PLANES, SIZE, SIZE).copy()
+
+
+def action_mask(board: Board) -> "np.ndarray":
+    """A ``bool`` array of :data:`ACTIONS` entries, true for each legal
+    move's number."""
+    mask = np.zeros(ACTIONS, dtype=bool)
+    mask[board.legal_actions()] = True
+    return mask
+
+
+def action_of(board: Board, move: Move) -> int:
+    """The number of a legal move of ``board`` (``IllegalMoveError``
+    otherwise)."""
+    return board.action_of(move)
+
+
+def move_of(board: Board, action: int) -> Move:
+    """The legal move of ``board`` numbered ``action``
+    (``IllegalMoveError`` when there is none)."""
+    return board.move_of_action(int(action))
+
+
+class Batch(NamedTuple):
+    """Positions of a datagen file: ``boards`` (N, 5, 11, 11) ``uint8`` as
+    :func:`board_array`; ``scores`` (N,) the search's centipoints for the
+    side to move; ``results`` (N,) the game's result for the side to move,
+    1 won, 0.5 drawn, 0 lost; ``margins`` (N,) the game's final point
+    margin for the side to move; ``fens`` the position strings (None for
+    a packed file, which does not keep them); ``rules`` each position's
+    rules (``Board`` keyword arguments)."""
+
+    boards: "np.ndarray"
+    scores: "np.ndarray"
+    results: "np.ndarray"
+    margins: "np.ndarray"
+    fens: Optional[List[str]]
+    rules: List[dict]
+
+
+_RESULT = {"w": 1.0, "d": 0.5, "l": 0.0}
+_RULE_KEYS = ("pattern", "ka_entry", "second_column", "centre")
+
+
+def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterator[Batch]:
+    """The positions of a ``pasang datagen`` text file (a path or an open
+    file), ``batch_size`` at a time (the last batch may be shorter). A line
+    that is not a position of the format raises ``ValueError`` naming it."""
+    if isinstance(source, str):
+        with open(source) as handle:
+            yield from read_datagen(handle, batch_size)
+        return
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    rows: list = []
+    for number, line in enumerate(source, 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split(" | ")
+        try:
+            fen, rules_text, score, outcome = fields
+            rules = dict(zip(_RULE_KEYS, rules_text.split()))
+            result, margin = outcome.split()
+            board = Board(fen, **rules)
+            rows.append((board_array(board), int(score), _RESULT[result], int(margin), fen, rules))
+        except (ValueError, KeyError) as error:
+            raise ValueError("line {}: not a datagen position ({})".format(number, error)) from None
+        if len(rows) == batch_size:
+            yield _batch(rows)
+            rows = []
+    if rows:
+        yield _batch(rows)
+
+
+def _batch(rows: list) -> Batch:
+    boards, scores, results, margins, fens, rules = zip(*rows)
+    return Batch(
+        np.stack(boards),
+        np.array(scores, dtype=np.int32),
+        np.array(results, dtype=np.float32),
+        np.array(margins, dtype=np.int32),
+        list(fens),
+        list(rules),
+    )
+
+
+# The packed format, version 1 (docs/datagen.md): a 32-byte header, then
+# 48-byte little-endian records.
+_MAGIC = b"PSNGDAT\0"
+_RECORD = np.dtype(
+    [
+        ("white", "u1", 16),
+        ("black", "u1", 16),
+        ("ka", "u1", 2),
+        ("passage", "u1", 2),
+        ("points", "u1", 2),
+        ("side", "u1"),
+        ("rules", "u1"),
+        ("score", "<i2"),
+        ("result", "u1"),
+        ("zero", "u1"),
+        ("margin", "<i2"),
+        ("zeros", "u1", 2),
+    ]
+)
+_NO_KA = 255
+
+
+def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
+    """The positions of a packed datagen file (``pasang datagen --merge``
+    writes one, shuffled), ``batch_size`` at a time, as :func:`read_datagen`
+    gives them but without the position strings. A file that is not of the
+    format raises ``ValueError``."""
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    with open(path, "rb") as handle:
+        head = handle.read(32)
+        if len(head) < 32:
+            raise ValueError("{}: too short for a packed datagen file".format(path))
+        magic, version, size, count, _seed = struct.unpack("<8sIIQQ", head)
+        if magic != _MAGIC or version != 1 or size != _RECORD.itemsize:
+            raise ValueError("{}: not a packed datagen file of version 1".format(path))
+        records = np.fromfile(handle, dtype=_RECORD, count=count)
+    if len(records) != count:
+        raise ValueError("{}: {} records announced, {} found".format(path, count, len(records)))
+    rule_sets = [dict(zip(_RULE_KEYS, values)) for values in datagen_rule_sets()]
+    if len(records) and int(records["rules"].max()) >= len(rule_sets):
+        raise ValueError("{}: a rule-set index out of range".format(path))
+    points = SIZE * SIZE
+    for start in range(0, len(records), batch_size):
+        chunk = records[start : start + batch_size]
+        n = len(chunk)
+        boards = np.zeros((n, PLANES, points), dtype=np.uint8)
+        boards[:, 0] = np.unpackbits(chunk["white"], axis=1, bitorder="little")[:, :points]
+        boards[:, 1] = np.unpackbits(chunk["black"], axis=1, bitorder="little")[:, :points]
+        for plane, player in ((2, 0), (3, 1)):
+            ka = chunk["ka"][:, player]
+            entered = np.flatnonzero(ka != _NO_KA)
+            boards[entered, plane, ka[entered]] = 1
+        boards[chunk["side"] == 0, 4] = 1
+        yield Batch(
+            boards.reshape(n, PLANES, SIZE, SIZE),
+            chunk["score"].astype(np.int32),
+            chunk["result"].astype(np.float32) / 2,
+            chunk["margin"].astype(np.int32),
+            None,
+            [rule_sets[index] for index in chunk["rules"]],
+        )

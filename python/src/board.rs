@@ -1,0 +1,548 @@
+//! `Board`, `Move`, `LegalMoves` and `Outcome`: the rules with
+//! python-chess's names, over the library's `Position`, `Rules`,
+//! `movegen`, `notation`, `outcome` and `perft`.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use pasang::movegen::legal_moves;
+use pasang::moves::Move;
+use pasang::notation::{
+    MoveError, canonical_move, format_position, parse_move, parse_position, start_position,
+};
+use pasang::outcome::Status;
+use pasang::perft::perft;
+use pasang::position::{Phase, Player, Position};
+use pasang::rules::Rules;
+
+use crate::learn;
+use crate::{IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRulesError};
+
+pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<PyMove>()?;
+    module.add_class::<Board>()?;
+    module.add_class::<LegalMoves>()?;
+    module.add_class::<Outcome>()?;
+    Ok(())
+}
+
+/// The exception for a move the library refused, with its message.
+pub(crate) fn move_error(error: MoveError) -> PyErr {
+    match error {
+        MoveError::Malformed { .. } => InvalidMoveError::new_err(error.to_string()),
+        MoveError::Illegal { .. } => IllegalMoveError::new_err(error.to_string()),
+    }
+}
+
+/// A move in the project's notation: `c` (a passage), `b4c4n` (a ka move
+/// with the directions of the lines it captures). Moves compare equal when
+/// their canonical texts do, so a move read from an engine's output equals
+/// the same move of `Board.legal_moves`.
+#[pyclass(module = "pasang", name = "Move", frozen, eq, hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PyMove {
+    text: String,
+}
+
+impl PyMove {
+    pub(crate) fn of(mv: Move) -> PyMove {
+        PyMove {
+            text: mv.to_string(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    /// The move written `text` (any case; directions in any order). Checks
+    /// the notation only: legality needs a board (`Board.parse_move`).
+    /// Raises `InvalidMoveError` for text that is not a move.
+    #[staticmethod]
+    fn from_str(text: &str) -> PyResult<PyMove> {
+        canonical_move(text)
+            .map(|text| PyMove { text })
+            .map_err(move_error)
+    }
+
+    /// `from_str` under python-chess's name.
+    #[staticmethod]
+    fn from_uci(text: &str) -> PyResult<PyMove> {
+        PyMove::from_str(text)
+    }
+
+    /// The canonical notation, as `str(move)`.
+    fn uci(&self) -> String {
+        self.text.clone()
+    }
+
+    /// Whether this is a phase-1 passage (one file letter).
+    #[getter]
+    fn is_passage(&self) -> bool {
+        self.text.len() == 1
+    }
+
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.from_str('{}')", self.text)
+    }
+}
+
+/// The legal moves of a position, taken when `Board.legal_moves` was read:
+/// supports `len`, `in`, iteration and indexing.
+#[pyclass(module = "pasang", name = "LegalMoves", frozen, sequence)]
+pub(crate) struct LegalMoves {
+    moves: Vec<Move>,
+}
+
+#[pymethods]
+impl LegalMoves {
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
+        match item.cast::<PyMove>() {
+            Ok(mv) => self
+                .moves
+                .iter()
+                .any(|legal| legal.to_string() == mv.get().text),
+            Err(_) => false,
+        }
+    }
+
+    fn __getitem__(&self, index: isize) -> PyResult<PyMove> {
+        let len = self.moves.len() as isize;
+        let at = if index < 0 { index + len } else { index };
+        if at < 0 || at >= len {
+            return Err(PyIndexError::new_err("legal move index out of range"));
+        }
+        Ok(PyMove::of(self.moves[at as usize]))
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = PyList::new(py, self.moves.iter().map(|mv| PyMove::of(*mv)))?;
+        Ok(list.try_iter()?.into_any())
+    }
+
+    /// The number of legal moves (python-chess's `count()`).
+    fn count(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let texts: Vec<String> = self.moves.iter().map(Move::to_string).collect();
+        format!("<LegalMoves ({})>", texts.join(", "))
+    }
+}
+
+/// How a finished game ended: `winner` ("south", "north", or None for a
+/// draw), `termination` ("score": no stone left; "suntuk": the side to
+/// move had no legal move) and `scores`, the points each side captured.
+#[pyclass(module = "pasang", name = "Outcome", frozen, eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Outcome {
+    #[pyo3(get)]
+    winner: Option<&'static str>,
+    #[pyo3(get)]
+    termination: String,
+    #[pyo3(get)]
+    scores: (u32, u32),
+}
+
+#[pymethods]
+impl Outcome {
+    /// The record's result token: "1-0" South won, "0-1" North won,
+    /// "1/2-1/2" a draw.
+    fn result(&self) -> &'static str {
+        match self.winner {
+            Some("south") => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let winner = self.winner.map_or("None".to_string(), |w| format!("'{w}'"));
+        format!(
+            "Outcome(winner={winner}, termination='{}', scores=({}, {}))",
+            self.termination, self.scores.0, self.scores.1
+        )
+    }
+}
+
+/// Reads one rule option from a keyword argument (a string, or a number
+/// for `pattern`): the library's own parser and message.
+fn rule_value<T>(value: Option<&Bound<'_, PyAny>>, default: T) -> PyResult<T>
+where
+    T: std::str::FromStr<Err = pasang::rules::OptionValueError>,
+{
+    match value {
+        None => Ok(default),
+        Some(value) if value.is_none() => Ok(default),
+        Some(value) => {
+            let text: String = value.str()?.extract()?;
+            text.parse()
+                .map_err(|error: pasang::rules::OptionValueError| {
+                    InvalidRulesError::new_err(error.to_string())
+                })
+        }
+    }
+}
+
+/// The position string as a Python error on failure.
+pub(crate) fn position_of(fen: &str) -> PyResult<Position> {
+    parse_position(fen).map_err(|error| InvalidPositionError::new_err(error.to_string()))
+}
+
+/// A game board: a position, the rules it is played under and the moves
+/// that led to it (`move_stack`), undone by `pop`.
+///
+/// `Board()` is the start of the rules' pattern; `Board(fen)` sets a
+/// position string. The rule options are keyword arguments named after
+/// the engine's options: `pattern` (1, 2), `ka_entry` ("slide", "jump",
+/// "both"), `second_column` ("opposite", "any"), `centre` ("wall",
+/// "open"). A bad value raises `InvalidRulesError`, a bad position string
+/// `InvalidPositionError`.
+#[pyclass(module = "pasang", name = "Board")]
+#[derive(Clone)]
+pub(crate) struct Board {
+    pub(crate) rules: Rules,
+    pub(crate) position: Position,
+    /// Each move played and the position it was played from.
+    pub(crate) stack: Vec<(Position, Move)>,
+}
+
+impl Board {
+    pub(crate) fn new(rules: Rules, position: Position) -> Board {
+        Board {
+            rules,
+            position,
+            stack: Vec::new(),
+        }
+    }
+
+    fn status(&self) -> Status {
+        Status::of(&self.position, &self.rules)
+    }
+
+    fn play(&mut self, mv: Move) {
+        let before = self.position;
+        self.position = before.play(mv);
+        self.stack.push((before, mv));
+    }
+
+    fn key(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.position.hash(&mut hasher);
+        self.rules.hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
+#[pymethods]
+impl Board {
+    #[new]
+    #[pyo3(signature = (fen = None, *, pattern = None, ka_entry = None, second_column = None, centre = None))]
+    fn py_new(
+        fen: Option<&str>,
+        pattern: Option<&Bound<'_, PyAny>>,
+        ka_entry: Option<&Bound<'_, PyAny>>,
+        second_column: Option<&Bound<'_, PyAny>>,
+        centre: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Board> {
+        let defaults = Rules::default();
+        let rules = Rules {
+            pattern: rule_value(pattern, defaults.pattern)?,
+            ka_entry: rule_value(ka_entry, defaults.ka_entry)?,
+            second_column: rule_value(second_column, defaults.second_column)?,
+            centre: rule_value(centre, defaults.centre)?,
+        };
+        let position = match fen {
+            Some(fen) => position_of(fen)?,
+            None => start_position(rules.pattern),
+        };
+        Ok(Board::new(rules, position))
+    }
+
+    /// The rule options, named as `Board()`'s keyword arguments.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("pattern", self.rules.pattern.to_string())?;
+        dict.set_item("ka_entry", self.rules.ka_entry.to_string())?;
+        dict.set_item("second_column", self.rules.second_column.to_string())?;
+        dict.set_item("centre", self.rules.centre.to_string())?;
+        Ok(dict)
+    }
+
+    /// The position string, as the engine reads and prints it.
+    fn fen(&self) -> String {
+        format_position(&self.position)
+    }
+
+    /// Sets a position string and clears the move stack; on an error the
+    /// board is unchanged.
+    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+        self.position = position_of(fen)?;
+        self.stack.clear();
+        Ok(())
+    }
+
+    /// Back to the start of the rules' pattern, with an empty move stack.
+    fn reset(&mut self) {
+        self.position = start_position(self.rules.pattern);
+        self.stack.clear();
+    }
+
+    /// The side to move: "south" or "north".
+    #[getter]
+    fn turn(&self) -> &'static str {
+        self.position.side_to_move().name()
+    }
+
+    /// The phase of the side to move: 1 (take a passage), 2 (enter the
+    /// ka) or 3 (move the ka).
+    #[getter]
+    fn phase(&self) -> u8 {
+        match self.position.phase() {
+            Phase::Passage => 1,
+            Phase::KaEntry => 2,
+            Phase::KaMove => 3,
+        }
+    }
+
+    /// The points captured so far: (South's, North's).
+    #[getter]
+    fn scores(&self) -> (u32, u32) {
+        (
+            self.position.score(Player::South),
+            self.position.score(Player::North),
+        )
+    }
+
+    /// The moves played on this board, oldest first.
+    #[getter]
+    fn move_stack(&self) -> Vec<PyMove> {
+        self.stack.iter().map(|(_, mv)| PyMove::of(*mv)).collect()
+    }
+
+    /// The number of moves in `move_stack`.
+    fn ply(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// The legal moves of the position (a snapshot: read it again after a
+    /// move).
+    #[getter]
+    fn legal_moves(&self) -> LegalMoves {
+        LegalMoves {
+            moves: legal_moves(&self.position, &self.rules).to_vec(),
+        }
+    }
+
+    /// The legal move written `text` (directions may be left out where only
+    /// one line can be captured). Raises `InvalidMoveError` or
+    /// `IllegalMoveError` with the engine's message.
+    fn parse_move(&self, text: &str) -> PyResult<PyMove> {
+        parse_move(&self.position, &self.rules, text)
+            .map(PyMove::of)
+            .map_err(move_error)
+    }
+
+    /// Whether `move` is legal here (a move written without its
+    /// directions is, where it names one legal move).
+    fn is_legal(&self, r#move: &PyMove) -> bool {
+        parse_move(&self.position, &self.rules, &r#move.text).is_ok()
+    }
+
+    /// Plays `move`. An illegal move raises `IllegalMoveError` and leaves
+    /// the board as it was.
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let Ok(mv) = r#move.cast::<PyMove>() else {
+            return Err(PyTypeError::new_err(
+                "push takes a Move (use push_str for text)",
+            ));
+        };
+        let mv = parse_move(&self.position, &self.rules, &mv.get().text).map_err(move_error)?;
+        self.play(mv);
+        Ok(())
+    }
+
+    /// Plays the move written `text` and returns it; a malformed or
+    /// illegal move raises and leaves the board as it was.
+    fn push_str(&mut self, text: &str) -> PyResult<PyMove> {
+        let mv = parse_move(&self.position, &self.rules, text).map_err(move_error)?;
+        self.play(mv);
+        Ok(PyMove::of(mv))
+    }
+
+    /// Takes back the last move and returns it (`IndexError` when no move
+    /// was played).
+    fn pop(&mut self) -> PyResult<PyMove> {
+        let (before, mv) = self
+            .stack
+            .pop()
+            .ok_or_else(|| PyIndexError::new_err("pop from empty move stack"))?;
+        self.position = before;
+        Ok(PyMove::of(mv))
+    }
+
+    /// The last move played (`IndexError` when none was).
+    fn peek(&self) -> PyResult<PyMove> {
+        self.stack
+            .last()
+            .map(|(_, mv)| PyMove::of(*mv))
+            .ok_or_else(|| PyIndexError::new_err("peek at empty move stack"))
+    }
+
+    /// Whether the game is over: no stone left, or the side to move has no
+    /// legal move (suntuk).
+    fn is_game_over(&self) -> bool {
+        self.status() != Status::InPlay
+    }
+
+    /// How the game ended, or None while it goes on.
+    fn outcome(&self) -> Option<Outcome> {
+        match self.status() {
+            Status::InPlay => None,
+            Status::Over {
+                winner,
+                reason,
+                scores,
+            } => Some(Outcome {
+                winner: winner.map(Player::name),
+                termination: reason.to_string(),
+                scores: (scores[0], scores[1]),
+            }),
+        }
+    }
+
+    /// The result token: "1-0", "0-1", "1/2-1/2", or "*" while in play.
+    fn result(&self) -> &'static str {
+        self.outcome().map_or("*", |outcome| outcome.result())
+    }
+
+    /// The number of move paths `depth` plies deep (the engine's perft),
+    /// counted without holding the GIL.
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let (position, rules) = (self.position, self.rules);
+        py.detach(move || perft(&position, &rules, depth))
+    }
+
+    /// A copy; with `stack=False` its move stack is empty.
+    #[pyo3(signature = (*, stack = true))]
+    fn copy(&self, stack: bool) -> Board {
+        let mut board = self.clone();
+        if !stack {
+            board.stack.clear();
+        }
+        board
+    }
+
+    fn __copy__(&self) -> Board {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Board {
+        self.clone()
+    }
+
+    /// Boards are equal when their positions and rules are (the move
+    /// stacks are not compared).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Board>().is_ok_and(|other| {
+            let other = other.borrow();
+            other.position == self.position && other.rules == self.rules
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.key()
+    }
+
+    /// The board as the engine's own SVG picture (the last move marked),
+    /// so a notebook draws it.
+    fn _repr_svg_(&self) -> String {
+        pasang::cli::svg::render(&self.position, self.stack.last().copied())
+    }
+
+    /// The legal moves as numbers of the fixed action space (see
+    /// `pasang.learn`), in the order of `legal_moves`.
+    fn legal_actions(&self) -> Vec<usize> {
+        legal_moves(&self.position, &self.rules)
+            .iter()
+            .map(|mv| learn::action_of(*mv))
+            .collect()
+    }
+
+    /// The action number of the legal move `move` (`IllegalMoveError` when
+    /// it is not legal here).
+    fn action_of(&self, r#move: &PyMove) -> PyResult<usize> {
+        parse_move(&self.position, &self.rules, &r#move.text)
+            .map(learn::action_of)
+            .map_err(move_error)
+    }
+
+    /// The legal move numbered `action` (`IllegalMoveError` when no legal
+    /// move has that number).
+    fn move_of_action(&self, action: usize) -> PyResult<PyMove> {
+        legal_moves(&self.position, &self.rules)
+            .iter()
+            .find(|mv| learn::action_of(**mv) == action)
+            .map(|mv| PyMove::of(*mv))
+            .ok_or_else(|| {
+                IllegalMoveError::new_err(format!("no legal move has action number {action} here"))
+            })
+    }
+
+    /// The position as 5 planes of 11 x 11 bytes (white stones, black
+    /// stones, South's ka, North's ka, South to move), plane, then rank 1
+    /// to 11, then file a to k.
+    fn planes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &learn::planes(&self.position))
+    }
+
+    /// The SVG picture, as `_repr_svg_`.
+    fn svg(&self) -> String {
+        self._repr_svg_()
+    }
+
+    fn __repr__(&self) -> String {
+        let rules = self.rules;
+        let mut options = String::new();
+        if rules != Rules::default() {
+            options = format!(
+                ", pattern={}, ka_entry='{}', second_column='{}', centre='{}'",
+                rules.pattern, rules.ka_entry, rules.second_column, rules.centre
+            );
+        }
+        format!("Board('{}'{options})", self.fen())
+    }
+
+    /// A diagram: rank 11 at the top, one character per point as in the
+    /// position string (`w` white, `b` black, `S`/`N` the kas, `+` the
+    /// hole), then the side to move and the scores.
+    fn __str__(&self) -> String {
+        let fen = self.fen();
+        let board = fen.split(' ').next().unwrap_or_default();
+        let mut lines = Vec::new();
+        for (row, rank) in board.split('/').enumerate() {
+            let points: Vec<String> = rank.chars().map(String::from).collect();
+            lines.push(format!("{:>2} {}", 11 - row, points.join(" ")));
+        }
+        lines.push("   a b c d e f g h i j k".to_string());
+        let (south, north) = self.scores();
+        lines.push(format!(
+            "{} to move, South {south} - North {north}",
+            self.turn()
+        ));
+        lines.join("\n")
+    }
+}

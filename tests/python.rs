@@ -1,0 +1,153 @@
+//! The Python module (python/, issue 39) built and tested as a user would:
+//! a virtual environment under the target folder (made once, then reused)
+//! gets maturin, pytest and NumPy from PyPI, `pip install ./python` builds and
+//! installs the module `pasang` from the repository's top folder, and
+//! pytest runs python/tests against the engine binary under test.
+//!
+//! Without Python 3 with venv and pip, or without PyPI, the test says so
+//! and passes, except under `CI=true`, where it fails. A module that does
+//! not build, or a Python test that fails, fails it everywhere.
+
+mod common;
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository's top folder.
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The target folder the binary under test was built into.
+fn target_dir() -> PathBuf {
+    // .../target/<profile>/pasang
+    Path::new(common::PASANG)
+        .ancestors()
+        .nth(2)
+        .expect("the binary lies in target/<profile>/")
+        .to_path_buf()
+}
+
+/// Runs `command` to the end, its output kept.
+fn run(command: &mut Command) -> std::io::Result<Output> {
+    command.current_dir(ROOT).env_remove("RUST_LOG").output()
+}
+
+fn describe(output: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// What the environment gets from PyPI: the build backend, the test
+/// runner, and NumPy for `pasang.learn` (optional for users).
+const REQUIREMENTS: [&str; 3] = ["maturin>=1.9.4,<2", "pytest", "numpy"];
+
+/// The environment's Python, made (and given [`REQUIREMENTS`]) on the
+/// first run and again when they change; `None` when this machine cannot
+/// make one (said, or under CI a failure).
+fn environment(venv: &Path) -> Option<PathBuf> {
+    let python = venv.join("bin").join("python");
+    let ready = venv.join("ready");
+    let wanted = REQUIREMENTS.join("\n") + "\n";
+    if python.exists() && std::fs::read_to_string(&ready).is_ok_and(|text| text == wanted) {
+        return Some(python);
+    }
+    let interpreter = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let skip = |what: &str, output: Option<&Output>| {
+        let mut install =
+            "a CPython 3.9+ with venv and pip, and PyPI for maturin, pytest and NumPy".to_string();
+        if let Some(output) = output {
+            install = format!("{install}; {}", describe(output));
+        }
+        common::missing_tool("python", what, &install);
+        None
+    };
+    let _ = std::fs::remove_dir_all(venv);
+    match run(Command::new(&interpreter).args(["-m", "venv"]).arg(venv)) {
+        Ok(output) if output.status.success() => {}
+        Ok(output) => return skip("Python's venv", Some(&output)),
+        Err(_) => return skip(&format!("Python ({interpreter})"), None),
+    }
+    let install = run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(REQUIREMENTS));
+    match install {
+        Ok(output) if output.status.success() => {}
+        Ok(output) => return skip("maturin or pytest (from PyPI)", Some(&output)),
+        Err(_) => return skip("pip", None),
+    }
+    std::fs::write(&ready, "maturin and pytest installed\n")
+        .expect("the target folder is writable");
+    Some(python)
+}
+
+#[test]
+fn the_python_module_installs_and_passes_its_tests() {
+    let target = target_dir();
+    let Some(python) = environment(&target.join("python-venv")) else {
+        return;
+    };
+    // `pip install ./python`, as the README says, with the environment's
+    // maturin (no second download; the build backend runs it from the
+    // PATH, as in an activated environment). The module builds into a
+    // target folder of its own: this test's cargo holds the lock on this
+    // one.
+    let bin = python.parent().expect("the environment's bin folder");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(
+        std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&path)),
+    )
+    .expect("a PATH of folders");
+    let install = run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-build-isolation",
+            "--force-reinstall",
+            "--no-deps",
+            "./python",
+        ])
+        .env("PATH", path)
+        .env("CARGO_TARGET_DIR", target.join("python-build")))
+    .expect("pip runs");
+    assert!(
+        install.status.success(),
+        "pip install ./python failed:\n{}",
+        describe(&install)
+    );
+    let pytest = run(Command::new(&python)
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ])
+        .env("PASANG_ENGINE", common::PASANG)
+        .env("PYTHONDONTWRITEBYTECODE", "1"))
+    .expect("pytest runs");
+    let report = describe(&pytest);
+    assert!(pytest.status.success(), "pytest failed:\n{report}");
+    // pytest's count, straight to stderr (libtest swallows the output of
+    // a passing test).
+    let summary = String::from_utf8_lossy(&pytest.stdout);
+    let last = summary.lines().rev().find(|line| !line.trim().is_empty());
+    let _ = writeln!(
+        std::io::stderr(),
+        "python: pytest {}",
+        last.unwrap_or("(no summary)")
+    );
+}

@@ -361,6 +361,28 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         10,
     );
 
+    // Malay: the switch changes the page's words, and is kept for the
+    // next visit; then back to English.
+    let choose = |browser: &mut common::browser::Browser, language: &str| {
+        browser.eval(&format!(
+            "(() => {{ const l = document.querySelector('#language'); l.value = '{language}';
+               l.dispatchEvent(new Event('change')); }})()"
+        ));
+    };
+    browser.open(&format!("{base}?mode=play&side=south"));
+    choose(&mut browser, "ms");
+    browser.wait_for(
+        "document.querySelector('[data-mode=play]').textContent === 'Main' && document.querySelector('#status').textContent === 'Giliran Selatan'",
+        10,
+    );
+    browser.open(&format!("{base}?mode=play&side=south"));
+    browser.wait_for(
+        "document.documentElement.lang === 'ms' && document.querySelector('#status').textContent === 'Giliran Selatan'",
+        30,
+    );
+    choose(&mut browser, "en");
+    browser.wait_for("document.querySelector('#status').textContent === 'South to move'", 10);
+
     // Offline: the server stopped, the page (with a query) loads again.
     browser.open(&format!("{base}?mode=play&side=north"));
     browser.wait_for("navigator.serviceWorker.controller !== null", 30);
@@ -369,5 +391,74 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     browser.wait_for(
         "document.querySelector('#status').textContent === 'South to move'",
         30,
+    );
+}
+
+/// `bench`'s nodes per second from its output.
+fn bench_speed(lines: &[String]) -> f64 {
+    lines
+        .iter()
+        .find_map(|line| line.strip_prefix("Nodes/second    : "))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("bench prints Nodes/second")
+}
+
+/// The figures of docs/web.md: `bench` in Node and in headless Chromium
+/// (the package's worker.mjs) against the native binary, in turn, five
+/// rounds. Run by hand:
+/// `cargo test --release --test web -- --ignored --nocapture bench_speed_against_native`
+#[test]
+#[ignore]
+fn bench_speed_against_native() {
+    let name = "bench_speed_against_native";
+    let Some(site) = site(name) else { return };
+    let Some(binary) = common::browser::chromium_or_skip(name) else {
+        return;
+    };
+    let server = StaticServer::start(site).expect("python3 -m http.server starts");
+    let mut browser = common::browser::Browser::start(&binary);
+    browser.open(&format!("http://127.0.0.1:{}/", server.port));
+    let mut rounds = Vec::new();
+    for _ in 0..5 {
+        let native = bench_speed(
+            &common::stdout(&common::run(&["bench"], ""))
+                .lines()
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        );
+        let mut node = wasm_engine(site);
+        node.send("bench");
+        let in_node = bench_speed(&node.until_word("Nodes/second", LONG));
+        node.quit(LONG);
+        browser.eval(
+            "window.benchLines = []; const w = new Worker('worker.mjs', { type: 'module' });
+             w.onmessage = e => window.benchLines.push(e.data); w.postMessage('bench'); true",
+        );
+        browser.wait_for(
+            "window.benchLines.some(l => l.startsWith('Nodes/second'))",
+            120,
+        );
+        let lines: Vec<String> =
+            serde_json::from_value(browser.eval("window.benchLines")).unwrap_or_default();
+        let in_chromium = bench_speed(&lines);
+        eprintln!(
+            "native {native:.0}  node {in_node:.0} ({:.2}x)  chromium {in_chromium:.0} ({:.2}x)",
+            in_node / native,
+            in_chromium / native
+        );
+        rounds.push((native, in_node, in_chromium));
+    }
+    let median = |f: &dyn Fn(&(f64, f64, f64)) -> f64| {
+        let mut values: Vec<f64> = rounds.iter().map(f).collect();
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    eprintln!(
+        "median nodes/s: native {:.0}, node {:.0}, chromium {:.0}; median ratios node {:.2}x, chromium {:.2}x",
+        median(&|r| r.0),
+        median(&|r| r.1),
+        median(&|r| r.2),
+        median(&|r| r.1 / r.0),
+        median(&|r| r.2 / r.0)
     );
 }

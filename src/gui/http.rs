@@ -17,6 +17,7 @@ const MAX_HEADERS: usize = 64;
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const APP_JS: &str = include_str!("assets/app.js");
+const STRINGS_JS: &str = include_str!("assets/strings.js");
 
 /// What a request asks for.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -173,6 +174,7 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
         "/" | "/index.html" => Route::File("text/html; charset=utf-8", INDEX_HTML),
         "/style.css" => Route::File("text/css; charset=utf-8", STYLE_CSS),
         "/app.js" => Route::File("text/javascript; charset=utf-8", APP_JS),
+        "/strings.js" => Route::File("text/javascript; charset=utf-8", STRINGS_JS),
         "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
         other if other.starts_with("/rules/") => {
             let picture =

@@ -308,12 +308,12 @@ function play(move) {
 // ---- the panel ----
 
 function render() {
-  $("status").textContent = state.status;
+  $("status").textContent = statusText();
   $("score-south").textContent = state.scores[0];
   $("score-north").textContent = state.scores[1];
   $("phase").textContent = state.phase;
   $("thinking").hidden = !state.thinking;
-  document.title = `Pasang: ${state.status} (${modeTitle(state.mode)})`;
+  document.title = `Pasang: ${statusText()} (${modeTitle(state.mode)})`;
   document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", b.dataset.mode === state.mode));
   document.querySelectorAll("#settings [class]").forEach((node) => {
     node.hidden = !node.classList.contains("for-" + state.mode);
@@ -324,13 +324,13 @@ function render() {
     lines = {};
     watchLines = {};
   }
-  $("run").textContent = state.running ? "Stop" : "Start";
+  $("run").textContent = state.running ? t("stop") : t("start");
   if (state.person) $("side").value = state.person;
   $("skill").value = state.skill;
   $("movetime").value = String(state.movetime);
   $("multipv").value = String(state.multipv);
   $("clock").value = state.clock ? `${state.clock.minutes}+${state.clock.increment}` : "0+0";
-  $("save").textContent = state.mode === "review" && review && review.game ? "Save annotated record" : "Save record";
+  $("save").textContent = state.mode === "review" && review && review.game ? t("saveAnnotated") : t("save");
   $("takeback").hidden = state.mode === "review";
   clockAt = performance.now();
   showClocks();
@@ -351,20 +351,15 @@ function modeTitle(mode) {
 function renderHint() {
   let text = "";
   if (state.mode === "review") {
-    text = "Step through the game with the move list, the graph or the arrow keys: blue is the move played, green the engine's better move.";
+    text = t("hintReview");
   } else if (state.over && state.moves.length && state.cursor === state.moves.length) {
-    text = "The game is over: press Review to see where it was won and lost.";
+    text = t("hintOver");
   } else if (canMove() && (state.mode !== "play" || state.side === state.person)) {
-    const you = state.mode === "play" ? "Your move" : `${state.side === "south" ? "South" : "North"} to move`;
-    if (state.phase === 1) {
-      text = `${you}: take a column of your half as your passage (click any point of an outlined column).`;
-    } else if (state.phase === 2) {
-      text = `${you}: enter your ka: click a stone next to your passage, then the point it moves to. It must capture.`;
-    } else {
-      text = `${you}: move your ka like a rook (click it, then where it goes); every move captures.`;
-    }
+    const you = state.mode === "play" ? t("yourMove") : t("toMove", { side: t(state.side) });
     // Outside play the page speaks of the side to move, not to the person.
-    if (state.mode !== "play") text = text.replace(/\byour\b/g, "its");
+    const suffix = state.mode === "play" ? "" : "Other";
+    const key = ["hintPassage", "hintEntry", "hintKa"][state.phase - 1];
+    text = t(key + suffix, { who: you });
   }
   $("hint").textContent = text;
   $("hint").hidden = !text;
@@ -381,7 +376,7 @@ function renderMoves() {
     span.dataset.ply = i + 1;
     const judged = state.mode === "review" ? reviewPly(i + 1) : null;
     if (judged && judged.mark) span.dataset.mark = judged.mark;
-    if (judged) span.title = judged.eval.text + (judged.best ? `; better ${judged.best.move}` : "");
+    if (judged) span.title = judged.eval.text + (judged.best ? `; ${t("better")} ${judged.best.move}` : "");
     // Numbered: South's moves, and the first if North made it.
     if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1);
     if (i + 1 === state.cursor) span.classList.add("current");
@@ -491,7 +486,7 @@ function renderReview() {
   if (review) {
     $("review-progress-bar").max = Math.max(1, review.total);
     $("review-progress-bar").value = review.done;
-    $("review-progress-text").textContent = `Analysing: ${review.done} of ${review.total} positions`;
+    $("review-progress-text").textContent = t("reviewProgress", { done: review.done, total: review.total });
   }
   // The bar shows South's winning chances at the ply on view.
   const standing = reviewStanding(state.cursor);
@@ -499,21 +494,21 @@ function renderReview() {
   drawGraph();
   const players = review && review.players ? review.players : {};
   $("review-title").textContent = review
-    ? `${players.south || "?"} (South) – ${players.north || "?"} (North), ${review.result || "*"}`
+    ? `${players.south || "?"} (${t("south")}) – ${players.north || "?"} (${t("north")}), ${review.result || "*"}`
     : "";
   const judged = reviewPly(state.cursor);
   const text = $("review-move");
   if (!review) {
-    text.textContent = state.moves.length ? "" : "Open a record, or play or watch a game, to review it.";
+    text.textContent = state.moves.length ? "" : t("reviewNothing");
   } else if (!review.game) {
-    text.textContent = "The engine is judging every move…";
+    text.textContent = t("reviewJudging");
   } else if (!state.cursor) {
-    text.textContent = `Start: ${standing ? standing.text : ""}`;
+    text.textContent = t("reviewStart", { eval: standing ? standing.text : "" });
   } else if (judged) {
     const move = state.moves[state.cursor - 1] + (judged.mark || "");
     let words = `${moveNumber(state.cursor)} ${move}: ${judged.eval.text}`;
     if (judged.best) {
-      words += `; better ${judged.best.move} (${judged.best.eval.text})`;
+      words += `; ${t("better")} ${judged.best.move} (${judged.best.eval.text})`;
       if (judged.best.line.length > 1) words += `: ${judged.best.line.join(" ")}`;
     }
     text.textContent = words;
@@ -529,7 +524,7 @@ function renderReview() {
       row.dataset.side = side;
       const name = (review.players && review.players[side]) || "";
       const cells = [
-        `${side === "south" ? "South" : "North"}${name ? " (" + name + ")" : ""}`,
+        `${t(side)}${name ? " (" + name + ")" : ""}`,
         s.accuracy === null || s.accuracy === undefined ? "–" : `${s.accuracy.toFixed(1)}%`,
         s.inaccuracies, s.mistakes, s.blunders,
       ];
@@ -786,9 +781,7 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    $("status").textContent = document.documentElement.dataset.transport === "worker"
-      ? "The engine stopped: reload the page to start again."
-      : "Disconnected from the server: reload the page to start again.";
+    $("status").textContent = document.documentElement.dataset.transport === "worker" ? t("stoppedWorker") : t("disconnected");
   };
 }
 
@@ -796,7 +789,7 @@ function openRecord() {
   const file = $("load").files[0];
   if (!file) return;
   if (file.size > MAX_RECORD_BYTES) {
-    showError.last = "That file is too large for a game record (1 MiB at most).";
+    showError.last = t("tooLarge");
     showError();
     return;
   }
@@ -806,7 +799,34 @@ function openRecord() {
   $("load").value = "";
 }
 
+// The status in the page's language: the session's own words in English;
+// in another language, made from the state's facts with the table's words.
+function statusText() {
+  if (language === "en") return state.status;
+  const points = t("points", { south: state.scores[0], north: state.scores[1] });
+  if (!state.over) return t("toMove", { side: t(state.side) });
+  const winner = state.over.winner;
+  if (!winner) return t("draw", { points });
+  const loser = winner === "south" ? "north" : "south";
+  const key = { points: "winsOnPoints", suntuk: "winsSuntuk", time: "winsOnTime" }[state.over.reason] || "winsOnPoints";
+  return t(key, { winner: t(winner), loser: t(loser), points });
+}
+
 function setUp() {
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    $("language").appendChild(option);
+  }
+  $("language").value = language;
+  $("language").onchange = () => {
+    setLanguage($("language").value);
+    $("moves").dataset.empty = t("noMoves");
+    if (state) { render(); renderReview(); }
+  };
+  applyLanguage();
+  $("moves").dataset.empty = t("noMoves");
   for (let i = 0; i <= 20; i++) {
     const option = document.createElement("option");
     option.value = option.textContent = i;

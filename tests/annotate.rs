@@ -42,6 +42,24 @@ fn best_and_worst() -> ((String, i64), (String, i64)) {
     (pick(&lines[0]), pick(&lines[lines.len() - 1]))
 }
 
+/// The engine's line from [`POSITION`] at [`DEPTH`], at most `plies`
+/// moves.
+fn principal_line(plies: usize) -> Vec<String> {
+    let output = run(
+        &["analyse", "--json", "--depth", DEPTH, "--fen", POSITION],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    report["lines"][0]["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(plies)
+        .map(|mv| mv.as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A record of `moves` from [`POSITION`].
 fn record(round: u32, moves: &str) -> String {
     format!(
@@ -306,4 +324,45 @@ fn a_game_played_in_the_terminal_is_recorded_and_reviewed() {
         "{}",
         stdout(&output)
     );
+}
+
+#[test]
+fn the_same_record_gets_the_same_review_every_time() {
+    // By default a review searches a fixed node count a position, so two
+    // runs agree to the last digit, whatever the machine's load.
+    let ((_, _), (worst, _)) = best_and_worst();
+    let line = principal_line(4);
+    let mut moves = String::new();
+    for (index, mv) in line.iter().enumerate() {
+        if index % 2 == 0 {
+            moves.push_str(&format!("{}. ", index / 2 + 1));
+        }
+        moves.push_str(mv);
+        moves.push(' ');
+    }
+    let text = format!(
+        "{}{}",
+        record(1, moves.trim_end()),
+        record(2, &format!("1. {worst}"))
+    );
+    let path = temp_file("twice.pgn", &text);
+    let reviews: Vec<String> = (0..2)
+        .map(|_| {
+            let output = run(&["annotate", path.to_str().unwrap()], "");
+            assert_eq!(code(&output), 0, "{}", stderr(&output));
+            assert!(
+                stderr(&output).contains("(nodes 1000000)"),
+                "{}",
+                stderr(&output)
+            );
+            stdout(&output)
+        })
+        .collect();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        reviews[0].contains("[Annotator \"pasang ") && reviews[0].contains("(nodes 1000000)\"]"),
+        "{}",
+        reviews[0]
+    );
+    assert_eq!(reviews[0], reviews[1]);
 }

@@ -19,7 +19,7 @@ use super::{CliError, Progress, SearchResources};
 use crate::position::Player;
 use crate::record::{self, Record, RecordError};
 use crate::review::{
-    AnnotatedGame, DEFAULT_MOVETIME, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
+    AnnotatedGame, DEFAULT_NODES, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
 };
 
 /// Arguments of `pasang annotate`.
@@ -27,9 +27,15 @@ use crate::review::{
 #[command(after_help = "\
 Each game is searched position by position and written back with, after
 each move, its evaluation from South's view, the engine's choice where it
-differs (with its line), and a mark: ?! inaccuracy, ? mistake, ?? blunder
-for a drop of 5, 10 or 15 points in the mover's winning chances, or a
-forced win thrown away. Header tags give each side's accuracy and marks.
+is better than the move played (with its line), and a mark: ?! inaccuracy,
+? mistake, ?? blunder for a drop of 5, 10 or 15 points in the mover's
+winning chances (at most ?! in a game already lost or won that stays so).
+Header tags give each side's accuracy and marks.
+
+By default each position is searched 1000000 nodes on one thread (about
+200 ms here): the same record always gets the same review. --movetime
+depends on the machine and its load, and more threads make any limit
+vary from run to run.
 
 Exit status: 0 if every game was annotated, 1 if any could not be (each
 is reported on stderr with its file, game and ply), 2 for usage errors.")]
@@ -42,15 +48,16 @@ pub struct AnnotateArgs {
     /// summary of each game then goes to stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Search each position this many milliseconds (default 200 when no
-    /// limit is given).
+    /// Search each position this many milliseconds (the review then
+    /// varies from run to run).
     #[arg(long, value_name = "MS", conflicts_with_all = ["depth", "nodes"],
           value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// Search each position to this depth.
     #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=127))]
     depth: Option<u32>,
-    /// Search about this many nodes a position.
+    /// Search about this many nodes a position (the default, 1000000,
+    /// when no limit is given): the same review on every run.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     #[command(flatten)]
@@ -65,7 +72,8 @@ impl AnnotateArgs {
         let limit = match (self.movetime, self.depth, self.nodes) {
             (_, Some(depth), _) => ReviewLimit::Depth(depth),
             (_, _, Some(nodes)) => ReviewLimit::Nodes(nodes),
-            (movetime, _, _) => ReviewLimit::Movetime(movetime.unwrap_or(DEFAULT_MOVETIME)),
+            (Some(movetime), _, _) => ReviewLimit::Movetime(movetime),
+            (None, None, None) => ReviewLimit::Nodes(DEFAULT_NODES),
         };
         ReviewSettings {
             limit,
@@ -288,6 +296,17 @@ fn totals_text(totals: &BTreeMap<String, Totals>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_help_gives_the_default_node_count() {
+        use clap::{Args as _, Command};
+        let help = AnnotateArgs::augment_args(Command::new("annotate"))
+            .render_long_help()
+            .to_string();
+        let nodes = DEFAULT_NODES.to_string();
+        assert!(help.contains(&format!("searched {nodes} nodes")), "{help}");
+        assert!(help.contains(&format!("default, {nodes},")), "{help}");
+    }
 
     #[test]
     fn the_bar_fills_with_the_positions() {

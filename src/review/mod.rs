@@ -12,7 +12,7 @@
 //!
 //! let text = std::fs::read_to_string("games.pgn").unwrap();
 //! let settings = ReviewSettings {
-//!     limit: ReviewLimit::Movetime(100),
+//!     limit: ReviewLimit::Nodes(500_000),
 //!     ..ReviewSettings::default()
 //! };
 //! let mut reviewer = review::Reviewer::new(&settings).unwrap();
@@ -55,6 +55,9 @@
 //!   accuracies ([`game_accuracy`]).
 //! - Opening plies a record calls `book` are evaluated but not judged: no
 //!   mark, and not in the accuracy.
+//!
+//! By default each position gets a fixed node count ([`DEFAULT_NODES`]) on
+//! one thread, so the same record always gets the same review.
 //!
 //! Positions are searched from the game's end back to its start, with one
 //! table for the game: what a later position's search proved is at hand
@@ -103,7 +106,8 @@ pub const TAGS: [&str; 10] = [
 /// What bounds the search of each position.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum ReviewLimit {
-    /// Milliseconds a position.
+    /// Milliseconds a position (the review then depends on the
+    /// machine's speed and load: two runs can differ).
     Movetime(u64),
     /// Plies of iterative deepening (deterministic on one thread).
     Depth(u32),
@@ -133,14 +137,17 @@ pub struct ReviewSettings {
     pub hash_mib: usize,
 }
 
-/// Default movetime of a review, in milliseconds a position.
-pub const DEFAULT_MOVETIME: u64 = 200;
+/// Default limit of a review, in nodes a position: about 200 ms a
+/// position on one thread of the development machine (2 shared cores),
+/// and the same review of a record on every run, whatever the machine.
+pub const DEFAULT_NODES: u64 = 1_000_000;
 
 impl Default for ReviewSettings {
-    /// 200 ms a position, one thread, the engine's default table.
+    /// [`DEFAULT_NODES`] a position, one thread, the engine's default
+    /// table: deterministic.
     fn default() -> ReviewSettings {
         ReviewSettings {
-            limit: ReviewLimit::Movetime(DEFAULT_MOVETIME),
+            limit: ReviewLimit::Nodes(DEFAULT_NODES),
             threads: 1,
             hash_mib: DEFAULT_HASH_MIB,
         }

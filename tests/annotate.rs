@@ -366,3 +366,48 @@ fn the_same_record_gets_the_same_review_every_time() {
     );
     assert_eq!(reviews[0], reviews[1]);
 }
+
+#[test]
+fn marked_lists_only_the_marked_moves() {
+    let ((best, _), (worst, _)) = best_and_worst();
+    let text = format!(
+        "{}{}",
+        record(1, &format!("1. {worst}")),
+        record(2, &format!("1. {best}"))
+    );
+    let path = temp_file("marked.pgn", &text);
+    let file = path.to_str().unwrap();
+    let output = run(&["annotate", "--depth", DEPTH, "--marked", file], "");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    // One line: the blunder of game 1, with its player and annotation;
+    // game 2's best move is not listed.
+    let listed = stdout(&output);
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 1, "{listed}");
+    let prefix = format!("'{file}': game 1: ply 1: South (Ani): 1. {worst}?? {{");
+    assert!(lines[0].starts_with(&prefix), "{listed}");
+    assert!(lines[0].contains(" Blunder. Best +"), "{listed}");
+    assert!(lines[0].contains(&format!(": {best}")), "{listed}");
+    assert!(lines[0].ends_with('}'), "{listed}");
+    let errors = stderr(&output);
+    assert!(errors.contains("Annotated 2 of 2 games"), "{errors}");
+
+    // As JSON, each game keeps only its marked plies.
+    let output = run(
+        &["annotate", "--depth", DEPTH, "--marked", "--json", file],
+        "",
+    );
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let objects: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 2);
+    let plies = objects[0]["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 1);
+    assert_eq!(plies[0]["move"], worst.as_str());
+    assert_eq!(plies[0]["mark"], "??");
+    assert_eq!(objects[1]["plies"], serde_json::json!([]));
+    assert_eq!(objects[1]["summary"]["south"]["blunders"], 0);
+}

@@ -65,6 +65,11 @@ pub struct AnnotateArgs {
     /// Write one JSON object per game and line instead of records.
     #[arg(long)]
     json: bool,
+    /// Write only the marked moves (?!, ?, ??): a line for each, with its
+    /// game, ply, player and annotation, instead of the records; with
+    /// --json, each game's object keeps only its marked plies.
+    #[arg(long)]
+    marked: bool,
 }
 
 impl AnnotateArgs {
@@ -175,8 +180,15 @@ pub fn run(args: &AnnotateArgs) -> i32 {
             if let Some(map) = object.as_object_mut() {
                 map.insert("file".into(), game.file.display().to_string().into());
                 map.insert("game".into(), game.number.into());
+                if args.marked
+                    && let Some(plies) = map.get_mut("plies").and_then(|p| p.as_array_mut())
+                {
+                    plies.retain(|ply| !ply["mark"].is_null());
+                }
             }
             writeln!(out, "{object}")
+        } else if args.marked {
+            write!(out, "{}", marked_lines(game, &review))
         } else {
             write!(out, "{}", review.to_record())
         };
@@ -246,6 +258,42 @@ fn game_line(game: &GameInFile, review: &AnnotatedGame) -> String {
     }
     line.pop();
     line
+}
+
+/// A line for each marked move of a game: file, game, ply, player, and
+/// the move as the annotated record writes it (number, move, mark and
+/// comment), e.g. `'games.pgn': game 2: ply 24: North (Bo): 12...
+/// j11g11s?? {+11.40/13 Blunder. Best +4.12: j11b11s k4k7w ...}`.
+fn marked_lines(game: &GameInFile, review: &AnnotatedGame) -> String {
+    let record = review.to_record();
+    let north_first = review.start().side_to_move() == Player::North;
+    let mut text = String::new();
+    for (ply, mv) in review.plies().iter().zip(&record.moves) {
+        let Some(mark) = ply.mark else { continue };
+        let title = crate::outcome::player_title(ply.mover);
+        let player = match review.source().tag(title) {
+            Some(name) => format!("{title} ({name})"),
+            None => title.to_string(),
+        };
+        // Numbered as in the record: `12.` for the first move of a
+        // number, `12...` for the second.
+        let index = ply.ply - 1 + usize::from(north_first);
+        let dots = if index % 2 == 0 { "." } else { "..." };
+        let _ = write!(
+            text,
+            "'{}': game {}: ply {}: {player}: {}{dots} {}{mark}",
+            game.file.display(),
+            game.number,
+            ply.ply,
+            index / 2 + 1,
+            mv.text,
+        );
+        if let Some(comment) = &mv.comment {
+            let _ = write!(text, " {{{comment}}}");
+        }
+        text.push('\n');
+    }
+    text
 }
 
 fn add_totals(totals: &mut BTreeMap<String, Totals>, review: &AnnotatedGame) {

@@ -243,7 +243,7 @@ mod tests {
         let ahead = Evaluation::Centipoints(1800);
         let drop = chances_drop(south_wins, ahead, south);
         assert_eq!(judged(south_wins, ahead, south), mark_for_drop(drop));
-        assert!(drop >= MISTAKE_DROP && drop < BLUNDER_DROP, "{drop}");
+        assert!((MISTAKE_DROP..BLUNDER_DROP).contains(&drop), "{drop}");
     }
 
     #[test]

@@ -33,9 +33,9 @@ winning chances (at most ?! in a game already lost or won that stays so).
 Header tags give each side's accuracy and marks.
 
 By default each position is searched 1000000 nodes on one thread (about
-200 ms here): the same record always gets the same review. --movetime
-depends on the machine and its load, and more threads make any limit
-vary from run to run.
+200 ms on the development machine): the same record always gets the same
+review. --movetime depends on the machine and its load, and more threads
+make any limit vary from run to run.
 
 Exit status: 0 if every game was annotated, 1 if any could not be (each
 is reported on stderr with its file, game and ply), 2 for usage errors.")]

@@ -42,6 +42,24 @@ fn best_and_worst() -> ((String, i64), (String, i64)) {
     (pick(&lines[0]), pick(&lines[lines.len() - 1]))
 }
 
+/// The engine's line from [`POSITION`] at [`DEPTH`], at most `plies`
+/// moves.
+fn principal_line(plies: usize) -> Vec<String> {
+    let output = run(
+        &["analyse", "--json", "--depth", DEPTH, "--fen", POSITION],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    report["lines"][0]["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(plies)
+        .map(|mv| mv.as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A record of `moves` from [`POSITION`].
 fn record(round: u32, moves: &str) -> String {
     format!(
@@ -306,4 +324,90 @@ fn a_game_played_in_the_terminal_is_recorded_and_reviewed() {
         "{}",
         stdout(&output)
     );
+}
+
+#[test]
+fn the_same_record_gets_the_same_review_every_time() {
+    // By default a review searches a fixed node count a position, so two
+    // runs agree to the last digit, whatever the machine's load.
+    let ((_, _), (worst, _)) = best_and_worst();
+    let line = principal_line(4);
+    let mut moves = String::new();
+    for (index, mv) in line.iter().enumerate() {
+        if index % 2 == 0 {
+            moves.push_str(&format!("{}. ", index / 2 + 1));
+        }
+        moves.push_str(mv);
+        moves.push(' ');
+    }
+    let text = format!(
+        "{}{}",
+        record(1, moves.trim_end()),
+        record(2, &format!("1. {worst}"))
+    );
+    let path = temp_file("twice.pgn", &text);
+    let reviews: Vec<String> = (0..2)
+        .map(|_| {
+            let output = run(&["annotate", path.to_str().unwrap()], "");
+            assert_eq!(code(&output), 0, "{}", stderr(&output));
+            assert!(
+                stderr(&output).contains("(nodes 1000000)"),
+                "{}",
+                stderr(&output)
+            );
+            stdout(&output)
+        })
+        .collect();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        reviews[0].contains("[Annotator \"pasang ") && reviews[0].contains("(nodes 1000000)\"]"),
+        "{}",
+        reviews[0]
+    );
+    assert_eq!(reviews[0], reviews[1]);
+}
+
+#[test]
+fn marked_lists_only_the_marked_moves() {
+    let ((best, _), (worst, _)) = best_and_worst();
+    let text = format!(
+        "{}{}",
+        record(1, &format!("1. {worst}")),
+        record(2, &format!("1. {best}"))
+    );
+    let path = temp_file("marked.pgn", &text);
+    let file = path.to_str().unwrap();
+    let output = run(&["annotate", "--depth", DEPTH, "--marked", file], "");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    // One line: the blunder of game 1, with its player and annotation;
+    // game 2's best move is not listed.
+    let listed = stdout(&output);
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 1, "{listed}");
+    let prefix = format!("'{file}': game 1: ply 1: South (Ani): 1. {worst}?? {{");
+    assert!(lines[0].starts_with(&prefix), "{listed}");
+    assert!(lines[0].contains(" Blunder. Best +"), "{listed}");
+    assert!(lines[0].contains(&format!(": {best}")), "{listed}");
+    assert!(lines[0].ends_with('}'), "{listed}");
+    let errors = stderr(&output);
+    assert!(errors.contains("Annotated 2 of 2 games"), "{errors}");
+
+    // As JSON, each game keeps only its marked plies.
+    let output = run(
+        &["annotate", "--depth", DEPTH, "--marked", "--json", file],
+        "",
+    );
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let objects: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 2);
+    let plies = objects[0]["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 1);
+    assert_eq!(plies[0]["move"], worst.as_str());
+    assert_eq!(plies[0]["mark"], "??");
+    assert_eq!(objects[1]["plies"], serde_json::json!([]));
+    assert_eq!(objects[1]["summary"]["south"]["blunders"], 0);
 }

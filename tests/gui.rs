@@ -518,7 +518,8 @@ fn the_board_fits_three_screens_and_a_game_is_reviewed() {
     let choice = browser.text("[data-game=\"2\"]");
     assert!(choice.contains("Cid") && choice.contains("Dee"), "{choice}");
     assert!(browser.click("[data-game=\"2\"]"));
-    // Six plies and the start, searched at 200 ms each.
+    // Six plies and the start, searched at a fixed node count each
+    // (about 200 ms).
     browser.wait_for(
         "document.querySelectorAll('[data-eval-graph] [data-ply]').length === 6 && !document.querySelector('#summary').hidden",
         60,

@@ -19,7 +19,7 @@ use super::{CliError, Progress, SearchResources};
 use crate::position::Player;
 use crate::record::{self, Record, RecordError};
 use crate::review::{
-    AnnotatedGame, DEFAULT_MOVETIME, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
+    AnnotatedGame, DEFAULT_NODES, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
 };
 
 /// Arguments of `pasang annotate`.
@@ -27,9 +27,15 @@ use crate::review::{
 #[command(after_help = "\
 Each game is searched position by position and written back with, after
 each move, its evaluation from South's view, the engine's choice where it
-differs (with its line), and a mark: ?! inaccuracy, ? mistake, ?? blunder
-for a drop of 5, 10 or 15 points in the mover's winning chances, or a
-forced win thrown away. Header tags give each side's accuracy and marks.
+is better than the move played (with its line), and a mark: ?! inaccuracy,
+? mistake, ?? blunder for a drop of 5, 10 or 15 points in the mover's
+winning chances (at most ?! in a game already lost or won that stays so).
+Header tags give each side's accuracy and marks.
+
+By default each position is searched 1000000 nodes on one thread (about
+200 ms on the development machine): the same record always gets the same
+review. --movetime depends on the machine and its load, and more threads
+make any limit vary from run to run.
 
 Exit status: 0 if every game was annotated, 1 if any could not be (each
 is reported on stderr with its file, game and ply), 2 for usage errors.")]
@@ -42,15 +48,16 @@ pub struct AnnotateArgs {
     /// summary of each game then goes to stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Search each position this many milliseconds (default 200 when no
-    /// limit is given).
+    /// Search each position this many milliseconds (the review then
+    /// varies from run to run).
     #[arg(long, value_name = "MS", conflicts_with_all = ["depth", "nodes"],
           value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// Search each position to this depth.
     #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=127))]
     depth: Option<u32>,
-    /// Search about this many nodes a position.
+    /// Search about this many nodes a position (the default, 1000000,
+    /// when no limit is given): the same review on every run.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     #[command(flatten)]
@@ -58,6 +65,11 @@ pub struct AnnotateArgs {
     /// Write one JSON object per game and line instead of records.
     #[arg(long)]
     json: bool,
+    /// Write only the marked moves (?!, ?, ??): a line for each, with its
+    /// game, ply, player and annotation, instead of the records; with
+    /// --json, each game's object keeps only its marked plies.
+    #[arg(long)]
+    marked: bool,
 }
 
 impl AnnotateArgs {
@@ -65,7 +77,8 @@ impl AnnotateArgs {
         let limit = match (self.movetime, self.depth, self.nodes) {
             (_, Some(depth), _) => ReviewLimit::Depth(depth),
             (_, _, Some(nodes)) => ReviewLimit::Nodes(nodes),
-            (movetime, _, _) => ReviewLimit::Movetime(movetime.unwrap_or(DEFAULT_MOVETIME)),
+            (Some(movetime), _, _) => ReviewLimit::Movetime(movetime),
+            (None, None, None) => ReviewLimit::Nodes(DEFAULT_NODES),
         };
         ReviewSettings {
             limit,
@@ -167,8 +180,15 @@ pub fn run(args: &AnnotateArgs) -> i32 {
             if let Some(map) = object.as_object_mut() {
                 map.insert("file".into(), game.file.display().to_string().into());
                 map.insert("game".into(), game.number.into());
+                if args.marked
+                    && let Some(plies) = map.get_mut("plies").and_then(|p| p.as_array_mut())
+                {
+                    plies.retain(|ply| !ply["mark"].is_null());
+                }
             }
             writeln!(out, "{object}")
+        } else if args.marked {
+            write!(out, "{}", marked_lines(game, &review))
         } else {
             write!(out, "{}", review.to_record())
         };
@@ -240,6 +260,42 @@ fn game_line(game: &GameInFile, review: &AnnotatedGame) -> String {
     line
 }
 
+/// A line for each marked move of a game: file, game, ply, player, and
+/// the move as the annotated record writes it (number, move, mark and
+/// comment), e.g. `'games.pgn': game 2: ply 24: North (Bo): 12...
+/// j11g11s?? {+11.40/13 Blunder. Best +4.12: j11b11s k4k7w ...}`.
+fn marked_lines(game: &GameInFile, review: &AnnotatedGame) -> String {
+    let record = review.to_record();
+    let north_first = review.start().side_to_move() == Player::North;
+    let mut text = String::new();
+    for (ply, mv) in review.plies().iter().zip(&record.moves) {
+        let Some(mark) = ply.mark else { continue };
+        let title = crate::outcome::player_title(ply.mover);
+        let player = match review.source().tag(title) {
+            Some(name) => format!("{title} ({name})"),
+            None => title.to_string(),
+        };
+        // Numbered as in the record: `12.` for the first move of a
+        // number, `12...` for the second.
+        let index = ply.ply - 1 + usize::from(north_first);
+        let dots = if index % 2 == 0 { "." } else { "..." };
+        let _ = write!(
+            text,
+            "'{}': game {}: ply {}: {player}: {}{dots} {}{mark}",
+            game.file.display(),
+            game.number,
+            ply.ply,
+            index / 2 + 1,
+            mv.text,
+        );
+        if let Some(comment) = &mv.comment {
+            let _ = write!(text, " {{{comment}}}");
+        }
+        text.push('\n');
+    }
+    text
+}
+
 fn add_totals(totals: &mut BTreeMap<String, Totals>, review: &AnnotatedGame) {
     for side in [Player::South, Player::North] {
         let name = review
@@ -288,6 +344,17 @@ fn totals_text(totals: &BTreeMap<String, Totals>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_help_gives_the_default_node_count() {
+        use clap::{Args as _, Command};
+        let help = AnnotateArgs::augment_args(Command::new("annotate"))
+            .render_long_help()
+            .to_string();
+        let nodes = DEFAULT_NODES.to_string();
+        assert!(help.contains(&format!("searched {nodes} nodes")), "{help}");
+        assert!(help.contains(&format!("default, {nodes},")), "{help}");
+    }
 
     #[test]
     fn the_bar_fills_with_the_positions() {

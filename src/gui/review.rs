@@ -15,11 +15,16 @@ use serde_json::{Value, json};
 
 use crate::position::Player;
 use crate::record::Record;
-use crate::review::{AnnotatedGame, ReviewError, ReviewProgress, ReviewSettings, annotate_game};
+use crate::review::{
+    AnnotatedGame, DEFAULT_NODES, ReviewError, ReviewLimit, ReviewProgress, ReviewSettings,
+    annotate_game,
+};
 
 /// Table size of a review's search, in MiB (one per page under review);
-/// otherwise it searches as `pasang annotate` does by default (200 ms a
-/// position, one thread: a 60-ply game takes about 12 s).
+/// otherwise it searches as `pasang annotate` does by default: a fixed
+/// node count a position ([`DEFAULT_NODES`], about 200 ms) on one thread,
+/// so a record always gets the same review (a 60-ply game takes about
+/// 12 s).
 const REVIEW_HASH_MIB: usize = 16;
 
 /// The games of a file the page opened, and which one is on the board.
@@ -158,8 +163,9 @@ impl GameReview {
         let stop = Arc::new(AtomicBool::new(false));
         let total = moves.len() + 1;
         let settings = ReviewSettings {
+            limit: ReviewLimit::Nodes(DEFAULT_NODES),
+            threads: 1,
             hash_mib: REVIEW_HASH_MIB,
-            ..ReviewSettings::default()
         };
         let job_record = record.clone();
         let job_stop = Arc::clone(&stop);

@@ -3,6 +3,8 @@
 //! the evaluations, so an annotated record read back gives the same marks
 //! and figures as the review that wrote it.
 
+use super::Evaluation;
+use crate::position::Player;
 use crate::record::Mark;
 
 /// Drops in the mover's winning chances (percentage points) at which a
@@ -25,6 +27,49 @@ pub fn mark_for_drop(drop: f64) -> Option<Mark> {
         Some(Mark::Inaccuracy)
     } else {
         None
+    }
+}
+
+/// Winning chances (percent) at or below which a side's position counts
+/// as lost, and at or above 100 less them as won: about 19 points behind
+/// (or ahead) in the model, or a proven result.
+pub const DECIDED_CHANCES: f64 = 10.0;
+
+/// The drop in `mover`'s winning chances from `before` (the evaluation of
+/// the position the move was played in, with the engine's own move) to
+/// `after` (that of the position it led to): 0 or more. The model's
+/// chances come in steps of half a per mille, so the drop is a multiple
+/// of 0.05 points (float noise rounded away): a drop above 0 means the
+/// engine's move is strictly better by the review's own evaluations.
+pub fn chances_drop(before: Evaluation, after: Evaluation, mover: Player) -> f64 {
+    let drop = before.win_percent(mover) - after.win_percent(mover);
+    ((drop * 20.0).round() / 20.0).max(0.0)
+}
+
+/// The mark of a move by `mover` that led from a position evaluated
+/// `before` to one evaluated `after`, with a drop of `drop`
+/// ([`chances_drop`]): [`mark_for_drop`]'s, as lichess marks, except that
+/// a move in a position already lost that keeps it lost (mover's chances
+/// at most [`DECIDED_CHANCES`] before and after), or already won that
+/// keeps it won, is at most an inaccuracy. So `??` falls only on a move
+/// that turns a win or an open game into a loss, or a win into a draw or
+/// a worse game by 15 points or more, and on a drop of 15 points in an
+/// open game; a forced loss walked into from a lost position, or a forced
+/// win given up for a won one, is no blunder.
+pub fn mark_for_move(
+    before: Evaluation,
+    after: Evaluation,
+    mover: Player,
+    drop: f64,
+) -> Option<Mark> {
+    let mark = mark_for_drop(drop);
+    let lost = |eval: Evaluation| eval.win_percent(mover) <= DECIDED_CHANCES;
+    let won = |eval: Evaluation| eval.win_percent(mover) >= 100.0 - DECIDED_CHANCES;
+    let kept = (lost(before) && lost(after)) || (won(before) && won(after));
+    if kept {
+        mark.map(|_| Mark::Inaccuracy)
+    } else {
+        mark
     }
 }
 
@@ -115,6 +160,90 @@ mod tests {
         assert_eq!(mark_for_drop(14.99), Some(Mark::Mistake));
         assert_eq!(mark_for_drop(15.0), Some(Mark::Blunder));
         assert_eq!(mark_for_drop(100.0), Some(Mark::Blunder));
+    }
+
+    #[test]
+    fn drops_are_in_steps_of_the_model() {
+        let (south, north) = (Player::South, Player::North);
+        for (before, after) in [(300, 301), (300, 250), (1234, -77), (-5000, 20)] {
+            let (before, after) = (
+                Evaluation::Centipoints(before),
+                Evaluation::Centipoints(after),
+            );
+            for mover in [south, north] {
+                let drop = chances_drop(before, after, mover);
+                assert!(drop >= 0.0 && (drop * 20.0).fract() == 0.0, "{drop}");
+                // A drop above 0 shows as at least 0.1 (one decimal).
+                assert!(drop == 0.0 || (drop * 10.0).round() >= 1.0, "{drop}");
+            }
+        }
+        let win = Evaluation::Win {
+            winner: south,
+            moves: 8,
+        };
+        let sooner = Evaluation::Win {
+            winner: south,
+            moves: 3,
+        };
+        assert_eq!(chances_drop(win, sooner, south), 0.0);
+        assert_eq!(chances_drop(sooner, win, south), 0.0);
+        assert_eq!(chances_drop(win, Evaluation::Draw, south), 50.0);
+    }
+
+    #[test]
+    fn a_decided_game_kept_so_is_at_most_an_inaccuracy() {
+        let (south, north) = (Player::South, Player::North);
+        let south_wins = Evaluation::Win {
+            winner: south,
+            moves: 4,
+        };
+        let north_wins = Evaluation::Win {
+            winner: north,
+            moves: 4,
+        };
+        let judged = |before: Evaluation, after: Evaluation, mover: Player| {
+            mark_for_move(before, after, mover, chances_drop(before, after, mover))
+        };
+        // North at +31.33 walks into a forced loss: lost before and after
+        // (`13... i9i8w??` in an old review): no mark.
+        let far_behind = Evaluation::Centipoints(3133);
+        assert!(far_behind.win_percent(north) < 5.0);
+        assert_eq!(judged(far_behind, south_wins, north), None);
+        // From about 9% it drops enough for an inaccuracy, no more.
+        let behind = Evaluation::Centipoints(2100);
+        assert!((5.0..=DECIDED_CHANCES).contains(&behind.win_percent(north)));
+        assert_eq!(judged(behind, south_wins, north), Some(Mark::Inaccuracy));
+        // Whatever the drop, a lost game kept lost or a won one kept won
+        // is at most `?!`.
+        for drop in [10.0, 15.0, 60.0] {
+            assert_eq!(
+                mark_for_move(behind, south_wins, north, drop),
+                Some(Mark::Inaccuracy)
+            );
+            assert_eq!(
+                mark_for_move(south_wins, Evaluation::Centipoints(5000), south, drop),
+                Some(Mark::Inaccuracy)
+            );
+        }
+        // A forced win given up for a game still won: no mark.
+        assert_eq!(
+            judged(south_wins, Evaluation::Centipoints(5000), south),
+            None
+        );
+        // A win or an open game turned into a loss, or a win into a draw:
+        // a blunder.
+        assert_eq!(judged(south_wins, north_wins, south), Some(Mark::Blunder));
+        let level = Evaluation::Centipoints(0);
+        assert_eq!(judged(level, north_wins, south), Some(Mark::Blunder));
+        assert_eq!(
+            judged(south_wins, Evaluation::Draw, south),
+            Some(Mark::Blunder)
+        );
+        // A win into a game still well ahead: by the drop.
+        let ahead = Evaluation::Centipoints(1800);
+        let drop = chances_drop(south_wins, ahead, south);
+        assert_eq!(judged(south_wins, ahead, south), mark_for_drop(drop));
+        assert!((MISTAKE_DROP..BLUNDER_DROP).contains(&drop), "{drop}");
     }
 
     #[test]

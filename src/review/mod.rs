@@ -12,7 +12,7 @@
 //!
 //! let text = std::fs::read_to_string("games.pgn").unwrap();
 //! let settings = ReviewSettings {
-//!     limit: ReviewLimit::Movetime(100),
+//!     limit: ReviewLimit::Nodes(500_000),
 //!     ..ReviewSettings::default()
 //! };
 //! let mut reviewer = review::Reviewer::new(&settings).unwrap();
@@ -43,14 +43,21 @@
 //!   has no drop, whatever the two searches say.
 //! - **Marks**: a drop of 5, 10 and 15 points or more is an inaccuracy
 //!   `?!`, a mistake `?` and a blunder `??` (lichess's thresholds); a move
-//!   that throws away a forced win or walks into a forced loss is a
-//!   blunder whatever its drop.
+//!   in a position already lost (the mover's chances at most
+//!   [`DECIDED_CHANCES`], or a proven loss) that keeps it lost, or already
+//!   won that keeps it won, is at most an inaccuracy ([`mark_for_move`]).
+//! - **The engine's move** is given only where it is strictly better than
+//!   the move played by the same evaluations (a drop above 0): always for
+//!   a marked move, never one rated no better than the move played.
 //! - **Move accuracy**: 103.1668 x exp(-0.04354 x drop) - 3.1669, clamped
 //!   to 0-100; **game accuracy** of a side: lichess's mean of the
 //!   volatility-weighted mean and the harmonic mean of its moves'
 //!   accuracies ([`game_accuracy`]).
 //! - Opening plies a record calls `book` are evaluated but not judged: no
 //!   mark, and not in the accuracy.
+//!
+//! By default each position gets a fixed node count ([`DEFAULT_NODES`]) on
+//! one thread, so the same record always gets the same review.
 //!
 //! Positions are searched from the game's end back to its start, with one
 //! table for the game: what a later position's search proved is at hand
@@ -74,8 +81,8 @@ use crate::rules::Rules;
 use crate::tt::TableError;
 
 pub use accuracy::{
-    BLUNDER_DROP, INACCURACY_DROP, JudgedMove, MISTAKE_DROP, game_accuracy, mark_for_drop,
-    move_accuracy,
+    BLUNDER_DROP, DECIDED_CHANCES, INACCURACY_DROP, JudgedMove, MISTAKE_DROP, chances_drop,
+    game_accuracy, mark_for_drop, mark_for_move, move_accuracy,
 };
 pub use evaluation::Evaluation;
 
@@ -99,7 +106,8 @@ pub const TAGS: [&str; 10] = [
 /// What bounds the search of each position.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum ReviewLimit {
-    /// Milliseconds a position.
+    /// Milliseconds a position (the review then depends on the
+    /// machine's speed and load: two runs can differ).
     Movetime(u64),
     /// Plies of iterative deepening (deterministic on one thread).
     Depth(u32),
@@ -129,14 +137,17 @@ pub struct ReviewSettings {
     pub hash_mib: usize,
 }
 
-/// Default movetime of a review, in milliseconds a position.
-pub const DEFAULT_MOVETIME: u64 = 200;
+/// Default limit of a review, in nodes a position: about 200 ms a
+/// position on one thread of the development machine (2 shared cores),
+/// and the same review of a record on every run, whatever the machine.
+pub const DEFAULT_NODES: u64 = 1_000_000;
 
 impl Default for ReviewSettings {
-    /// 200 ms a position, one thread, the engine's default table.
+    /// [`DEFAULT_NODES`] a position, one thread, the engine's default
+    /// table: deterministic.
     fn default() -> ReviewSettings {
         ReviewSettings {
-            limit: ReviewLimit::Movetime(DEFAULT_MOVETIME),
+            limit: ReviewLimit::Nodes(DEFAULT_NODES),
             threads: 1,
             hash_mib: DEFAULT_HASH_MIB,
         }
@@ -189,8 +200,8 @@ fn not_annotated(ply: usize) -> String {
     }
 }
 
-/// The engine's choice in a position, where it differs from the move
-/// played.
+/// The engine's choice in a position, where it is strictly better than
+/// the move played (the mover's winning chances drop by the move).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BestMove {
     /// The move.
@@ -225,7 +236,8 @@ pub struct PlyReview {
     pub accuracy: Option<f64>,
     /// Whether the record calls it an opening (book) move.
     pub book: bool,
-    /// The engine's choice where it differs from the move played.
+    /// The engine's choice where it is strictly better than the move
+    /// played (`drop` above 0); always given for a marked move.
     pub best: Option<BestMove>,
 }
 
@@ -372,21 +384,18 @@ fn judge(
         let drop = if agreed {
             0.0
         } else {
-            (before.eval.win_percent(mover) - after.eval.win_percent(mover)).max(0.0)
+            chances_drop(before.eval, after.eval, mover)
         };
-        let opponent = mover.opponent();
-        let thrown_away = !agreed
-            && ((before.eval.is_win_for(mover) && !after.eval.is_win_for(mover))
-                || (after.eval.is_win_for(opponent) && !before.eval.is_win_for(opponent)));
         let book = books[index];
         let mark = if book {
             None
-        } else if thrown_away {
-            Some(Mark::Blunder)
         } else {
-            mark_for_drop(drop)
+            mark_for_move(before.eval, after.eval, mover, drop)
         };
-        let best = (!agreed && !before.line.is_empty()).then(|| BestMove {
+        // The engine's move only where it is strictly better than the
+        // move played by the review's own evaluations (a drop above 0):
+        // so always for a marked move, and never one rated no better.
+        let best = (drop > 0.0 && !before.line.is_empty()).then(|| BestMove {
             mv: before.line[0],
             eval: before.eval,
             line: before.line.clone(),
@@ -722,8 +731,7 @@ mod tests {
         let review = judge(&record, &game, &evals, &[false; 4], "test".into());
         let plies = review.plies();
         let marks: Vec<Option<Mark>> = plies.iter().map(|ply| ply.mark).collect();
-        let blunder = Some(Mark::Blunder);
-        assert_eq!(marks, [None, blunder, blunder, blunder]);
+        assert_eq!(marks, [None, Some(Mark::Blunder), None, None]);
         // Ply 1: the engine would have played c, so the fall from +3.00
         // to -9.00 between the two searches is not held against it.
         assert_eq!(plies[0].drop, 0.0);
@@ -736,15 +744,17 @@ mod tests {
             plies[1].best.as_ref().unwrap().eval,
             Evaluation::Centipoints(-900)
         );
-        // Ply 3: a forced win thrown away for +50.00, nearly as good by
-        // the chances; ply 4: a forced loss walked into from +50.00.
+        // Ply 3: a forced win given up for +50.00, still won; ply 4: a
+        // forced loss walked into from +50.00, already lost. Neither is
+        // marked (as lichess), but the engine's moves were better.
         assert!(plies[2].drop < 1.0 && plies[3].drop < 1.0);
+        assert!(plies[2].best.is_some() && plies[3].best.is_some());
         let south = review.summary(Player::South);
         assert_eq!(
             (south.inaccuracies, south.mistakes, south.blunders),
-            (0, 0, 1)
+            (0, 0, 0)
         );
-        assert_eq!(review.summary(Player::North).blunders, 2);
+        assert_eq!(review.summary(Player::North).blunders, 1);
         assert_eq!(plies[3].south_win_percent, 100.0);
 
         // Written and read back, the review is the same.
@@ -753,17 +763,82 @@ mod tests {
         assert_eq!(again.summary(Player::North), review.summary(Player::North));
         assert_eq!(again.start_eval(), (Evaluation::Centipoints(300), 9));
         let text = review.to_record().to_string();
-        assert!(text.contains("2. b4c4n?? {"), "{text}");
-        assert!(text.contains("[NorthBlunders \"2\"]"), "{text}");
+        assert!(text.contains(" j?? {"), "{text}");
+        assert!(text.contains("2. b4c4n {"), "{text}");
+        assert!(text.contains("[NorthBlunders \"1\"]"), "{text}");
 
         // Book plies are evaluated but not judged.
         let books = [true, true, false, false];
         let review = judge(&record, &game, &evals, &books, "test".into());
         assert_eq!(review.plies()[1].mark, None);
         assert_eq!(review.plies()[1].accuracy, None);
-        assert_eq!(review.summary(Player::North).blunders, 1);
+        assert_eq!(review.summary(Player::North).blunders, 0);
         let again = AnnotatedGame::from_record(&review.to_record()).unwrap();
         assert!(again.plies()[1].book && !again.plies()[2].book);
+    }
+
+    #[test]
+    fn the_engine_move_is_given_only_where_strictly_better() {
+        let record = record(&["c", "j", "b4c4n", "k7j7w"], 0);
+        let game = replay(&record).unwrap();
+        let south_wins = |moves| Evaluation::Win {
+            winner: Player::South,
+            moves,
+        };
+        // A won ending: c wins in 6 where the engine's d wins in 8 (the
+        // review once wrote `{+M6 ... Best +M8 ...}`), and North's moves
+        // are all lost: no better move, no mark.
+        let won = [
+            eval(&game, 0, south_wins(8), &["d"]),
+            eval(&game, 1, south_wins(6), &["k"]),
+            eval(&game, 2, south_wins(5), &["b5c5ew"]),
+            eval(&game, 3, south_wins(4), &["i7j7ew"]),
+            eval(&game, 4, south_wins(2), &[]),
+        ];
+        let review = judge(&record, &game, &won, &[false; 4], "test".into());
+        for ply in review.plies() {
+            assert_eq!(
+                (ply.drop, ply.mark, &ply.best),
+                (0.0, None, &None),
+                "{ply:?}"
+            );
+        }
+        let text = review.to_record().to_string();
+        assert!(!text.contains("Best"), "{text}");
+
+        // Points: c does better than the engine thought (no drop), j a
+        // little worse (a better move, no mark), b4c4n throws away 16
+        // points of South's chances and k7j7w 5.5 of North's (a draw by
+        // force from -2.00).
+        let points = [
+            eval(&game, 0, Evaluation::Centipoints(300), &["d"]),
+            eval(&game, 1, Evaluation::Centipoints(350), &["k"]),
+            eval(&game, 2, Evaluation::Centipoints(400), &["b5c5ew"]),
+            eval(&game, 3, Evaluation::Centipoints(-200), &["i7j7ew"]),
+            eval(&game, 4, Evaluation::Draw, &[]),
+        ];
+        let review = judge(&record, &game, &points, &[false; 4], "test".into());
+        let plies = review.plies();
+        let marks: Vec<Option<Mark>> = plies.iter().map(|ply| ply.mark).collect();
+        assert_eq!(
+            marks,
+            [None, None, Some(Mark::Blunder), Some(Mark::Inaccuracy)]
+        );
+        assert_eq!(plies[0].best, None);
+        let best: Vec<String> = plies[1..]
+            .iter()
+            .map(|ply| ply.best.as_ref().unwrap().mv.to_string())
+            .collect();
+        assert_eq!(best, ["k", "b5c5ew", "i7j7ew"]);
+        // The engine's move is named exactly where the drop, as JSON
+        // gives it, is above 0.
+        let json = review.to_json();
+        for ply in json["plies"].as_array().unwrap() {
+            let drop = ply["drop"].as_f64().unwrap();
+            assert_eq!(ply["best"].is_null(), drop == 0.0, "{ply}");
+        }
+        let again = AnnotatedGame::from_record(&review.to_record()).unwrap();
+        assert_eq!(again.plies(), review.plies());
     }
 
     #[test]

@@ -159,16 +159,19 @@ fn development_examples_run_as_written() {
 
 #[test]
 fn the_readme_leads_a_new_user_to_the_board() {
-    // The set-up commands and the board come first: within the first
-    // screen (about 50 lines) of a README kept under 220 lines (room for
-    // a paragraph each for Python and playing strength).
+    // The set-up commands and the board in the browser come first: within
+    // the first screen (about 50 lines) of a README kept under 220 lines
+    // (room for a paragraph each for Python and playing strength).
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let lines: Vec<&str> = readme.lines().collect();
     let first = |needle: &str| lines.iter().position(|line| line.contains(needle));
     let run = first("    cargo run --release").expect("the run command");
     let test = first("    cargo test --release").expect("the test command");
-    let gui = first("    cargo run --release -- gui").expect("the board's command");
-    assert!(run < test && test < gui && gui < 50, "{run} {test} {gui}");
+    let site = first("    web/build.sh").expect("the static site's build command");
+    assert!(
+        run < test && test < site && site < 50,
+        "{run} {test} {site}"
+    );
     assert!(lines.len() < 220, "README.md has {} lines", lines.len());
 }

@@ -381,7 +381,10 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         30,
     );
     choose(&mut browser, "en");
-    browser.wait_for("document.querySelector('#status').textContent === 'South to move'", 10);
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        10,
+    );
 
     // Offline: the server stopped, the page (with a query) loads again.
     browser.open(&format!("{base}?mode=play&side=north"));

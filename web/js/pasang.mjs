@@ -126,10 +126,17 @@ export async function loadPasang(source) {
       let quit = false;
       let endedResolve;
       const ended = new Promise(resolve => { endedResolve = resolve; });
+      // Lines that come while a run is under way (paused, or finishing)
+      // are queued in the module; the run goes round again for them.
+      let again = false;
       async function run() {
-        if (running) return;
+        if (running) { again = true; return; }
         running = true;
-        const goingOn = await pausable(() => exports.engine_run());
+        let goingOn;
+        do {
+          again = false;
+          goingOn = await pausable(() => exports.engine_run());
+        } while (again && goingOn);
         running = false;
         if (!goingOn && !quit) { quit = true; endedResolve(); }
       }

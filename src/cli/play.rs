@@ -14,6 +14,7 @@ use crate::moves::Move;
 use crate::notation::{MoveError, format_position, parse_move};
 use crate::outcome::Status;
 use crate::position::Player;
+use crate::record::{GameResult, Record, RecordMove, Scoresheet};
 use crate::rules::Rules;
 use crate::search::{Limits, Score, Signals, Silent};
 use crate::tt::MAX_HASH_MIB;
@@ -245,46 +246,41 @@ impl Sitting {
         let Some(path) = &self.record else {
             return Ok(());
         };
-        let mut record = crate::record::Record::default();
         let engine_name = format!(
             "pasang {} (skill {})",
             env!("CARGO_PKG_VERSION"),
             self.skill
         );
-        let (south, north) = match self.human {
-            Player::South => (self.human_name.clone(), engine_name),
-            Player::North => (engine_name, self.human_name.clone()),
+        let players = match self.human {
+            Player::South => [self.human_name.clone(), engine_name],
+            Player::North => [engine_name, self.human_name.clone()],
         };
-        let position = self.replay.current();
-        let result = match (ending, Status::of(&position, &self.rules)) {
-            (Ending::Over, Status::Over { winner, .. }) => match winner {
-                Some(Player::South) => "1-0",
-                Some(Player::North) => "0-1",
-                None => "1/2-1/2",
-            },
-            _ => "*",
+        let result = match ending {
+            Ending::Over => GameResult::of_status(&Status::of(&self.replay.current(), &self.rules)),
+            Ending::Left | Ending::EndOfInput => GameResult::Unfinished,
         };
-        record.push_tag("Event", "pasang play");
-        record.push_tag("Date", crate::record::utc_date());
-        record.push_tag("Round", self.games.to_string());
-        record.push_tag("South", south);
-        record.push_tag("North", north);
-        record.push_rule_tags(&self.rules);
-        record.push_tag("FEN", format_position(&self.replay.positions[0]));
-        record.push_tag("Result", result);
-        record.push_tag("PlyCount", self.replay.moves.len().to_string());
-        record.moves = self
+        let moves = self
             .replay
             .moves
             .iter()
             .zip(&self.comments)
-            .map(|(mv, comment)| crate::record::RecordMove {
+            .map(|(mv, comment)| RecordMove {
                 text: mv.to_string(),
                 comment: comment.clone(),
                 mark: None,
             })
             .collect();
-        record.result = result.to_string();
+        let record = Record::from_game(Scoresheet {
+            event: "pasang play",
+            numbering: vec![("Round", self.games.to_string())],
+            players,
+            rules: self.rules,
+            start: format_position(&self.replay.positions[0]),
+            moves,
+            result,
+            ply_count: true,
+            ..Scoresheet::default()
+        });
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -597,7 +593,7 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         let records = crate::record::read(&text).unwrap();
         assert_eq!(records.len(), 2, "{text}");
-        assert_eq!(records[0].result, "*");
+        assert_eq!(records[0].result, GameResult::Unfinished);
         assert_eq!(records[0].moves.len(), 2, "{text}");
         assert!(records[0].replay().is_ok());
         assert_eq!(records[0].tag("South"), Some("Ani"));
@@ -613,7 +609,7 @@ mod tests {
             "{comment}"
         );
         assert!(time.ends_with('s'), "{comment}");
-        assert_eq!(records[1].result, "1-0", "{text}");
+        assert_eq!(records[1].result, GameResult::SouthWins, "{text}");
         assert!(records[1].replay().is_ok());
     }
 

@@ -13,7 +13,7 @@ use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
 use crate::position::{Phase, Player, Position};
 use crate::protocol::options::RULE_OPTIONS;
-use crate::record::{self, Record, RecordError, RecordMove};
+use crate::record::{Ending, GameResult, Record, RecordError, RecordMove, Scoresheet, Termination};
 use crate::rules::{OptionValueError, Rules};
 
 /// The field of each rule option in the page's `rules` objects (the
@@ -203,37 +203,42 @@ impl Game {
     /// The game as a record in the format of `pasang match --out`, with
     /// the players' names.
     pub fn record(&self, south: &str, north: &str) -> Record {
-        let mut record = Record::default();
-        record.push_tag("Event", "pasang gui");
-        record.push_tag("Date", record::utc_date());
-        record.push_tag("South", south);
-        record.push_tag("North", north);
-        record.push_rule_tags(&self.rules);
-        record.push_tag("FEN", self.start_string());
-        let result = match self.end_status() {
-            Status::InPlay => "*",
-            Status::Over { winner: None, .. } => "1/2-1/2",
-            Status::Over {
-                winner: Some(Player::South),
-                ..
-            } => "1-0",
-            Status::Over {
-                winner: Some(Player::North),
-                ..
-            } => "0-1",
+        self.record_ending(south, north, None)
+    }
+
+    /// The game's record, lost on time by `loser` if a flag fell (its
+    /// result then says so, with a `Termination` tag), else as
+    /// [`Game::record`].
+    pub fn record_ending(&self, south: &str, north: &str, flagged: Option<Player>) -> Record {
+        let (result, ending) = match flagged {
+            Some(loser) => (
+                GameResult::decided(Some(loser.opponent())),
+                Some(Ending {
+                    termination: Termination::TimeForfeit,
+                    detail: None,
+                    scores: None,
+                }),
+            ),
+            None => (GameResult::of_status(&self.end_status()), None),
         };
-        record.push_tag("Result", result);
-        record.moves = self
-            .moves
-            .iter()
-            .map(|mv| RecordMove {
-                text: mv.to_string(),
-                comment: None,
-                mark: None,
-            })
-            .collect();
-        record.result = result.to_string();
-        record
+        Record::from_game(Scoresheet {
+            event: "pasang gui",
+            players: [south.to_string(), north.to_string()],
+            rules: self.rules,
+            start: self.start_string(),
+            moves: self
+                .moves
+                .iter()
+                .map(|mv| RecordMove {
+                    text: mv.to_string(),
+                    comment: None,
+                    mark: None,
+                })
+                .collect(),
+            result,
+            ending,
+            ..Scoresheet::default()
+        })
     }
 
     /// A game read from a record (as `pasang match --out` writes),
@@ -414,7 +419,7 @@ mod tests {
             game.play(mv).unwrap();
         }
         let text = game.record("person", "pasang").to_string();
-        let read = |text: &str| Game::from_record(&record::read(text).unwrap()[0]);
+        let read = |text: &str| Game::from_record(&crate::record::read(text).unwrap()[0]);
         let loaded = read(&text).unwrap();
         assert_eq!(loaded.moves, game.moves);
         assert!(loaded.at_end());

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::referee::GameResult;
+use super::referee::PlayedGame;
 use super::statistics::{Decision, Sprt, elo, likelihood_of_superiority, pentanomial_elo};
 use crate::position::Player;
 use crate::record::Termination;
@@ -45,7 +45,7 @@ impl Tally {
 
     /// Counts a game of pair `pair` in which the first engine sat South
     /// when `first_is_south`.
-    pub fn add(&mut self, result: &GameResult, first_is_south: bool, pair: u64) {
+    pub fn add(&mut self, result: &PlayedGame, first_is_south: bool, pair: u64) {
         self.count(result.winner, result.termination, first_is_south, pair);
     }
 
@@ -216,8 +216,8 @@ impl Tally {
 mod tests {
     use super::*;
 
-    fn result(winner: Option<Player>, termination: Termination) -> GameResult {
-        GameResult {
+    fn result(winner: Option<Player>, termination: Termination) -> PlayedGame {
+        PlayedGame {
             winner,
             termination,
             detail: String::new(),

@@ -17,7 +17,9 @@ use crate::position::Position;
 use crate::rules::{OptionValueError, Rules};
 use crate::search::Score;
 
+mod result;
 mod termination;
+pub use result::{Ending, GameResult, GameResultError};
 pub use termination::{Termination, TerminationError};
 
 /// One move of a record.
@@ -113,11 +115,80 @@ pub struct Record {
     pub tags: Vec<(String, String)>,
     /// The moves from the start position.
     pub moves: Vec<RecordMove>,
-    /// The result token ending the movetext.
-    pub result: String,
+    /// The result ending the movetext.
+    pub result: GameResult,
+}
+
+/// A game as [`Record::from_game`] writes it: who played it, under which
+/// rules, from where, its moves and how it ended, with the tags each tool
+/// adds in their places.
+#[derive(Clone, Debug, Default)]
+pub struct Scoresheet {
+    /// The `Event` tag: `pasang match`, `pasang play` or `pasang gui`.
+    pub event: &'static str,
+    /// Tags after `Date` (`Round`, `Pair`).
+    pub numbering: Vec<(&'static str, String)>,
+    /// The `South` and `North` tags.
+    pub players: [String; 2],
+    /// Tags after the players' names (a match's engine options).
+    pub player_tags: Vec<(&'static str, String)>,
+    /// The rules, written as their four tags.
+    pub rules: Rules,
+    /// The `FEN` tag: the position the moves start from.
+    pub start: String,
+    /// Tags after `FEN` (a match's opening, seed and time controls).
+    pub setup_tags: Vec<(&'static str, String)>,
+    /// The moves from the start.
+    pub moves: Vec<RecordMove>,
+    /// The `Result` tag and the movetext's last token.
+    pub result: GameResult,
+    /// How a finished game ended, where the tool knows it.
+    pub ending: Option<Ending>,
+    /// Whether to write the `PlyCount` tag.
+    pub ply_count: bool,
 }
 
 impl Record {
+    /// The record of a game: `Event`, `Date`, the numbering, `South`,
+    /// `North`, the player tags, the rule tags, `FEN`, the setup tags,
+    /// `Result` (the same result ends the movetext), the ending's
+    /// `Termination`, `TerminationDetail` and `Scores`, and `PlyCount`.
+    pub fn from_game(game: Scoresheet) -> Record {
+        let mut record = Record::default();
+        record.push_tag("Event", game.event);
+        record.push_tag("Date", utc_date());
+        let [south, north] = game.players;
+        for (name, value) in game.numbering {
+            record.push_tag(name, value);
+        }
+        record.push_tag("South", south);
+        record.push_tag("North", north);
+        for (name, value) in game.player_tags {
+            record.push_tag(name, value);
+        }
+        record.push_rule_tags(&game.rules);
+        record.push_tag("FEN", game.start);
+        for (name, value) in game.setup_tags {
+            record.push_tag(name, value);
+        }
+        record.push_tag("Result", game.result.as_str());
+        if let Some(ending) = game.ending {
+            record.push_tag("Termination", ending.termination.to_string());
+            if let Some(detail) = ending.detail {
+                record.push_tag("TerminationDetail", detail);
+            }
+            if let Some([south, north]) = ending.scores {
+                record.push_tag("Scores", format!("{south}-{north}"));
+            }
+        }
+        if game.ply_count {
+            record.push_tag("PlyCount", game.moves.len().to_string());
+        }
+        record.moves = game.moves;
+        record.result = game.result;
+        record
+    }
+
     /// The value of tag `name`, if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -245,11 +316,7 @@ impl fmt::Display for Record {
                 tokens.push(format!("{{{}}}", clean_comment(comment)));
             }
         }
-        tokens.push(if self.result.is_empty() {
-            "*".to_string()
-        } else {
-            self.result.clone()
-        });
+        tokens.push(self.result.to_string());
         let mut line = String::new();
         for token in tokens {
             if !line.is_empty() && line.len() + 1 + token.len() > LINE_WIDTH {
@@ -313,10 +380,6 @@ pub enum RecordSyntax {
     /// The text ends inside a record, before its result.
     #[error("the last record has no result")]
     NoResult,
-}
-
-fn is_result(token: &str) -> bool {
-    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 /// Parses `[Name "value"]`.
@@ -455,9 +518,9 @@ fn read_into(
                 .unwrap_or(rest.len());
             let token = &rest[..end];
             rest = &rest[end..];
-            if is_result(token) {
+            if let Ok(result) = token.parse::<GameResult>() {
                 let mut record = current.take().unwrap_or_default();
-                record.result = token.to_string();
+                record.result = result;
                 records.push(record);
                 *complete_bytes = line_end;
                 continue;
@@ -645,7 +708,7 @@ mod tests {
         record.push_tag("South", "engine \"one\" \\ a");
         record.push_tag("North", "two");
         record.push_tag("FEN", crate::rules::Pattern::One.start_position_string());
-        record.push_tag("Result", "1-0");
+        record.push_tag("Result", GameResult::SouthWins.as_str());
         let moves = ["c", "j", "b4c4n", "k7j7w", "c4c7ew", "j7k7s"];
         record.moves = moves
             .iter()
@@ -660,7 +723,7 @@ mod tests {
                 mark: (i == 3).then_some(Mark::Blunder),
             })
             .collect();
-        record.result = "1-0".into();
+        record.result = GameResult::SouthWins;
         record
     }
 
@@ -669,7 +732,7 @@ mod tests {
         let one = sample();
         let mut two = sample();
         two.tags[1].1 = "2".into();
-        two.result = "1/2-1/2".into();
+        two.result = GameResult::Draw;
         two.moves.truncate(1);
         let text = format!("{one}{two}");
         assert!(
@@ -683,6 +746,52 @@ mod tests {
         let end = back[0].replay().unwrap();
         assert_eq!(end.score(crate::position::Player::South), 14);
         assert_eq!(end.score(crate::position::Player::North), 20);
+    }
+
+    #[test]
+    fn from_game_writes_the_result_tag_and_token_together() {
+        let record = Record::from_game(Scoresheet {
+            event: "pasang play",
+            numbering: vec![("Round", "3".into())],
+            players: ["Ani".into(), "pasang".into()],
+            rules: Rules::default(),
+            start: crate::rules::Pattern::One.start_position_string(),
+            moves: sample().moves,
+            result: GameResult::NorthWins,
+            ending: Some(Ending {
+                termination: Termination::TimeForfeit,
+                detail: None,
+                scores: Some([14, 20]),
+            }),
+            ply_count: true,
+            ..Scoresheet::default()
+        });
+        let names: Vec<&str> = record.tags.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Event",
+                "Date",
+                "Round",
+                "South",
+                "North",
+                "Pattern",
+                "KaEntry",
+                "SecondColumn",
+                "Centre",
+                "FEN",
+                "Result",
+                "Termination",
+                "Scores",
+                "PlyCount"
+            ]
+        );
+        assert_eq!(record.tag("Result"), Some("0-1"));
+        assert_eq!(record.tag("Scores"), Some("14-20"));
+        assert_eq!(record.tag("PlyCount"), Some("6"));
+        let text = record.to_string();
+        assert!(text.trim_end().ends_with(" 0-1"), "{text}");
+        assert_eq!(read(&text).unwrap(), vec![record]);
     }
 
     #[test]
@@ -714,7 +823,7 @@ mod tests {
         let moves: Vec<&str> = records[0].moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(moves, ["c", "j", "b4c4n"]);
         assert_eq!(records[0].moves[0].comment.as_deref(), Some("a comment"));
-        assert_eq!(records[0].result, "0-1");
+        assert_eq!(records[0].result, GameResult::NorthWins);
     }
 
     #[test]

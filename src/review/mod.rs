@@ -517,7 +517,7 @@ impl AnnotatedGame {
                 .cloned()
                 .collect(),
             moves: Vec::new(),
-            result: self.source.result.clone(),
+            result: self.source.result,
         };
         record.push_tag("Annotator", self.annotator.clone());
         let start = comment::write(false, self.start_eval, self.start_depth, None, None);
@@ -640,7 +640,7 @@ impl AnnotatedGame {
             .collect();
         json!({
             "tags": tags,
-            "result": self.source.result,
+            "result": self.source.result.as_str(),
             "start": {
                 "position": format_position(&self.start),
                 "eval": eval_json(self.start_eval),
@@ -687,7 +687,7 @@ mod tests {
                 mark: None,
             })
             .collect();
-        record.result = "*".into();
+        record.result = crate::record::GameResult::Unfinished;
         record
     }
 

@@ -162,7 +162,8 @@ impl Tally {
                     .map_or("-".to_string(), |p| format!("{:.1}%", 100.0 * p));
                 let _ = writeln!(
                     text,
-                    "Elo: {estimate} (95%), LOS: {los}, DrawRatio: {:.1}%",
+                    "Elo: {estimate} ({}), LOS: {los}, DrawRatio: {:.1}%",
+                    estimate.kind(),
                     100.0 * self.draws as f64 / self.games() as f64
                 );
             }
@@ -175,7 +176,8 @@ impl Tally {
             let _ = write!(
                 text,
                 "Pairs scoring 0/0.5/1/1.5/2: {zero}/{half}/{one}/{one_and_half}/{two}, \
-                 Elo {estimate} (95%, pentanomial)"
+                 Elo {estimate} ({}, pentanomial)",
+                estimate.kind()
             );
             if !self.unpaired.is_empty() {
                 let _ = write!(text, "; {} unpaired games left out", self.unpaired.len());
@@ -266,6 +268,35 @@ mod tests {
             "{summary}"
         );
         assert!(summary.contains("; 1 unpaired games left out"), "{summary}");
+    }
+
+    #[test]
+    fn a_one_sided_match_prints_bounds_not_inf() {
+        let mut tally = Tally::default();
+        for game in 0..40 {
+            let winner = if game % 2 == 0 {
+                Player::South
+            } else {
+                Player::North
+            };
+            tally.add(
+                &result(Some(winner), Termination::Suntuk),
+                game % 2 == 0,
+                game / 2,
+            );
+        }
+        let summary = tally.summary(["full", "skill0"], "movetime=50", None);
+        assert!(!summary.contains("inf"), "{summary}");
+        assert!(
+            summary.contains(
+                "Games: 40, Wins: 40, Draws: 0, Losses: 0, Points: 40.0 (100.0%)\n\
+                 Elo: > +406.0 (95% lower bound), LOS: 100.0%, DrawRatio: 0.0%\n\
+                 Pairs scoring 0/0.5/1/1.5/2: 0/0/0/0/20, Elo > +277.4 (95% lower bound, pentanomial)\n"
+            ),
+            "{summary}"
+        );
+        let line = tally.status_line(None, None);
+        assert!(line.ends_with(", Elo > +406.0"), "{line}");
     }
 
     #[test]

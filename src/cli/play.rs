@@ -2,7 +2,8 @@
 //! stdin/stdout, so it works in any terminal and can be driven by a pipe.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -129,7 +130,13 @@ pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
         replay,
         record: args.record.clone(),
         games: 0,
+        on_interrupt: None,
     };
+    if game.record.is_some() {
+        let pending = Pending::default();
+        keep_games_on_interrupt(pending.clone());
+        game.on_interrupt = Some(pending);
+    }
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match game.play_games(&mut stdin.lock(), &mut stdout.lock()) {
@@ -173,6 +180,8 @@ struct Sitting {
     record: Option<std::path::PathBuf>,
     /// Games played so far (finished or left).
     games: u32,
+    /// The game a Ctrl-C saves, with --record.
+    on_interrupt: Option<Pending>,
 }
 
 /// How a game ended.
@@ -216,7 +225,9 @@ impl Sitting {
     /// ends; records each if asked.
     fn play_games(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
         loop {
-            let ending = self.play(input, out)?;
+            let ending = self.play(input, out);
+            self.forget_for_interrupt();
+            let ending = ending?;
             self.games += 1;
             if let Err(message) = self.save_record(ending) {
                 writeln!(out, "{message}")?;
@@ -243,9 +254,15 @@ impl Sitting {
 
     /// Appends the game just played to the record file, if any.
     fn save_record(&self, ending: Ending) -> Result<(), SaveError> {
-        let Some(path) = &self.record else {
-            return Ok(());
-        };
+        match &self.record {
+            Some(path) => append_record(path, &self.record_of(self.games, ending)),
+            None => Ok(()),
+        }
+    }
+
+    /// The record of the game on the board as game `round` of the
+    /// sitting, ended as `ending` says.
+    fn record_of(&self, round: u32, ending: Ending) -> Record {
         let engine_name = format!(
             "pasang {} (skill {})",
             env!("CARGO_PKG_VERSION"),
@@ -270,9 +287,9 @@ impl Sitting {
                 mark: None,
             })
             .collect();
-        let record = Record::from_game(Scoresheet {
+        Record::from_game(Scoresheet {
             event: "pasang play",
-            numbering: vec![("Round", self.games.to_string())],
+            numbering: vec![("Round", round.to_string())],
             players,
             rules: self.rules,
             start: format_position(&self.replay.positions[0]),
@@ -280,13 +297,37 @@ impl Sitting {
             result,
             ply_count: true,
             ..Scoresheet::default()
-        });
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|error| SaveError::Open(path.clone(), error))?;
-        write!(file, "{record}").map_err(|error| SaveError::Write(path.clone(), error))
+        })
+    }
+
+    /// Leaves what a Ctrl-C now would save: the game on the board as it
+    /// stands (left, with the line that says so, or over).
+    fn keep_for_interrupt(&self) {
+        let (Some(pending), Some(path)) = (&self.on_interrupt, &self.record) else {
+            return;
+        };
+        let over = Status::of(&self.replay.current(), &self.rules) != Status::InPlay;
+        let (ending, told) = match over {
+            true => (Ending::Over, None),
+            false => (Ending::Left, Some(self.abandon_line())),
+        };
+        let unsaved = Unsaved {
+            path: path.clone(),
+            record: self.record_of(self.games + 1, ending),
+            told,
+        };
+        *pending.lock().unwrap_or_else(PoisonError::into_inner) = Some(unsaved);
+    }
+
+    /// Nothing for a Ctrl-C to save: the game has ended and is saved as
+    /// such (or not at all, without --record).
+    fn forget_for_interrupt(&self) {
+        if let Some(pending) = &self.on_interrupt {
+            pending
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+        }
     }
 
     fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<Ending> {
@@ -300,6 +341,7 @@ impl Sitting {
         loop {
             let position = self.replay.current();
             let status = Status::of(&position, &self.rules);
+            self.keep_for_interrupt();
             if let Status::Over { winner, .. } = status {
                 if self
                     .replay
@@ -495,16 +537,68 @@ impl Sitting {
     }
 
     fn abandon(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "{}", self.abandon_line())
+    }
+
+    /// `Game abandoned after N plies: South S - North N.`
+    fn abandon_line(&self) -> String {
         let position = self.replay.current();
         let count = self.replay.moves.len();
-        writeln!(
-            out,
-            "Game abandoned after {count} move{}: South {} - North {}.",
-            if count == 1 { "" } else { "s" },
+        format!(
+            "Game abandoned after {count} {}: South {} - North {}.",
+            if count == 1 { "ply" } else { "plies" },
             position.score(Player::South),
             position.score(Player::North)
         )
     }
+}
+
+/// What a Ctrl-C saves: the game in progress, as left, and where.
+struct Unsaved {
+    /// The record file.
+    path: PathBuf,
+    /// The game's record, result `*`.
+    record: Record,
+    /// The line telling the game was abandoned (none for a game over).
+    told: Option<String>,
+}
+
+/// The game a Ctrl-C would save, kept up to date by the sitting and
+/// taken by the handler.
+type Pending = Arc<Mutex<Option<Unsaved>>>;
+
+/// Keeps a game interrupted by Ctrl-C (SIGINT), at the prompt or while
+/// the engine thinks: the handler, on a thread of its own, appends the
+/// pending game to its record file, says so on stderr (the sitting holds
+/// stdout) and ends the process with 130, as an interrupted program does.
+fn keep_games_on_interrupt(pending: Pending) {
+    let handler = move || {
+        // Held until exit, so the sitting cannot save the game again.
+        let mut unsaved = pending.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(unsaved) = unsaved.take() {
+            let mut stderr = std::io::stderr();
+            if let Some(told) = &unsaved.told {
+                let _ = writeln!(stderr, "\n{told}");
+            }
+            if let Err(error) = append_record(&unsaved.path, &unsaved.record) {
+                let _ = writeln!(stderr, "{error}");
+            }
+        }
+        std::process::exit(130);
+    };
+    if let Err(error) = ctrlc::set_handler(handler) {
+        eprintln!("warning: a game left with Ctrl-C will not be recorded: {error}");
+    }
+}
+
+/// Appends `record` to the file at `path`, creating it if need be.
+fn append_record(path: &Path, record: &Record) -> Result<(), SaveError> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|error| SaveError::Open(path.to_path_buf(), error))?;
+    write!(file, "{record}").map_err(|error| SaveError::Write(path.to_path_buf(), error))
 }
 
 #[cfg(test)]
@@ -534,6 +628,7 @@ mod tests {
             comments: Vec::new(),
             record: None,
             games: 0,
+            on_interrupt: None,
         }
     }
 
@@ -622,7 +717,7 @@ mod tests {
         assert!(text.contains("Legal moves ("), "{text}");
         assert!(text.contains("Took back b4c4n "), "{text}");
         assert!(text.contains("malformed move 'zz'"), "{text}");
-        assert!(text.contains("Game abandoned after 2 moves"), "{text}");
+        assert!(text.contains("Game abandoned after 2 plies"), "{text}");
     }
 
     #[test]
@@ -630,6 +725,6 @@ mod tests {
         let mut game = game(Player::North);
         let text = session(&mut game, "undo\n");
         assert!(text.contains("Nothing to take back."), "{text}");
-        assert!(text.contains("Game abandoned after 1 move:"), "{text}");
+        assert!(text.contains("Game abandoned after 1 ply:"), "{text}");
     }
 }

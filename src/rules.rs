@@ -59,16 +59,27 @@ pub struct Rules {
 }
 
 /// A rule option value that does not parse; names the option and the
-/// values it takes.
+/// values it takes, in the style of every option-value error
+/// (`option 'Ka Entry' value 'hop' is not slide, jump or both`, as
+/// `option 'Hash' value 0 is out of range 1..32768`).
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("invalid {option} value '{given}' (expected {expected})")]
+#[error("option '{option}' value '{given}' is not {}", one_of(.expected))]
 pub struct OptionValueError {
     /// The option's name as the protocol spells it.
     pub option: &'static str,
     /// What was given.
     pub given: String,
     /// The accepted values.
-    pub expected: &'static str,
+    pub expected: &'static [&'static str],
+}
+
+/// A list of choices in words: `1 or 2`, `slide, jump or both`.
+pub fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [only] => (*only).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 /// Parsing and printing of an option value, case-insensitive on input.
@@ -87,7 +98,7 @@ macro_rules! option_value {
                 Err(OptionValueError {
                     option: $option,
                     given: text.to_string(),
-                    expected: concat!($($name, " "),+).trim_ascii_end(),
+                    expected: <$type>::NAMES,
                 })
             }
         }
@@ -165,9 +176,12 @@ mod tests {
         let error = "hop".parse::<KaEntry>().unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid Ka Entry value 'hop' (expected slide jump both)"
+            "option 'Ka Entry' value 'hop' is not slide, jump or both"
         );
-        assert!("3".parse::<Pattern>().is_err());
+        assert_eq!(
+            "3".parse::<Pattern>().unwrap_err().to_string(),
+            "option 'Pattern' value '3' is not 1 or 2"
+        );
     }
 
     #[test]

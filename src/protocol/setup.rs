@@ -238,7 +238,7 @@ mod tests {
         );
         assert_eq!(
             option(&mut engine, "Reference Player", Some("nope")),
-            "invalid Reference Player value 'nope' (expected off greedy margin3)"
+            "option 'Reference Player' value 'nope' is not off, greedy or margin3"
         );
         assert_eq!(
             set_option(&mut engine, "uci_showwdl", Some("TRUE")).unwrap(),

@@ -58,7 +58,8 @@ enum CliCommand {
     Annotate(annotate::AnnotateArgs),
     /// Plays a game against the engine in the terminal.
     Play(play::PlayArgs),
-    /// Prints a board diagram of a position, or writes it as SVG.
+    /// Prints a board diagram of a position, or of a recorded game at a
+    /// ply (--record), or writes it as SVG.
     Show(show::ShowArgs),
     /// Counts move paths to a depth (move generator check and speed).
     Perft(perft::PerftArgs),
@@ -72,7 +73,8 @@ enum CliCommand {
     /// Fits the evaluation's weights to datagen files by logistic
     /// regression on the games' results (Texel tuning).
     Tune(tune::TuneArgs),
-    /// Serves a board in the browser to play, analyse and watch engines.
+    /// Serves a board in the browser to play, analyse and watch engines,
+    /// and to review recorded games.
     Gui(crate::gui::GuiArgs),
 }
 

@@ -12,10 +12,11 @@ use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
 /// Arguments of `pasang match`.
 #[derive(Args, Debug)]
 pub(crate) struct MatchArgs {
-    /// An engine: cmd=<command>[,name=<n>][,option.<Name>=<value>...]
-    /// [,tc=..][,movetime=..][,depth=..][,nodes=..] (twice for a match,
-    /// once or more with --compliance). Limits given here replace the
-    /// match's limits for this engine.
+    /// An engine: cmd=<command>[,name=<n>][,proto=uci|ugi]
+    /// [,option.<Name>=<value>...][,tc=..][,movetime=..][,depth=..]
+    /// [,nodes=..] (twice for a match, once or more with --compliance).
+    /// proto=ugi drives a UGI engine (uci by default). Limits given here
+    /// replace the match's limits for this engine.
     #[arg(long = "engine", value_name = "SPEC", value_parser = parse_spec)]
     pub engines: Vec<EngineSpec>,
     /// Check each engine's protocol manners step by step instead of
@@ -61,11 +62,12 @@ pub(crate) struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Random legal plies played from each opening before the engines
-    /// take over (the same plies for both games of a pair).
+    /// take over (the same plies for both games of a pair; datagen's
+    /// default is 4).
     #[arg(long, default_value_t = 0, value_name = "K")]
     pub random_plies: usize,
     /// Seed of the random plies (default: taken from the clock and
-    /// printed).
+    /// printed; datagen's default is 1).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Sequential test: elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>]; the

@@ -275,6 +275,36 @@ fn play_from_a_pipe() {
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
+    // Evaluations in points, as the board and annotate give them.
+    let reply = text
+        .lines()
+        .find(|line| line.starts_with("pasang (North) plays "))
+        .unwrap_or_default();
+    let eval = reply.split("[eval ").nth(1).unwrap_or_default();
+    let number = eval.split_whitespace().next().unwrap_or_default();
+    assert!(
+        number.starts_with(['+', '-']) && (number.contains('.') || number.contains('M')),
+        "{reply}"
+    );
+    assert!(eval.ends_with(" for North]"), "{reply}");
+    assert!(!text.contains("eval cp"), "{text}");
+}
+
+#[test]
+fn play_lists_the_readings_of_an_ambiguous_move() {
+    let output = run(
+        &["play", "--moves", "c j", "--movetime", "20"],
+        "b1c1\nquit\n",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "illegal move 'b1c1': ambiguous: several lines can be captured from c1; \
+             add the directions: b1c1w, b1c1e or b1c1n\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

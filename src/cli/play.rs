@@ -378,7 +378,7 @@ impl Sitting {
                 continue;
             }
             match self.parse_input(text) {
-                Err(message) => writeln!(out, "{message} (type 'moves' for the legal moves)")?,
+                Err(error) => writeln!(out, "{}", self.refusal(text, &error))?,
                 Ok(Input::Move(mv)) => {
                     self.report_move(out, mv, "You play", "")?;
                     self.push(mv, None);
@@ -408,6 +408,25 @@ impl Sitting {
             "quit" | "exit" | "q" | "resign" => Input::Quit,
             _ => Input::Move(parse_move(&self.replay.current(), &self.rules, text)?),
         })
+    }
+
+    /// What a move refused for `error` is told: an ambiguous one (a
+    /// landing point without its capture directions) with its readings,
+    /// any other with the way to the legal moves.
+    fn refusal(&self, text: &str, error: &MoveError) -> String {
+        let typed = text.to_ascii_lowercase();
+        let readings: Vec<String> =
+            crate::movegen::legal_moves(&self.replay.current(), &self.rules)
+                .iter()
+                .map(ToString::to_string)
+                .filter(|reading| reading.trim_end_matches(['n', 's', 'e', 'w']) == typed)
+                .collect();
+        if readings.len() > 1 {
+            let readings: Vec<&str> = readings.iter().map(String::as_str).collect();
+            format!("{error}: {}", crate::rules::one_of(&readings))
+        } else {
+            format!("{error} (type 'moves' for the legal moves)")
+        }
     }
 
     fn show_board(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -469,7 +488,7 @@ impl Sitting {
             Some((mv, score, depth, elapsed)) => {
                 let side = player_title(self.human.opponent());
                 let who = format!("pasang ({side}) plays");
-                let note = format!("  [eval {score} for {side}]");
+                let note = format!("  [eval {} for {side}]", crate::record::points(score));
                 self.report_move(out, mv, &who, &note)?;
                 let comment = crate::record::engine_comment(score, depth, elapsed);
                 self.push(mv, Some(comment));
@@ -531,7 +550,13 @@ impl Sitting {
         let found = self.think(&limits);
         self.engine.set_skill_level(self.skill);
         match found {
-            Some((mv, score, _, _)) => writeln!(out, "Hint: {mv} (eval {score} for you)"),
+            Some((mv, score, _, _)) => {
+                writeln!(
+                    out,
+                    "Hint: {mv} (eval {} for you)",
+                    crate::record::points(score)
+                )
+            }
             None => writeln!(out, "No hint: there is no legal move."),
         }
     }

@@ -577,12 +577,17 @@ fn read_into(
 /// `<score>/<depth> <seconds>s`, the score in points from the mover's view
 /// (`+M<n>`/`-M<n>` for a win or loss by force in n moves).
 pub(crate) fn engine_comment(score: Score, depth: u32, elapsed: Duration) -> String {
-    let score = match score {
+    format!("{}/{depth} {:.3}s", points(score), elapsed.as_secs_f64())
+}
+
+/// A score in points, as records, the board and annotate write it:
+/// `+7.36`, `-0.05`, `+M3` (a win by force in 3 moves), `-M2`.
+pub(crate) fn points(score: Score) -> String {
+    match score {
         Score::Centipoints(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
         Score::Mate(moves) if moves < 0 => format!("-M{}", -moves),
         Score::Mate(moves) => format!("+M{moves}"),
-    };
-    format!("{score}/{depth} {:.3}s", elapsed.as_secs_f64())
+    }
 }
 
 /// Splits a movetext token into the move and its mark: `b5c5e??` gives

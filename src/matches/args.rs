@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::shard::Shard;
 use crate::client::{EngineSpec, SpecError, TimeControl, TimeControlError};
@@ -11,7 +11,11 @@ use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
 
 /// Arguments of `pasang match`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(crate) struct MatchArgs {
+    /// The match's other tools; without one, a match is played.
+    #[command(subcommand)]
+    pub tool: Option<MatchTool>,
     /// An engine: cmd=<command>[,name=<n>][,proto=uci|ugi]
     /// [,option.<Name>=<value>...][,tc=..][,movetime=..][,depth=..]
     /// [,nodes=..] (twice for a match, once or more with --compliance).
@@ -20,7 +24,7 @@ pub(crate) struct MatchArgs {
     #[arg(long = "engine", value_name = "SPEC", value_parser = parse_spec)]
     pub engines: Vec<EngineSpec>,
     /// Check each engine's protocol manners step by step instead of
-    /// playing a match.
+    /// playing a match (as `pasang match compliance`).
     #[arg(long)]
     pub compliance: bool,
     /// Clock per player: <seconds>+<increment>, e.g. 10+0.1.
@@ -88,7 +92,7 @@ pub(crate) struct MatchArgs {
     pub resume: bool,
     /// Print the summary of the records in these files (the shards of one
     /// match) instead of playing; with --out, write all their records to
-    /// one file in game order.
+    /// one file in game order (as `pasang match merge`).
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub merge: Vec<PathBuf>,
     /// Milliseconds an engine may exceed its time before losing on time
@@ -107,6 +111,42 @@ pub(crate) struct MatchArgs {
     /// Print a status line every N games (and at the end).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub report_every: u64,
+}
+
+/// The tools of `pasang match` beside the match itself.
+#[derive(Subcommand, Debug)]
+pub(crate) enum MatchTool {
+    /// Checks each engine's protocol manners step by step (the same as
+    /// pasang match --compliance).
+    Compliance(ComplianceArgs),
+    /// Prints the summary of the records of one match's shards; with
+    /// --out, writes all their records to one file in game order (the
+    /// same as pasang match --merge).
+    Merge(MergeArgs),
+}
+
+/// Arguments of `pasang match compliance`.
+#[derive(Args, Debug)]
+pub(crate) struct ComplianceArgs {
+    /// An engine to check, as `pasang match --engine` takes it; once or
+    /// more.
+    #[arg(long = "engine", value_name = "SPEC", value_parser = parse_spec, required = true)]
+    pub engines: Vec<EngineSpec>,
+}
+
+/// Arguments of `pasang match merge`.
+#[derive(Args, Debug)]
+pub(crate) struct MergeArgs {
+    /// The records files of the shards.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Sequential test of the merged games: elo0=<a> elo1=<b>
+    /// [alpha=<x>] [beta=<y>].
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Write all the records to this file, in game order.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 fn parse_spec(text: &str) -> Result<EngineSpec, SpecError> {

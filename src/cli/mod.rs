@@ -26,7 +26,7 @@ use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS, start_position};
 use crate::moves::Move;
 use crate::notation::{parse_position, play_moves};
 use crate::position::Position;
-use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, Rules, SecondColumn};
 use crate::tt::MAX_HASH_MIB;
 
 pub(crate) use crate::outcome::{describe_result, player_title};
@@ -101,16 +101,16 @@ pub(crate) struct SearchResources {
 #[derive(Args, Debug, Clone)]
 pub(crate) struct RuleArgs {
     /// Start layout: 1 or 2.
-    #[arg(long, default_value = "1", value_parser = Pattern::from_str)]
+    #[arg(long = RULE_OPTIONS[0].flag, default_value = RULE_OPTIONS[0].default, value_parser = Pattern::from_str)]
     pub pattern: Pattern,
     /// Ka entry: slide, jump or both.
-    #[arg(long, default_value = "slide", value_parser = KaEntry::from_str)]
+    #[arg(long = RULE_OPTIONS[1].flag, default_value = RULE_OPTIONS[1].default, value_parser = KaEntry::from_str)]
     pub ka_entry: KaEntry,
     /// North's passage: opposite or any.
-    #[arg(long, default_value = "opposite", value_parser = SecondColumn::from_str)]
+    #[arg(long = RULE_OPTIONS[2].flag, default_value = RULE_OPTIONS[2].default, value_parser = SecondColumn::from_str)]
     pub second_column: SecondColumn,
     /// The hole: wall or open.
-    #[arg(long, default_value = "wall", value_parser = Centre::from_str)]
+    #[arg(long = RULE_OPTIONS[3].flag, default_value = RULE_OPTIONS[3].default, value_parser = Centre::from_str)]
     pub centre: Centre,
 }
 

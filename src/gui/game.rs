@@ -12,15 +12,8 @@ use crate::notation::{MoveError, PositionError, format_position, parse_move, par
 use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
 use crate::position::{Phase, Player, Position};
-use crate::protocol::options::RULE_OPTIONS;
 use crate::record::{Ending, GameResult, Record, RecordError, RecordMove, Scoresheet, Termination};
-use crate::rules::{OptionValueError, Rules};
-
-/// The field of each rule option in the page's `rules` objects (the
-/// `state` message's and `new`'s), in [`RULE_OPTIONS`]' order: the
-/// option's name in lower case, its words joined by `_`.
-pub(super) const RULE_FIELDS: [&str; RULE_OPTIONS.len()] =
-    ["pattern", "ka_entry", "second_column", "centre"];
+use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
 
 /// Why a request about the game was refused.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
@@ -301,10 +294,9 @@ impl Game {
             "last": last,
             "over": over,
             "status": text,
-            "rules": RULE_FIELDS
+            "rules": RULE_OPTIONS
                 .iter()
-                .zip(&RULE_OPTIONS)
-                .map(|(field, option)| (field.to_string(), json!(option.value(&self.rules))))
+                .map(|option| (option.field.to_string(), json!(option.value(&self.rules))))
                 .collect::<serde_json::Map<_, _>>(),
         })
     }
@@ -338,10 +330,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rule_fields_are_the_rule_options_names() {
-        for (field, option) in RULE_FIELDS.iter().zip(&RULE_OPTIONS) {
-            assert_eq!(*field, option.name.to_lowercase().replace(' ', "_"));
-        }
+    fn the_state_gives_each_rule_option_by_its_field() {
         let rules = Rules {
             centre: crate::rules::Centre::Open,
             ..Rules::default()

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 
 use super::shard::Shard;
 use crate::client::{EngineSpec, SpecError, TimeControl, TimeControlError};
-use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
+use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, SecondColumn};
 
 /// Arguments of `pasang match`.
 #[derive(Args, Debug)]
@@ -50,16 +50,16 @@ pub(crate) struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Start layouts, a comma list of 1 and 2.
-    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = Pattern::from_str)]
+    #[arg(long = RULE_OPTIONS[0].flag, value_delimiter = ',', default_value = RULE_OPTIONS[0].default, value_parser = Pattern::from_str)]
     pub pattern: Vec<Pattern>,
     /// Ka entry rules, a comma list of slide, jump, both.
-    #[arg(long, value_delimiter = ',', default_value = "slide", value_parser = KaEntry::from_str)]
+    #[arg(long = RULE_OPTIONS[1].flag, value_delimiter = ',', default_value = RULE_OPTIONS[1].default, value_parser = KaEntry::from_str)]
     pub ka_entry: Vec<KaEntry>,
     /// North's passage rules, a comma list of opposite, any.
-    #[arg(long, value_delimiter = ',', default_value = "opposite", value_parser = SecondColumn::from_str)]
+    #[arg(long = RULE_OPTIONS[2].flag, value_delimiter = ',', default_value = RULE_OPTIONS[2].default, value_parser = SecondColumn::from_str)]
     pub second_column: Vec<SecondColumn>,
     /// Hole rules, a comma list of wall, open.
-    #[arg(long, value_delimiter = ',', default_value = "wall", value_parser = Centre::from_str)]
+    #[arg(long = RULE_OPTIONS[3].flag, value_delimiter = ',', default_value = RULE_OPTIONS[3].default, value_parser = Centre::from_str)]
     pub centre: Vec<Centre>,
     /// A file of start positions: one position string per line,
     /// optionally followed by `moves <ply>...`.

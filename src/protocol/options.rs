@@ -1,11 +1,12 @@
 //! The options the engine announces, in one table: names, kinds, ranges
 //! and defaults, and the `option` lines of the `uci` answer. The rule
-//! options are a table of their own within it, which also says how each
-//! reads and sets [`Rules`]: the engine's `setoption` and every client
-//! that sets an engine's rules use it.
+//! options are the table of [`crate::rules::RULE_OPTIONS`] (each with its
+//! protocol name, record tag, page field and flag, and how it reads and
+//! sets the rules): the engine's `setoption` and every client that sets
+//! an engine's rules use it.
 
 use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS, USE_NNUE};
-use crate::rules::{Centre, KaEntry, OptionValueError, Pattern, Rules, SecondColumn};
+pub(crate) use crate::rules::{RULE_OPTIONS, RuleOption};
 use crate::search::{Reference, skill};
 use crate::tt::MAX_HASH_MIB;
 
@@ -129,76 +130,6 @@ const fn rule_entry(index: usize) -> (&'static str, OptionKind) {
     )
 }
 
-/// One rule option of the protocol.
-pub(crate) struct RuleOption {
-    /// Its name, as announced and set.
-    pub name: &'static str,
-    /// Its values, in the order announced.
-    pub values: &'static [&'static str],
-    /// Its value under the default rules.
-    pub default: &'static str,
-    get: fn(&Rules) -> String,
-    set: fn(&mut Rules, &str) -> Result<(), OptionValueError>,
-}
-
-impl RuleOption {
-    /// Its value under `rules`.
-    pub fn value(&self, rules: &Rules) -> String {
-        (self.get)(rules)
-    }
-
-    /// `rules` with this option set to `value`.
-    pub fn apply(&self, rules: Rules, value: &str) -> Result<Rules, OptionValueError> {
-        let mut rules = rules;
-        (self.set)(&mut rules, value)?;
-        Ok(rules)
-    }
-}
-
-/// The rule options, in the order `uci` announces them.
-pub(crate) const RULE_OPTIONS: [RuleOption; 4] = [
-    RuleOption {
-        name: "Pattern",
-        values: Pattern::NAMES,
-        default: "1",
-        get: |rules| rules.pattern.to_string(),
-        set: |rules, value| {
-            rules.pattern = value.parse()?;
-            Ok(())
-        },
-    },
-    RuleOption {
-        name: "Ka Entry",
-        values: KaEntry::NAMES,
-        default: "slide",
-        get: |rules| rules.ka_entry.to_string(),
-        set: |rules, value| {
-            rules.ka_entry = value.parse()?;
-            Ok(())
-        },
-    },
-    RuleOption {
-        name: "Second Column",
-        values: SecondColumn::NAMES,
-        default: "opposite",
-        get: |rules| rules.second_column.to_string(),
-        set: |rules, value| {
-            rules.second_column = value.parse()?;
-            Ok(())
-        },
-    },
-    RuleOption {
-        name: "Centre",
-        values: Centre::NAMES,
-        default: "wall",
-        get: |rules| rules.centre.to_string(),
-        set: |rules, value| {
-            rules.centre = value.parse()?;
-            Ok(())
-        },
-    },
-];
-
 /// The rule option called `name` (exact spelling).
 pub(crate) fn rule_option(name: &str) -> Option<&'static RuleOption> {
     RULE_OPTIONS.iter().find(|option| option.name == name)
@@ -229,16 +160,7 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_the_default_rules_and_values_round_trip() {
-        let rules = Rules::default();
-        for option in &RULE_OPTIONS {
-            assert_eq!(option.value(&rules), option.default, "{}", option.name);
-            for value in option.values {
-                let set = option.apply(rules, value).unwrap();
-                assert_eq!(option.value(&set), *value);
-            }
-            assert!(option.apply(rules, "nonsense").is_err());
-        }
+    fn rule_options_are_found_by_their_exact_name() {
         assert!(rule_option("Centre").is_some());
         assert!(rule_option("centre").is_none());
     }

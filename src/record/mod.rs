@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use crate::notation::{ListMoveError, PositionError, parse_position, play_moves, start_position};
 use crate::position::Position;
-use crate::rules::{OptionValueError, Rules};
+use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
 use crate::search::Score;
 
 mod result;
@@ -202,32 +202,25 @@ impl Record {
         self.tags.push((name.to_string(), value.into()));
     }
 
-    /// Adds the `Pattern`, `KaEntry`, `SecondColumn` and `Centre` tags of
-    /// `rules`, the tags [`Record::rules`] reads back.
+    /// Adds the tag of each rule option of `rules` (`Pattern`, `KaEntry`,
+    /// `SecondColumn`, `Centre`: [`RULE_OPTIONS`]' tags), the tags
+    /// [`Record::rules`] reads back.
     pub fn push_rule_tags(&mut self, rules: &Rules) {
-        self.push_tag("Pattern", rules.pattern.to_string());
-        self.push_tag("KaEntry", rules.ka_entry.to_string());
-        self.push_tag("SecondColumn", rules.second_column.to_string());
-        self.push_tag("Centre", rules.centre.to_string());
+        for option in &RULE_OPTIONS {
+            self.push_tag(option.tag, option.value(rules));
+        }
     }
 
-    /// The rule options of the `Pattern`, `KaEntry`, `SecondColumn` and
-    /// `Centre` tags (defaults for missing ones).
+    /// The rule options of the rule tags (defaults for missing ones).
     pub fn rules(&self) -> Result<Rules, OptionValueError> {
-        let mut rules = Rules::default();
-        if let Some(value) = self.tag("Pattern") {
-            rules.pattern = value.parse()?;
-        }
-        if let Some(value) = self.tag("KaEntry") {
-            rules.ka_entry = value.parse()?;
-        }
-        if let Some(value) = self.tag("SecondColumn") {
-            rules.second_column = value.parse()?;
-        }
-        if let Some(value) = self.tag("Centre") {
-            rules.centre = value.parse()?;
-        }
-        Ok(rules)
+        RULE_OPTIONS
+            .iter()
+            .try_fold(Rules::default(), |rules, option| {
+                match self.tag(option.tag) {
+                    Some(value) => option.apply(rules, value),
+                    None => Ok(rules),
+                }
+            })
     }
 
     /// The record's rules and start position: the `FEN` tag, or the

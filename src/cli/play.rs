@@ -9,12 +9,13 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::show::{board_text_from, details};
-use super::{CliError, PositionArgs, Replay, RuleArgs, player_title};
+use super::{CliError, PositionArgs, RuleArgs, player_title};
 use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_THREADS};
 use crate::moves::Move;
 use crate::notation::{MoveError, format_position, parse_move};
 use crate::outcome::Status;
 use crate::position::Player;
+use crate::record::Game;
 use crate::record::{GameResult, Record, RecordMove, Scoresheet};
 use crate::rules::Rules;
 use crate::search::{Limits, Score, Signals, Silent};
@@ -125,7 +126,7 @@ pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
         skill: args.skill,
         limits,
         hint_limits,
-        comments: vec![None; replay.moves.len()],
+        comments: vec![None; replay.moves().len()],
         base: replay.clone(),
         replay,
         record: args.record.clone(),
@@ -171,8 +172,8 @@ struct Sitting {
     /// Limits of hints, at full strength.
     hint_limits: Limits,
     /// Where each game starts (the start, or --fen and --moves).
-    base: Replay,
-    replay: Replay,
+    base: Game,
+    replay: Game,
     /// The record comment of each move of `replay`: the engine's score,
     /// depth and time after its own moves, as match records carry them.
     comments: Vec<Option<String>>,
@@ -246,7 +247,7 @@ impl Sitting {
                 return Ok(());
             }
             self.replay = self.base.clone();
-            self.comments = vec![None; self.replay.moves.len()];
+            self.comments = vec![None; self.replay.moves().len()];
             self.engine.new_game();
             writeln!(out)?;
         }
@@ -278,7 +279,7 @@ impl Sitting {
         };
         let moves = self
             .replay
-            .moves
+            .moves()
             .iter()
             .zip(&self.comments)
             .map(|(mv, comment)| RecordMove {
@@ -292,7 +293,7 @@ impl Sitting {
             numbering: vec![("Round", round.to_string())],
             players,
             rules: self.rules,
-            start: format_position(&self.replay.positions[0]),
+            start: format_position(&self.replay.positions()[0]),
             moves,
             result,
             ply_count: true,
@@ -524,13 +525,13 @@ impl Sitting {
     /// Takes back moves to the last time it was the person's turn before
     /// now: their move and the engine's reply.
     fn undo(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
-        let now = self.replay.moves.len();
+        let now = self.replay.moves().len();
         let earlier = (0..now)
             .rev()
-            .find(|&index| self.replay.positions[index].side_to_move() == self.human);
+            .find(|&index| self.replay.positions()[index].side_to_move() == self.human);
         match earlier {
             Some(index) => {
-                let taken: Vec<String> = self.replay.moves[index..]
+                let taken: Vec<String> = self.replay.moves()[index..]
                     .iter()
                     .map(ToString::to_string)
                     .collect();
@@ -568,7 +569,7 @@ impl Sitting {
     /// `Game abandoned after N plies: South S - North N.`
     fn abandon_line(&self) -> String {
         let position = self.replay.current();
-        let count = self.replay.moves.len();
+        let count = self.replay.moves().len();
         format!(
             "Game abandoned after {count} {}: South {} - North {}.",
             if count == 1 { "ply" } else { "plies" },
@@ -629,6 +630,7 @@ fn append_record(path: &Path, record: &Record) -> Result<(), SaveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::replay;
 
     fn game(human: Player) -> Sitting {
         let rules = Rules::default();
@@ -648,8 +650,8 @@ mod tests {
                 depth: Some(2),
                 ..Limits::default()
             },
-            base: Replay::new(&rules, None, &[]).unwrap(),
-            replay: Replay::new(&rules, None, &[]).unwrap(),
+            base: replay(&rules, None, &[]).unwrap(),
+            replay: replay(&rules, None, &[]).unwrap(),
             comments: Vec::new(),
             record: None,
             games: 0,
@@ -670,7 +672,7 @@ mod tests {
 
     fn endgame(human: Player) -> Sitting {
         let mut game = game(human);
-        game.base = Replay::new(&game.rules, Some(LAST_MOVE), &[]).unwrap();
+        game.base = replay(&game.rules, Some(LAST_MOVE), &[]).unwrap();
         game.replay = game.base.clone();
         game
     }

@@ -12,13 +12,15 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::notation::{ListMoveError, PositionError, parse_position, play_moves, start_position};
+use crate::notation::{ListMoveError, PositionError, parse_position, start_position};
 use crate::position::Position;
 use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
 use crate::search::Score;
 
+mod game;
 mod result;
 mod termination;
+pub use game::Game;
 pub use result::{Ending, GameResult, GameResultError};
 pub use termination::{Termination, TerminationError};
 
@@ -237,9 +239,7 @@ impl Record {
     /// Replays the moves from the `FEN` tag (or the pattern's start) under
     /// the record's rules, checking each; returns the final position.
     pub fn replay(&self) -> Result<Position, ReplayError> {
-        let (rules, start) = self.start()?;
-        let texts: Vec<&str> = self.moves.iter().map(|mv| mv.text.as_str()).collect();
-        play_moves(start, &rules, &texts, |_| {}).map_err(ReplayError::Ply)
+        Ok(Game::from_record(self)?.current())
     }
 
     /// Whether the start position has North to move (move numbers then

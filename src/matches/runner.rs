@@ -156,40 +156,10 @@ impl MatchConfig {
 
     /// Plays the match and prints the summary; returns the exit code.
     pub(super) fn play(self) -> i32 {
-        // Start each engine once before anything else, so that a wrong
-        // command fails at once and with a clear message; the processes
-        // go on to play the first worker's games.
-        let mut first_seats = Vec::new();
-        for (spec, limits) in self.engines.iter().zip(self.limits) {
-            let mut seat = Seat::new(spec.clone(), limits);
-            match seat.ensure_started(&self.settings) {
-                Ok(Some(identity)) => {
-                    let announced = |name: &str| {
-                        identity
-                            .options
-                            .iter()
-                            .any(|o| o.eq_ignore_ascii_case(name))
-                    };
-                    let rules = RULE_OPTIONS.iter().map(|option| option.name);
-                    let wanted = spec.options.iter().map(|(name, _)| name.as_str());
-                    for name in wanted.chain(rules).filter(|name| !announced(name)) {
-                        eprintln!(
-                            "warning: {} does not announce an option '{name}'",
-                            spec.name
-                        );
-                    }
-                }
-                Ok(None) => {}
-                Err(error) => {
-                    return usage_error(&format!(
-                        "engine {} ({}): {error}",
-                        spec.name,
-                        spec.command_line()
-                    ));
-                }
-            }
-            first_seats.push(seat);
-        }
+        let first_seats = match self.start_engines() {
+            Ok(seats) => seats,
+            Err(code) => return code,
+        };
         let names = [self.engines[0].name.as_str(), self.engines[1].name.as_str()];
         let heading = self.heading();
         let (writer, played) = match self.open_records(&heading) {
@@ -260,6 +230,48 @@ impl MatchConfig {
         let progress = shared
             .into_inner()
             .unwrap_or_else(|poison| poison.into_inner());
+        self.report(progress, names, &heading)
+    }
+
+    /// Starts each engine once before anything else, so that a wrong
+    /// command fails at once and with a clear message (the exit code is
+    /// the error); the processes go on to play the first worker's games.
+    /// Warns of options an engine does not announce.
+    fn start_engines(&self) -> Result<Vec<Seat>, i32> {
+        let mut seats = Vec::new();
+        for (spec, limits) in self.engines.iter().zip(self.limits) {
+            let mut seat = Seat::new(spec.clone(), limits);
+            let identity = seat.ensure_started(&self.settings).map_err(|error| {
+                usage_error(&format!(
+                    "engine {} ({}): {error}",
+                    spec.name,
+                    spec.command_line()
+                ))
+            })?;
+            if let Some(identity) = identity {
+                let announced = |name: &str| {
+                    identity
+                        .options
+                        .iter()
+                        .any(|o| o.eq_ignore_ascii_case(name))
+                };
+                let rules = RULE_OPTIONS.iter().map(|option| option.name);
+                let wanted = spec.options.iter().map(|(name, _)| name.as_str());
+                for name in wanted.chain(rules).filter(|name| !announced(name)) {
+                    eprintln!(
+                        "warning: {} does not announce an option '{name}'",
+                        spec.name
+                    );
+                }
+            }
+            seats.push(seat);
+        }
+        Ok(seats)
+    }
+
+    /// The last status line and the summary, once the workers are done;
+    /// the exit code: 1 if the records could not be written.
+    fn report(&self, progress: MatchState, names: [&str; 2], heading: &str) -> i32 {
         if let Some(mut writer) = progress.writer
             && writer.flush().is_err()
         {
@@ -268,7 +280,7 @@ impl MatchConfig {
         }
         let total = self.bounded.then_some(self.planned);
         eprintln!("{}", progress.tally.status_line(total, self.sprt.as_ref()));
-        let mut summary = progress.tally.summary(names, &heading, self.sprt.as_ref());
+        let mut summary = progress.tally.summary(names, heading, self.sprt.as_ref());
         if let Some(decision) = progress.stopped_by_sprt {
             summary.push_str(&format!(
                 "Stopped by the SPRT after {} games: {decision}\n",

@@ -479,15 +479,7 @@ fn read_into(
                         let finished = text.trim().to_string();
                         comment = None;
                         rest = &rest[end + 1..];
-                        if let Some(last) = current.as_mut().and_then(|r| r.moves.last_mut()) {
-                            last.comment = Some(match last.comment.take() {
-                                Some(earlier) if !finished.is_empty() => {
-                                    format!("{earlier} {finished}")
-                                }
-                                Some(earlier) => earlier,
-                                None => finished,
-                            });
-                        }
+                        attach_comment(&mut current, finished);
                     }
                     None => {
                         text.push_str(rest);
@@ -518,37 +510,7 @@ fn read_into(
                 *complete_bytes = line_end;
                 continue;
             }
-            // Move numbers: `12.` or `12...`, possibly glued to the move.
-            let unnumbered = if token.starts_with(|c: char| c.is_ascii_digit()) {
-                let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
-                if !digits.starts_with('.') {
-                    return Err(error(RecordSyntax::NotAMove(token.to_string())));
-                }
-                digits.trim_start_matches('.')
-            } else {
-                token
-            };
-            if unnumbered.is_empty() {
-                continue;
-            }
-            let record = current.get_or_insert_with(Record::default);
-            let (text, mark) = split_mark(unnumbered).map_err(error)?;
-            if text.is_empty() {
-                // A NAG or a suffix standing alone marks the move before.
-                let last = record
-                    .moves
-                    .last_mut()
-                    .ok_or_else(|| error(RecordSyntax::MarkWithoutMove(token.to_string())))?;
-                if mark.is_some() {
-                    last.mark = mark;
-                }
-                continue;
-            }
-            record.moves.push(RecordMove {
-                text: text.to_string(),
-                comment: None,
-                mark,
-            });
+            read_move(&mut current, token).map_err(error)?;
         }
     }
     if let Some((_, line)) = comment {
@@ -563,6 +525,56 @@ fn read_into(
             fault: RecordSyntax::NoResult,
         });
     }
+    Ok(())
+}
+
+/// Adds a comment just closed to the last move of the record being read
+/// (several after one move are joined with a space); one before any
+/// move is dropped.
+fn attach_comment(current: &mut Option<Record>, finished: String) {
+    if let Some(last) = current.as_mut().and_then(|r| r.moves.last_mut()) {
+        last.comment = Some(match last.comment.take() {
+            Some(earlier) if !finished.is_empty() => format!("{earlier} {finished}"),
+            Some(earlier) => earlier,
+            None => finished,
+        });
+    }
+}
+
+/// Reads a movetext token other than a result into the record being
+/// read: a move (with its mark), a move number (`12.` or `12...`,
+/// possibly glued to the move), or a mark standing alone (a NAG or a
+/// suffix) for the move before.
+fn read_move(current: &mut Option<Record>, token: &str) -> Result<(), RecordSyntax> {
+    let unnumbered = if token.starts_with(|c: char| c.is_ascii_digit()) {
+        let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        if !digits.starts_with('.') {
+            return Err(RecordSyntax::NotAMove(token.to_string()));
+        }
+        digits.trim_start_matches('.')
+    } else {
+        token
+    };
+    if unnumbered.is_empty() {
+        return Ok(());
+    }
+    let record = current.get_or_insert_with(Record::default);
+    let (text, mark) = split_mark(unnumbered)?;
+    if text.is_empty() {
+        let last = record
+            .moves
+            .last_mut()
+            .ok_or_else(|| RecordSyntax::MarkWithoutMove(token.to_string()))?;
+        if mark.is_some() {
+            last.mark = mark;
+        }
+        return Ok(());
+    }
+    record.moves.push(RecordMove {
+        text: text.to_string(),
+        comment: None,
+        mark,
+    });
     Ok(())
 }
 

@@ -6,7 +6,7 @@
 //! an engine's rules use it.
 
 use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS, USE_NNUE};
-pub(crate) use crate::rules::{RULE_OPTIONS, RuleOption};
+pub(crate) use crate::rules::RULE_OPTIONS;
 use crate::search::{Reference, skill};
 use crate::tt::MAX_HASH_MIB;
 
@@ -27,10 +27,34 @@ pub(crate) enum OptionKind {
     Text,
 }
 
-/// Every option: name and kind.
-pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
+/// Which option a line names: what `setoption` matches on, so that each
+/// option's name is written once, in [`OPTIONS`].
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(crate) enum OptionId {
+    Hash,
+    Threads,
+    MultiPv,
+    MoveOverhead,
+    Ponder,
+    ShowWdl,
+    ClearHash,
+    /// The rule option of this entry of [`RULE_OPTIONS`].
+    Rule(usize),
+    SkillLevel,
+    LimitStrength,
+    Elo,
+    ReferencePlayer,
+    DebugLogFile,
+    UseNnue,
+    EvalFile,
+}
+
+/// Every option: name, identity and kind, in the order `uci` announces
+/// them.
+pub(crate) const OPTIONS: &[(&str, OptionId, OptionKind)] = &[
     (
         "Hash",
+        OptionId::Hash,
         OptionKind::Spin {
             default: DEFAULT_HASH_MIB as i64,
             min: 1,
@@ -39,6 +63,7 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     ),
     (
         "Threads",
+        OptionId::Threads,
         OptionKind::Spin {
             default: 1,
             min: 1,
@@ -47,6 +72,7 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     ),
     (
         "MultiPV",
+        OptionId::MultiPv,
         OptionKind::Spin {
             default: 1,
             min: 1,
@@ -55,30 +81,45 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     ),
     (
         "Move Overhead",
+        OptionId::MoveOverhead,
         OptionKind::Spin {
             default: 10,
             min: 0,
             max: 5000,
         },
     ),
-    ("Ponder", OptionKind::Check { default: false }),
-    ("UCI_ShowWDL", OptionKind::Check { default: false }),
-    ("Clear Hash", OptionKind::Button),
+    (
+        "Ponder",
+        OptionId::Ponder,
+        OptionKind::Check { default: false },
+    ),
+    (
+        "UCI_ShowWDL",
+        OptionId::ShowWdl,
+        OptionKind::Check { default: false },
+    ),
+    ("Clear Hash", OptionId::ClearHash, OptionKind::Button),
     rule_entry(0),
     rule_entry(1),
     rule_entry(2),
     rule_entry(3),
     (
         "Skill Level",
+        OptionId::SkillLevel,
         OptionKind::Spin {
             default: skill::MAX_LEVEL as i64,
             min: 0,
             max: skill::MAX_LEVEL as i64,
         },
     ),
-    ("UCI_LimitStrength", OptionKind::Check { default: false }),
+    (
+        "UCI_LimitStrength",
+        OptionId::LimitStrength,
+        OptionKind::Check { default: false },
+    ),
     (
         "UCI_Elo",
+        OptionId::Elo,
         OptionKind::Spin {
             default: skill::elo_range().1 as i64,
             min: skill::elo_range().0 as i64,
@@ -87,21 +128,26 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     ),
     (
         "Reference Player",
+        OptionId::ReferencePlayer,
         OptionKind::Combo {
             default: "off",
             values: Reference::NAMES,
         },
     ),
-    ("Debug Log File", OptionKind::Text),
-    ("Use NNUE", OptionKind::Check { default: USE_NNUE }),
-    ("EvalFile", OptionKind::Text),
+    ("Debug Log File", OptionId::DebugLogFile, OptionKind::Text),
+    (
+        "Use NNUE",
+        OptionId::UseNnue,
+        OptionKind::Check { default: USE_NNUE },
+    ),
+    ("EvalFile", OptionId::EvalFile, OptionKind::Text),
 ];
 
 /// The `option` lines of the `uci` answer.
 pub(crate) fn option_lines() -> Vec<String> {
     OPTIONS
         .iter()
-        .map(|(name, kind)| match kind {
+        .map(|(name, _, kind)| match kind {
             OptionKind::Spin { default, min, max } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
@@ -119,20 +165,16 @@ pub(crate) fn option_lines() -> Vec<String> {
 }
 
 /// Entry `index` of [`RULE_OPTIONS`] in [`OPTIONS`].
-const fn rule_entry(index: usize) -> (&'static str, OptionKind) {
+const fn rule_entry(index: usize) -> (&'static str, OptionId, OptionKind) {
     let option = &RULE_OPTIONS[index];
     (
         option.name,
+        OptionId::Rule(index),
         OptionKind::Combo {
             default: option.default,
             values: option.values,
         },
     )
-}
-
-/// The rule option called `name` (exact spelling).
-pub(crate) fn rule_option(name: &str) -> Option<&'static RuleOption> {
-    RULE_OPTIONS.iter().find(|option| option.name == name)
 }
 
 #[cfg(test)]
@@ -147,7 +189,7 @@ mod tests {
         let default = |name: &str| {
             OPTIONS
                 .iter()
-                .find_map(|(option, kind)| match kind {
+                .find_map(|(option, _, kind)| match kind {
                     OptionKind::Spin { default, .. } if *option == name => Some(*default),
                     _ => None,
                 })
@@ -160,8 +202,16 @@ mod tests {
     }
 
     #[test]
-    fn rule_options_are_found_by_their_exact_name() {
-        assert!(rule_option("Centre").is_some());
-        assert!(rule_option("centre").is_none());
+    fn each_option_has_its_own_identity() {
+        for (index, (name, id, _)) in OPTIONS.iter().enumerate() {
+            let same = OPTIONS
+                .iter()
+                .skip(index + 1)
+                .find(|(_, other, _)| other == id);
+            assert!(same.is_none(), "{name} shares its identity");
+            if let OptionId::Rule(rule) = id {
+                assert_eq!(*name, RULE_OPTIONS[*rule].name);
+            }
+        }
     }
 }

@@ -58,22 +58,148 @@ pub struct Rules {
     pub centre: Centre,
 }
 
+/// One rule option, spelled once for every place it appears: the
+/// protocol's option (`setoption name Ka Entry value jump`), the game
+/// record's tag (`[KaEntry "jump"]`), the board page's field
+/// (`"ka_entry": "jump"`) and the command line's flag (`--ka-entry jump`),
+/// with its values and how it reads and sets [`Rules`].
+pub struct RuleOption {
+    /// The protocol's option name, as announced and set: `Ka Entry`.
+    pub name: &'static str,
+    /// The game record's tag: `KaEntry`.
+    pub tag: &'static str,
+    /// The board page's field: `ka_entry`.
+    pub field: &'static str,
+    /// The command line's flag, without its dashes: `ka-entry`.
+    pub flag: &'static str,
+    /// Its values, in the order announced.
+    pub values: &'static [&'static str],
+    /// Its value under the default rules.
+    pub default: &'static str,
+    get: fn(&Rules) -> String,
+    set: fn(&mut Rules, &str) -> Result<(), OptionValueError>,
+}
+
+impl RuleOption {
+    /// Its value under `rules`.
+    pub fn value(&self, rules: &Rules) -> String {
+        (self.get)(rules)
+    }
+
+    /// `rules` with this option set to `value`.
+    pub fn apply(&self, rules: Rules, value: &str) -> Result<Rules, OptionValueError> {
+        let mut rules = rules;
+        (self.set)(&mut rules, value)?;
+        Ok(rules)
+    }
+}
+
+/// The rule options, in the order the protocol announces them, records
+/// write their tags and [`Rules::all`] varies them (the first slowest).
+pub const RULE_OPTIONS: [RuleOption; 4] = [
+    RuleOption {
+        name: "Pattern",
+        tag: "Pattern",
+        field: "pattern",
+        flag: "pattern",
+        values: Pattern::NAMES,
+        default: "1",
+        get: |rules| rules.pattern.to_string(),
+        set: |rules, value| {
+            rules.pattern = value.parse()?;
+            Ok(())
+        },
+    },
+    RuleOption {
+        name: "Ka Entry",
+        tag: "KaEntry",
+        field: "ka_entry",
+        flag: "ka-entry",
+        values: KaEntry::NAMES,
+        default: "slide",
+        get: |rules| rules.ka_entry.to_string(),
+        set: |rules, value| {
+            rules.ka_entry = value.parse()?;
+            Ok(())
+        },
+    },
+    RuleOption {
+        name: "Second Column",
+        tag: "SecondColumn",
+        field: "second_column",
+        flag: "second-column",
+        values: SecondColumn::NAMES,
+        default: "opposite",
+        get: |rules| rules.second_column.to_string(),
+        set: |rules, value| {
+            rules.second_column = value.parse()?;
+            Ok(())
+        },
+    },
+    RuleOption {
+        name: "Centre",
+        tag: "Centre",
+        field: "centre",
+        flag: "centre",
+        values: Centre::NAMES,
+        default: "wall",
+        get: |rules| rules.centre.to_string(),
+        set: |rules, value| {
+            rules.centre = value.parse()?;
+            Ok(())
+        },
+    },
+];
+
+impl Rules {
+    /// Every rule set (24: both patterns, three ka entries, two
+    /// second-column rules, two centres), varying the options in the
+    /// order of [`RULE_OPTIONS`], the first slowest: pattern 1 with ka
+    /// entry slide, second column opposite and centre wall first, then
+    /// centre open, and so on.
+    pub fn all() -> Vec<Rules> {
+        RULE_OPTIONS
+            .iter()
+            .fold(vec![Rules::default()], |sets, option| {
+                sets.into_iter()
+                    .flat_map(|rules| {
+                        option
+                            .values
+                            .iter()
+                            .filter_map(move |value| option.apply(rules, value).ok())
+                    })
+                    .collect()
+            })
+    }
+}
+
 /// A rule option value that does not parse; names the option and the
-/// values it takes.
+/// values it takes, in the style of every option-value error
+/// (`option 'Ka Entry' value 'hop' is not slide, jump or both`, as
+/// `option 'Hash' value 0 is out of range 1..32768`).
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("invalid {option} value '{given}' (expected {expected})")]
+#[error("option '{option}' value '{given}' is not {}", one_of(.expected))]
 pub struct OptionValueError {
     /// The option's name as the protocol spells it.
     pub option: &'static str,
     /// What was given.
     pub given: String,
     /// The accepted values.
-    pub expected: &'static str,
+    pub expected: &'static [&'static str],
+}
+
+/// A list of choices in words: `1 or 2`, `slide, jump or both`.
+pub fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [only] => (*only).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 /// Parsing and printing of an option value, case-insensitive on input.
 macro_rules! option_value {
-    ($type:ty, $option:literal, $( $variant:path => $name:literal ),+ ) => {
+    ($type:ty, $index:literal, $( $variant:path => $name:literal ),+ ) => {
         impl $type {
             /// The protocol's name of each value, in order.
             pub const NAMES: &'static [&'static str] = &[$($name),+];
@@ -85,9 +211,9 @@ macro_rules! option_value {
                 let lower = text.trim().to_ascii_lowercase();
                 $( if lower == $name { return Ok($variant); } )+
                 Err(OptionValueError {
-                    option: $option,
+                    option: RULE_OPTIONS[$index].name,
                     given: text.to_string(),
-                    expected: concat!($($name, " "),+).trim_ascii_end(),
+                    expected: <$type>::NAMES,
                 })
             }
         }
@@ -100,10 +226,11 @@ macro_rules! option_value {
     };
 }
 
-option_value!(Pattern, "Pattern", Pattern::One => "1", Pattern::Two => "2");
-option_value!(KaEntry, "Ka Entry", KaEntry::Slide => "slide", KaEntry::Jump => "jump", KaEntry::Both => "both");
-option_value!(SecondColumn, "Second Column", SecondColumn::Opposite => "opposite", SecondColumn::Any => "any");
-option_value!(Centre, "Centre", Centre::Wall => "wall", Centre::Open => "open");
+// Each with its entry of RULE_OPTIONS, which names the option.
+option_value!(Pattern, 0, Pattern::One => "1", Pattern::Two => "2");
+option_value!(KaEntry, 1, KaEntry::Slide => "slide", KaEntry::Jump => "jump", KaEntry::Both => "both");
+option_value!(SecondColumn, 2, SecondColumn::Opposite => "opposite", SecondColumn::Any => "any");
+option_value!(Centre, 3, Centre::Wall => "wall", Centre::Open => "open");
 
 impl Pattern {
     /// The layout, rank 11 first, as RULES gives it (`+` the hole).
@@ -161,13 +288,54 @@ mod tests {
     }
 
     #[test]
+    fn defaults_are_the_default_rules_and_values_round_trip() {
+        let rules = Rules::default();
+        for option in &RULE_OPTIONS {
+            assert_eq!(option.value(&rules), option.default, "{}", option.name);
+            for value in option.values {
+                let set = option.apply(rules, value).unwrap();
+                assert_eq!(option.value(&set), *value);
+            }
+            let error = option.apply(rules, "nonsense").unwrap_err();
+            assert_eq!(error.option, option.name);
+        }
+    }
+
+    #[test]
+    fn all_rule_sets_are_the_24_in_the_order_of_the_options() {
+        let all = Rules::all();
+        assert_eq!(all.len(), 24);
+        assert_eq!(
+            all.iter().collect::<std::collections::HashSet<_>>().len(),
+            24
+        );
+        assert_eq!(all[0], Rules::default());
+        assert_eq!(all[1].centre, Centre::Open);
+        assert_eq!(all[2].second_column, SecondColumn::Any);
+        assert_eq!(all[4].ka_entry, KaEntry::Jump);
+        assert_eq!(all[12].pattern, Pattern::Two);
+        assert_eq!(
+            all[23],
+            Rules {
+                pattern: Pattern::Two,
+                ka_entry: KaEntry::Both,
+                second_column: SecondColumn::Any,
+                centre: Centre::Open
+            }
+        );
+    }
+
+    #[test]
     fn bad_values_name_the_option_and_the_choices() {
         let error = "hop".parse::<KaEntry>().unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid Ka Entry value 'hop' (expected slide jump both)"
+            "option 'Ka Entry' value 'hop' is not slide, jump or both"
         );
-        assert!("3".parse::<Pattern>().is_err());
+        assert_eq!(
+            "3".parse::<Pattern>().unwrap_err().to_string(),
+            "option 'Pattern' value '3' is not 1 or 2"
+        );
     }
 
     #[test]

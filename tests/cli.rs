@@ -271,10 +271,40 @@ fn play_from_a_pipe() {
         "Hint: ",
         "malformed move 'nonsense'",
         "Took back b4c4n ",
-        "Game abandoned after 2 moves",
+        "Game abandoned after 2 plies",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
+    // Evaluations in points, as the board and annotate give them.
+    let reply = text
+        .lines()
+        .find(|line| line.starts_with("pasang (North) plays "))
+        .unwrap_or_default();
+    let eval = reply.split("[eval ").nth(1).unwrap_or_default();
+    let number = eval.split_whitespace().next().unwrap_or_default();
+    assert!(
+        number.starts_with(['+', '-']) && (number.contains('.') || number.contains('M')),
+        "{reply}"
+    );
+    assert!(eval.ends_with(" for North]"), "{reply}");
+    assert!(!text.contains("eval cp"), "{text}");
+}
+
+#[test]
+fn play_lists_the_readings_of_an_ambiguous_move() {
+    let output = run(
+        &["play", "--moves", "c j", "--movetime", "20"],
+        "b1c1\nquit\n",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "illegal move 'b1c1': ambiguous: several lines can be captured from c1; \
+             add the directions: b1c1w, b1c1e or b1c1n\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -307,7 +337,82 @@ fn play_to_the_end() {
     assert_eq!(code(&output), 0);
     let text = stdout(&output);
     assert!(text.contains("pasang (South) plays "), "{text}");
-    assert!(text.contains("Game abandoned after 1 move:"), "{text}");
+    assert!(text.contains("Game abandoned after 1 ply:"), "{text}");
+}
+
+/// `pasang play --record` keeps a game left with Ctrl-C, as its help
+/// promises: at the prompt (after a move each) and while the engine thinks.
+#[cfg(unix)]
+#[test]
+fn play_keeps_a_game_interrupted_by_ctrl_c() {
+    use common::Session;
+    use std::time::Duration;
+
+    let interrupt = |session: &Session| {
+        let status = std::process::Command::new("kill")
+            .args(["-INT", &session.pid().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+    };
+    let folder = std::env::temp_dir().join(format!("pasang-sigint-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("games.pgn");
+    let _ = std::fs::remove_file(&path);
+    let record = path.to_str().unwrap();
+
+    // At the prompt, after the person's move and the engine's reply.
+    let mut command = common::pasang();
+    command.args([
+        "play",
+        "--movetime",
+        "20",
+        "--name",
+        "Ani",
+        "--record",
+        record,
+    ]);
+    let mut session = Session::spawn_command(command);
+    session.send("c");
+    session.expect_line(
+        "the engine's reply",
+        |line| line.starts_with("pasang (North) plays"),
+        Duration::from_secs(20),
+    );
+    // The board follows, then the prompt, which waits for input.
+    std::thread::sleep(Duration::from_millis(500));
+    interrupt(&session);
+    let status = session.wait_exit(Duration::from_secs(10));
+    assert_eq!(status.code(), Some(130), "{status}");
+    let said = session.stderr_after_exit();
+    assert!(said.contains("Game abandoned after 2 plies"), "{said}");
+
+    // While the engine thinks (for 20 s, unless interrupted).
+    let mut command = common::pasang();
+    command.args(["play", "--side", "north", "--movetime", "20000"]);
+    command.args(["--name", "Bo", "--record", record]);
+    let mut session = Session::spawn_command(command);
+    session.expect_line(
+        "the engine thinking",
+        |line| line == "pasang is thinking...",
+        Duration::from_secs(20),
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    interrupt(&session);
+    assert_eq!(session.wait_exit(Duration::from_secs(10)).code(), Some(130));
+
+    let text = std::fs::read_to_string(&path).expect("the record file is written");
+    let games = pasang::record::read(&text).expect("the records read back");
+    assert_eq!(games.len(), 2, "{text}");
+    assert_eq!(games[0].tag("South"), Some("Ani"));
+    assert_eq!(games[0].tag("PlyCount"), Some("2"), "{text}");
+    assert_eq!(games[0].moves[0].text, "c");
+    assert_eq!(games[0].result, pasang::record::GameResult::Unfinished);
+    assert!(games[0].replay().is_ok());
+    assert_eq!(games[1].tag("North"), Some("Bo"));
+    assert_eq!(games[1].tag("PlyCount"), Some("0"), "{text}");
+    assert_eq!(games[1].result, pasang::record::GameResult::Unfinished);
+    let _ = std::fs::remove_dir_all(&folder);
 }
 
 #[test]

@@ -206,6 +206,30 @@ fn shards_merge_into_one_packed_file() {
     }
 }
 
+/// The sample of docs/datagen.md is what the command writes: its first
+/// three lines begin the file, and its last ends it.
+#[test]
+fn the_documented_sample_is_what_the_command_writes() {
+    let page = include_str!("../docs/datagen.md");
+    let start = page
+        .find("```text\n# pasang datagen 1 seed 1")
+        .expect("docs/datagen.md has the sample");
+    let block = &page[start + "```text\n".len()..];
+    let sample: Vec<&str> = block[..block.find("```").expect("the block ends")]
+        .lines()
+        .collect();
+    let out = temp("sample");
+    let path = out.to_str().unwrap();
+    let output = pasang(&["--out", path, "--games", "1"]);
+    assert!(output.status.success(), "{output:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let written: Vec<&str> = text.lines().collect();
+    assert_eq!(sample[..3], written[..3], "docs/datagen.md's sample");
+    assert_eq!(sample[3], "...");
+    assert_eq!(sample.last(), written.last(), "docs/datagen.md's sample");
+}
+
 #[test]
 fn help_describes_the_flags_and_the_format() {
     let output = pasang(&["--help"]);

@@ -299,6 +299,15 @@ fn sprt_stops_when_a_bound_is_crossed() {
 fn compliance_passes_on_pasang() {
     let output = run(&["--compliance", "--engine", &format!("cmd={PASANG}")]);
     let stdout = text(&output.stdout);
+    // The subcommand does what the flag does, step for step.
+    let tool = run(&["compliance", "--engine", &format!("cmd={PASANG}")]);
+    let steps = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|line| line.split(" (").next().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(tool.status.code(), Some(0));
+    assert_eq!(steps(&text(&tool.stdout)), steps(&stdout));
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(!stdout.contains("FAIL"), "{stdout}");
     for step in [
@@ -456,6 +465,13 @@ fn three_shards_merge_to_the_whole_match() {
     assert_eq!(rounds, ["1", "2", "3", "4", "5", "6"]);
     let again = run(&["--merge", merged_path.to_str().expect("utf-8")]);
     assert_eq!(text(&again.stdout), text(&whole.stdout));
+    // The subcommand does what the flag does.
+    let mut tool_args = vec!["merge".to_string()];
+    tool_args.extend(shard_paths.iter().map(|p| p.display().to_string()));
+    let refs: Vec<&str> = tool_args.iter().map(String::as_str).collect();
+    let tool = run(&refs);
+    assert_eq!(tool.status.code(), Some(0), "{}", text(&tool.stderr));
+    assert_eq!(text(&tool.stdout), text(&whole.stdout));
     // The same summary, line for line: counts, Elo, pairs, seats, ends.
     assert_eq!(text(&merged.stdout), text(&whole.stdout));
     assert!(text(&merged.stdout).contains("Games: 6,"));

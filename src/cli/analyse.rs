@@ -152,6 +152,16 @@ pub fn run(args: &AnalyseArgs) -> i32 {
         return i32::from(failed > 0);
     }
 
+    analyse_stdin(&mut analyse, &progress)
+}
+
+/// One search's work: a position's text, its base and moves in; a
+/// failure of the input or of the output out.
+type Analyse<'a> = dyn FnMut(&str, &PositionBase, &[String]) -> Result<(), Failure> + 'a;
+
+/// Analyses the positions of stdin, one per line (blank lines and `#`
+/// comments skipped), going on past bad lines; 1 if any failed.
+fn analyse_stdin(analyse: &mut Analyse<'_>, progress: &Progress) -> i32 {
     if std::io::stdin().is_terminal() {
         eprintln!(
             "Reading positions from stdin, one per line ('startpos moves c j', 'fen <position string>'); end with Ctrl-D (Ctrl-Z on Windows)."

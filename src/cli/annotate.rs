@@ -109,23 +109,7 @@ struct Totals {
 
 /// Runs `pasang annotate`; returns the exit code.
 pub fn run(args: &AnnotateArgs) -> i32 {
-    let mut failed = 0usize;
-    let mut games = Vec::new();
-    for file in &args.files {
-        match std::fs::read_to_string(file) {
-            Ok(text) => games.extend(record::read_each(&text).into_iter().enumerate().map(
-                |(index, record)| GameInFile {
-                    file: file.clone(),
-                    number: index + 1,
-                    record,
-                },
-            )),
-            Err(error) => {
-                eprintln!("error: {}", CliError::Read(file.clone(), error));
-                failed += 1;
-            }
-        }
-    }
+    let (games, mut failed) = read_games(&args.files);
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => match std::fs::File::create(path) {
             Ok(file) => Box::new(std::io::BufWriter::new(file)),
@@ -175,24 +159,7 @@ pub fn run(args: &AnnotateArgs) -> i32 {
         };
         annotated += 1;
         add_totals(&mut totals, &review);
-        let written = if args.json {
-            let mut object = review.to_json();
-            if let Some(map) = object.as_object_mut() {
-                map.insert("file".into(), game.file.display().to_string().into());
-                map.insert("game".into(), game.number.into());
-                if args.marked
-                    && let Some(plies) = map.get_mut("plies").and_then(|p| p.as_array_mut())
-                {
-                    plies.retain(|ply| !ply["mark"].is_null());
-                }
-            }
-            writeln!(out, "{object}")
-        } else if args.marked {
-            write!(out, "{}", marked_lines(game, &review))
-        } else {
-            write!(out, "{}", review.to_record())
-        };
-        if let Err(error) = written.and_then(|()| out.flush()) {
+        if let Err(error) = write_review(&mut out, args, game, &review) {
             if error.kind() == std::io::ErrorKind::BrokenPipe {
                 return i32::from(failed > 0);
             }
@@ -221,6 +188,58 @@ pub fn run(args: &AnnotateArgs) -> i32 {
     } else {
         0
     }
+}
+
+/// Every game of `files`, each read on its own (a broken record is that
+/// game's error), and how many files could not be read (each said on
+/// stderr).
+fn read_games(files: &[std::path::PathBuf]) -> (Vec<GameInFile>, usize) {
+    let mut failed = 0usize;
+    let mut games = Vec::new();
+    for file in files {
+        match std::fs::read_to_string(file) {
+            Ok(text) => games.extend(record::read_each(&text).into_iter().enumerate().map(
+                |(index, record)| GameInFile {
+                    file: file.clone(),
+                    number: index + 1,
+                    record,
+                },
+            )),
+            Err(error) => {
+                eprintln!("error: {}", CliError::Read(file.clone(), error));
+                failed += 1;
+            }
+        }
+    }
+    (games, failed)
+}
+
+/// Writes a game's review: its JSON line (with the file and the game's
+/// number) or its annotated record; then flushes.
+fn write_review(
+    out: &mut dyn Write,
+    args: &AnnotateArgs,
+    game: &GameInFile,
+    review: &AnnotatedGame,
+) -> std::io::Result<()> {
+    if args.json {
+        let mut object = review.to_json();
+        if let Some(map) = object.as_object_mut() {
+            map.insert("file".into(), game.file.display().to_string().into());
+            map.insert("game".into(), game.number.into());
+            if args.marked
+                && let Some(plies) = map.get_mut("plies").and_then(|p| p.as_array_mut())
+            {
+                plies.retain(|ply| !ply["mark"].is_null());
+            }
+        }
+        writeln!(out, "{object}")?;
+    } else if args.marked {
+        write!(out, "{}", marked_lines(game, review))?;
+    } else {
+        write!(out, "{}", review.to_record())?;
+    }
+    out.flush()
 }
 
 /// The progress line: game, a bar of the positions searched, time.

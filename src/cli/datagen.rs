@@ -54,11 +54,12 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "T", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
-    /// Seed of each game's rule set and random opening.
+    /// Seed of each game's rule set and random opening (pasang match
+    /// takes its default seed from the clock).
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
     /// Random legal plies from the pattern's start before the engine
-    /// plays (not written).
+    /// plays (not written; pasang match's default is 0).
     #[arg(long, value_name = "K", default_value_t = 4,
           value_parser = clap::value_parser!(u32).range(0..=60))]
     random_plies: u32,

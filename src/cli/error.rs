@@ -17,7 +17,7 @@ use crate::tt::TableError;
 use crate::tune::TuneError;
 
 /// Why a base position and a move list give no game: the error of
-/// [`super::Replay::new`].
+/// [`crate::record::Game::new`].
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub(crate) enum StartMovesError {
     /// The position string does not parse.

@@ -23,10 +23,9 @@ use std::sync::Arc;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS, start_position};
-use crate::moves::Move;
-use crate::notation::{parse_position, play_moves};
-use crate::position::Position;
-use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use crate::notation::parse_position;
+use crate::record::Game;
+use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, Rules, SecondColumn};
 use crate::tt::MAX_HASH_MIB;
 
 pub(crate) use crate::outcome::{describe_result, player_title};
@@ -58,7 +57,8 @@ enum CliCommand {
     Annotate(annotate::AnnotateArgs),
     /// Plays a game against the engine in the terminal.
     Play(play::PlayArgs),
-    /// Prints a board diagram of a position, or writes it as SVG.
+    /// Prints a board diagram of a position, or of a recorded game at a
+    /// ply (--record), or writes it as SVG.
     Show(show::ShowArgs),
     /// Counts move paths to a depth (move generator check and speed).
     Perft(perft::PerftArgs),
@@ -72,7 +72,8 @@ enum CliCommand {
     /// Fits the evaluation's weights to datagen files by logistic
     /// regression on the games' results (Texel tuning).
     Tune(tune::TuneArgs),
-    /// Serves a board in the browser to play, analyse and watch engines.
+    /// Serves a board in the browser to play, analyse and watch engines,
+    /// and to review recorded games.
     Gui(crate::gui::GuiArgs),
 }
 
@@ -99,16 +100,16 @@ pub(crate) struct SearchResources {
 #[derive(Args, Debug, Clone)]
 pub(crate) struct RuleArgs {
     /// Start layout: 1 or 2.
-    #[arg(long, default_value = "1", value_parser = Pattern::from_str)]
+    #[arg(long = RULE_OPTIONS[0].flag, default_value = RULE_OPTIONS[0].default, value_parser = Pattern::from_str)]
     pub pattern: Pattern,
     /// Ka entry: slide, jump or both.
-    #[arg(long, default_value = "slide", value_parser = KaEntry::from_str)]
+    #[arg(long = RULE_OPTIONS[1].flag, default_value = RULE_OPTIONS[1].default, value_parser = KaEntry::from_str)]
     pub ka_entry: KaEntry,
     /// North's passage: opposite or any.
-    #[arg(long, default_value = "opposite", value_parser = SecondColumn::from_str)]
+    #[arg(long = RULE_OPTIONS[2].flag, default_value = RULE_OPTIONS[2].default, value_parser = SecondColumn::from_str)]
     pub second_column: SecondColumn,
     /// The hole: wall or open.
-    #[arg(long, default_value = "wall", value_parser = Centre::from_str)]
+    #[arg(long = RULE_OPTIONS[3].flag, default_value = RULE_OPTIONS[3].default, value_parser = Centre::from_str)]
     pub centre: Centre,
 }
 
@@ -144,8 +145,8 @@ impl PositionArgs {
     }
 
     /// The position these flags give under `rules`, with its history.
-    pub fn replay(&self, rules: &Rules) -> Result<Replay, StartMovesError> {
-        Replay::new(rules, self.fen.as_deref(), &self.move_list())
+    pub fn replay(&self, rules: &Rules) -> Result<Game, StartMovesError> {
+        replay(rules, self.fen.as_deref(), &self.move_list())
     }
 
     /// The moves, one token each.
@@ -174,59 +175,20 @@ impl PositionArgs {
     }
 }
 
-/// A game replayed from a base position: every position and the moves
-/// between them (`positions.len() == moves.len() + 1`).
-#[derive(Clone, Debug)]
-pub(crate) struct Replay {
-    /// The base first, the current position last.
-    pub positions: Vec<Position>,
-    /// The moves played.
-    pub moves: Vec<Move>,
-}
-
-impl Replay {
-    /// Plays `moves` from `fen` (or the start of `rules.pattern`); the
-    /// error names the first bad move.
-    pub fn new(
-        rules: &Rules,
-        fen: Option<&str>,
-        moves: &[String],
-    ) -> Result<Replay, StartMovesError> {
-        let base = match fen {
-            None => start_position(rules.pattern),
-            Some(text) => parse_position(text).map_err(StartMovesError::Position)?,
-        };
-        let mut replay = Replay {
-            positions: vec![base],
-            moves: Vec::new(),
-        };
-        play_moves(base, rules, moves, |mv| replay.push(mv)).map_err(StartMovesError::Move)?;
-        Ok(replay)
-    }
-
-    /// The position reached.
-    pub fn current(&self) -> Position {
-        *self.positions.last().expect("a replay holds its base")
-    }
-
-    /// The last move and the position it was played from.
-    pub fn last(&self) -> Option<(Position, Move)> {
-        let mv = *self.moves.last()?;
-        Some((self.positions[self.positions.len() - 2], mv))
-    }
-
-    /// Plays a legal move.
-    pub fn push(&mut self, mv: Move) {
-        let next = self.current().play(mv);
-        self.positions.push(next);
-        self.moves.push(mv);
-    }
-
-    /// Takes back moves until `len` remain.
-    pub fn truncate(&mut self, len: usize) {
-        self.moves.truncate(len);
-        self.positions.truncate(len + 1);
-    }
+/// Plays `moves` from `fen` (or the start of `rules.pattern`) under
+/// `rules`; the error names the first bad move.
+pub(crate) fn replay(
+    rules: &Rules,
+    fen: Option<&str>,
+    moves: &[String],
+) -> Result<Game, StartMovesError> {
+    let base = match fen {
+        None => start_position(rules.pattern),
+        Some(text) => parse_position(text).map_err(StartMovesError::Position)?,
+    };
+    let mut game = Game::new(*rules, base);
+    game.play_all(moves).map_err(StartMovesError::Move)?;
+    Ok(game)
 }
 
 /// Logging to stderr at the levels `RUST_LOG` names; silent without it.
@@ -313,10 +275,10 @@ mod tests {
     #[test]
     fn replays_name_the_bad_move() {
         let rules = Rules::default();
-        let replay = Replay::new(&rules, None, &["c".into(), "j".into()]).unwrap();
-        assert_eq!(replay.moves.len(), 2);
-        assert_eq!(replay.last().unwrap().1.to_string(), "j");
-        let error = Replay::new(&rules, None, &["c".into(), "c".into()])
+        let game = replay(&rules, None, &["c".into(), "j".into()]).unwrap();
+        assert_eq!(game.moves().len(), 2);
+        assert_eq!(game.last().unwrap().1.to_string(), "j");
+        let error = replay(&rules, None, &["c".into(), "c".into()])
             .unwrap_err()
             .to_string();
         assert!(error.starts_with("move 2 of the list"), "{error}");

@@ -2,18 +2,21 @@
 //! stdin/stdout, so it works in any terminal and can be driven by a pipe.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use super::show::{board_text_from, details};
-use super::{CliError, PositionArgs, Replay, RuleArgs, player_title};
+use super::{CliError, PositionArgs, RuleArgs, player_title};
 use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_THREADS};
 use crate::moves::Move;
 use crate::notation::{MoveError, format_position, parse_move};
 use crate::outcome::Status;
 use crate::position::Player;
+use crate::record::Game;
+use crate::record::{GameResult, Record, RecordMove, Scoresheet};
 use crate::rules::Rules;
 use crate::search::{Limits, Score, Signals, Silent};
 use crate::tt::MAX_HASH_MIB;
@@ -123,12 +126,18 @@ pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
         skill: args.skill,
         limits,
         hint_limits,
-        comments: vec![None; replay.moves.len()],
+        comments: vec![None; replay.moves().len()],
         base: replay.clone(),
         replay,
         record: args.record.clone(),
         games: 0,
+        on_interrupt: None,
     };
+    if game.record.is_some() {
+        let pending = Pending::default();
+        keep_games_on_interrupt(pending.clone());
+        game.on_interrupt = Some(pending);
+    }
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match game.play_games(&mut stdin.lock(), &mut stdout.lock()) {
@@ -163,8 +172,8 @@ struct Sitting {
     /// Limits of hints, at full strength.
     hint_limits: Limits,
     /// Where each game starts (the start, or --fen and --moves).
-    base: Replay,
-    replay: Replay,
+    base: Game,
+    replay: Game,
     /// The record comment of each move of `replay`: the engine's score,
     /// depth and time after its own moves, as match records carry them.
     comments: Vec<Option<String>>,
@@ -172,6 +181,8 @@ struct Sitting {
     record: Option<std::path::PathBuf>,
     /// Games played so far (finished or left).
     games: u32,
+    /// The game a Ctrl-C saves, with --record.
+    on_interrupt: Option<Pending>,
 }
 
 /// How a game ended.
@@ -215,7 +226,9 @@ impl Sitting {
     /// ends; records each if asked.
     fn play_games(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
         loop {
-            let ending = self.play(input, out)?;
+            let ending = self.play(input, out);
+            self.forget_for_interrupt();
+            let ending = ending?;
             self.games += 1;
             if let Err(message) = self.save_record(ending) {
                 writeln!(out, "{message}")?;
@@ -234,7 +247,7 @@ impl Sitting {
                 return Ok(());
             }
             self.replay = self.base.clone();
-            self.comments = vec![None; self.replay.moves.len()];
+            self.comments = vec![None; self.replay.moves().len()];
             self.engine.new_game();
             writeln!(out)?;
         }
@@ -242,55 +255,80 @@ impl Sitting {
 
     /// Appends the game just played to the record file, if any.
     fn save_record(&self, ending: Ending) -> Result<(), SaveError> {
-        let Some(path) = &self.record else {
-            return Ok(());
-        };
-        let mut record = crate::record::Record::default();
+        match &self.record {
+            Some(path) => append_record(path, &self.record_of(self.games, ending)),
+            None => Ok(()),
+        }
+    }
+
+    /// The record of the game on the board as game `round` of the
+    /// sitting, ended as `ending` says.
+    fn record_of(&self, round: u32, ending: Ending) -> Record {
         let engine_name = format!(
             "pasang {} (skill {})",
             env!("CARGO_PKG_VERSION"),
             self.skill
         );
-        let (south, north) = match self.human {
-            Player::South => (self.human_name.clone(), engine_name),
-            Player::North => (engine_name, self.human_name.clone()),
+        let players = match self.human {
+            Player::South => [self.human_name.clone(), engine_name],
+            Player::North => [engine_name, self.human_name.clone()],
         };
-        let position = self.replay.current();
-        let result = match (ending, Status::of(&position, &self.rules)) {
-            (Ending::Over, Status::Over { winner, .. }) => match winner {
-                Some(Player::South) => "1-0",
-                Some(Player::North) => "0-1",
-                None => "1/2-1/2",
-            },
-            _ => "*",
+        let result = match ending {
+            Ending::Over => GameResult::of_status(&Status::of(&self.replay.current(), &self.rules)),
+            Ending::Left | Ending::EndOfInput => GameResult::Unfinished,
         };
-        record.push_tag("Event", "pasang play");
-        record.push_tag("Date", crate::record::utc_date());
-        record.push_tag("Round", self.games.to_string());
-        record.push_tag("South", south);
-        record.push_tag("North", north);
-        record.push_rule_tags(&self.rules);
-        record.push_tag("FEN", format_position(&self.replay.positions[0]));
-        record.push_tag("Result", result);
-        record.push_tag("PlyCount", self.replay.moves.len().to_string());
-        record.moves = self
+        let moves = self
             .replay
-            .moves
+            .moves()
             .iter()
             .zip(&self.comments)
-            .map(|(mv, comment)| crate::record::RecordMove {
+            .map(|(mv, comment)| RecordMove {
                 text: mv.to_string(),
                 comment: comment.clone(),
                 mark: None,
             })
             .collect();
-        record.result = result.to_string();
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|error| SaveError::Open(path.clone(), error))?;
-        write!(file, "{record}").map_err(|error| SaveError::Write(path.clone(), error))
+        Record::from_game(Scoresheet {
+            event: "pasang play",
+            numbering: vec![("Round", round.to_string())],
+            players,
+            rules: self.rules,
+            start: format_position(&self.replay.positions()[0]),
+            moves,
+            result,
+            ply_count: true,
+            ..Scoresheet::default()
+        })
+    }
+
+    /// Leaves what a Ctrl-C now would save: the game on the board as it
+    /// stands (left, with the line that says so, or over).
+    fn keep_for_interrupt(&self) {
+        let (Some(pending), Some(path)) = (&self.on_interrupt, &self.record) else {
+            return;
+        };
+        let over = Status::of(&self.replay.current(), &self.rules) != Status::InPlay;
+        let (ending, told) = match over {
+            true => (Ending::Over, None),
+            false => (Ending::Left, Some(self.abandon_line())),
+        };
+        let unsaved = Unsaved {
+            path: path.clone(),
+            record: self.record_of(self.games + 1, ending),
+            told,
+        };
+        *pending.lock().unwrap_or_else(PoisonError::into_inner) = Some(unsaved);
+    }
+
+    /// Nothing for a Ctrl-C to save: the game has ended and is saved as
+    /// such (or not at all, without --record).
+    fn forget_for_interrupt(&self) {
+        if let Some(pending) = &self.on_interrupt {
+            pending
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+        }
     }
 
     fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<Ending> {
@@ -304,6 +342,7 @@ impl Sitting {
         loop {
             let position = self.replay.current();
             let status = Status::of(&position, &self.rules);
+            self.keep_for_interrupt();
             if let Status::Over { winner, .. } = status {
                 if self
                     .replay
@@ -340,7 +379,7 @@ impl Sitting {
                 continue;
             }
             match self.parse_input(text) {
-                Err(message) => writeln!(out, "{message} (type 'moves' for the legal moves)")?,
+                Err(error) => writeln!(out, "{}", self.refusal(text, &error))?,
                 Ok(Input::Move(mv)) => {
                     self.report_move(out, mv, "You play", "")?;
                     self.push(mv, None);
@@ -370,6 +409,25 @@ impl Sitting {
             "quit" | "exit" | "q" | "resign" => Input::Quit,
             _ => Input::Move(parse_move(&self.replay.current(), &self.rules, text)?),
         })
+    }
+
+    /// What a move refused for `error` is told: an ambiguous one (a
+    /// landing point without its capture directions) with its readings,
+    /// any other with the way to the legal moves.
+    fn refusal(&self, text: &str, error: &MoveError) -> String {
+        let typed = text.to_ascii_lowercase();
+        let readings: Vec<String> =
+            crate::movegen::legal_moves(&self.replay.current(), &self.rules)
+                .iter()
+                .map(ToString::to_string)
+                .filter(|reading| reading.trim_end_matches(['n', 's', 'e', 'w']) == typed)
+                .collect();
+        if readings.len() > 1 {
+            let readings: Vec<&str> = readings.iter().map(String::as_str).collect();
+            format!("{error}: {}", crate::rules::one_of(&readings))
+        } else {
+            format!("{error} (type 'moves' for the legal moves)")
+        }
     }
 
     fn show_board(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -431,7 +489,7 @@ impl Sitting {
             Some((mv, score, depth, elapsed)) => {
                 let side = player_title(self.human.opponent());
                 let who = format!("pasang ({side}) plays");
-                let note = format!("  [eval {score} for {side}]");
+                let note = format!("  [eval {} for {side}]", crate::record::points(score));
                 self.report_move(out, mv, &who, &note)?;
                 let comment = crate::record::engine_comment(score, depth, elapsed);
                 self.push(mv, Some(comment));
@@ -467,13 +525,13 @@ impl Sitting {
     /// Takes back moves to the last time it was the person's turn before
     /// now: their move and the engine's reply.
     fn undo(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
-        let now = self.replay.moves.len();
+        let now = self.replay.moves().len();
         let earlier = (0..now)
             .rev()
-            .find(|&index| self.replay.positions[index].side_to_move() == self.human);
+            .find(|&index| self.replay.positions()[index].side_to_move() == self.human);
         match earlier {
             Some(index) => {
-                let taken: Vec<String> = self.replay.moves[index..]
+                let taken: Vec<String> = self.replay.moves()[index..]
                     .iter()
                     .map(ToString::to_string)
                     .collect();
@@ -493,27 +551,86 @@ impl Sitting {
         let found = self.think(&limits);
         self.engine.set_skill_level(self.skill);
         match found {
-            Some((mv, score, _, _)) => writeln!(out, "Hint: {mv} (eval {score} for you)"),
+            Some((mv, score, _, _)) => {
+                writeln!(
+                    out,
+                    "Hint: {mv} (eval {} for you)",
+                    crate::record::points(score)
+                )
+            }
             None => writeln!(out, "No hint: there is no legal move."),
         }
     }
 
     fn abandon(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "{}", self.abandon_line())
+    }
+
+    /// `Game abandoned after N plies: South S - North N.`
+    fn abandon_line(&self) -> String {
         let position = self.replay.current();
-        let count = self.replay.moves.len();
-        writeln!(
-            out,
-            "Game abandoned after {count} move{}: South {} - North {}.",
-            if count == 1 { "" } else { "s" },
+        let count = self.replay.moves().len();
+        format!(
+            "Game abandoned after {count} {}: South {} - North {}.",
+            if count == 1 { "ply" } else { "plies" },
             position.score(Player::South),
             position.score(Player::North)
         )
     }
 }
 
+/// What a Ctrl-C saves: the game in progress, as left, and where.
+struct Unsaved {
+    /// The record file.
+    path: PathBuf,
+    /// The game's record, result `*`.
+    record: Record,
+    /// The line telling the game was abandoned (none for a game over).
+    told: Option<String>,
+}
+
+/// The game a Ctrl-C would save, kept up to date by the sitting and
+/// taken by the handler.
+type Pending = Arc<Mutex<Option<Unsaved>>>;
+
+/// Keeps a game interrupted by Ctrl-C (SIGINT), at the prompt or while
+/// the engine thinks: the handler, on a thread of its own, appends the
+/// pending game to its record file, says so on stderr (the sitting holds
+/// stdout) and ends the process with 130, as an interrupted program does.
+fn keep_games_on_interrupt(pending: Pending) {
+    let handler = move || {
+        // Held until exit, so the sitting cannot save the game again.
+        let mut unsaved = pending.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(unsaved) = unsaved.take() {
+            let mut stderr = std::io::stderr();
+            if let Some(told) = &unsaved.told {
+                let _ = writeln!(stderr, "\n{told}");
+            }
+            if let Err(error) = append_record(&unsaved.path, &unsaved.record) {
+                let _ = writeln!(stderr, "{error}");
+            }
+        }
+        std::process::exit(130);
+    };
+    if let Err(error) = ctrlc::set_handler(handler) {
+        eprintln!("warning: a game left with Ctrl-C will not be recorded: {error}");
+    }
+}
+
+/// Appends `record` to the file at `path`, creating it if need be.
+fn append_record(path: &Path, record: &Record) -> Result<(), SaveError> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|error| SaveError::Open(path.to_path_buf(), error))?;
+    write!(file, "{record}").map_err(|error| SaveError::Write(path.to_path_buf(), error))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::replay;
 
     fn game(human: Player) -> Sitting {
         let rules = Rules::default();
@@ -533,11 +650,12 @@ mod tests {
                 depth: Some(2),
                 ..Limits::default()
             },
-            base: Replay::new(&rules, None, &[]).unwrap(),
-            replay: Replay::new(&rules, None, &[]).unwrap(),
+            base: replay(&rules, None, &[]).unwrap(),
+            replay: replay(&rules, None, &[]).unwrap(),
             comments: Vec::new(),
             record: None,
             games: 0,
+            on_interrupt: None,
         }
     }
 
@@ -554,7 +672,7 @@ mod tests {
 
     fn endgame(human: Player) -> Sitting {
         let mut game = game(human);
-        game.base = Replay::new(&game.rules, Some(LAST_MOVE), &[]).unwrap();
+        game.base = replay(&game.rules, Some(LAST_MOVE), &[]).unwrap();
         game.replay = game.base.clone();
         game
     }
@@ -597,7 +715,7 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         let records = crate::record::read(&text).unwrap();
         assert_eq!(records.len(), 2, "{text}");
-        assert_eq!(records[0].result, "*");
+        assert_eq!(records[0].result, GameResult::Unfinished);
         assert_eq!(records[0].moves.len(), 2, "{text}");
         assert!(records[0].replay().is_ok());
         assert_eq!(records[0].tag("South"), Some("Ani"));
@@ -613,7 +731,7 @@ mod tests {
             "{comment}"
         );
         assert!(time.ends_with('s'), "{comment}");
-        assert_eq!(records[1].result, "1-0", "{text}");
+        assert_eq!(records[1].result, GameResult::SouthWins, "{text}");
         assert!(records[1].replay().is_ok());
     }
 
@@ -626,7 +744,7 @@ mod tests {
         assert!(text.contains("Legal moves ("), "{text}");
         assert!(text.contains("Took back b4c4n "), "{text}");
         assert!(text.contains("malformed move 'zz'"), "{text}");
-        assert!(text.contains("Game abandoned after 2 moves"), "{text}");
+        assert!(text.contains("Game abandoned after 2 plies"), "{text}");
     }
 
     #[test]
@@ -634,6 +752,6 @@ mod tests {
         let mut game = game(Player::North);
         let text = session(&mut game, "undo\n");
         assert!(text.contains("Nothing to take back."), "{text}");
-        assert!(text.contains("Game abandoned after 1 move:"), "{text}");
+        assert!(text.contains("Game abandoned after 1 ply:"), "{text}");
     }
 }

@@ -49,7 +49,7 @@ fn from_record(
     path: &std::path::Path,
     game: usize,
     ply: Option<usize>,
-) -> Result<(Rules, super::Replay, String), CliError> {
+) -> Result<(Rules, crate::record::Game, String), CliError> {
     let text =
         std::fs::read_to_string(path).map_err(|error| CliError::Read(path.to_owned(), error))?;
     let records =
@@ -69,7 +69,7 @@ fn from_record(
         .take(ply.unwrap_or(usize::MAX))
         .map(|mv| mv.text.clone())
         .collect();
-    let replay = super::Replay::new(&rules, record.tag("FEN"), &moves)?;
+    let replay = super::replay(&rules, record.tag("FEN"), &moves)?;
     let mut title = format!(
         "Game {game}: {} (South) vs {} (North), {} {}, after {} of {} plies",
         record.tag("South").unwrap_or("?"),
@@ -277,7 +277,7 @@ pub fn details(position: &Position, rules: &Rules, last: Option<(Position, Move)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Replay;
+    use crate::cli::replay;
 
     #[test]
     fn games_replay_from_records() {
@@ -288,7 +288,7 @@ mod tests {
         )
         .unwrap();
         let (_, replay, title) = from_record(&path, 1, Some(3)).unwrap();
-        assert_eq!(replay.moves.len(), 3);
+        assert_eq!(replay.moves().len(), 3);
         assert!(title.contains("after 3 of 4 plies"), "{title}");
         assert!(from_record(&path, 2, None).is_err());
         std::fs::remove_file(&path).unwrap();
@@ -321,7 +321,7 @@ mod tests {
     fn the_landing_point_is_bracketed() {
         let rules = Rules::default();
         let moves: Vec<String> = ["c", "j", "b4c4n"].map(String::from).to_vec();
-        let replay = Replay::new(&rules, None, &moves).unwrap();
+        let replay = replay(&rules, None, &moves).unwrap();
         let text = board_text(&replay.current(), replay.last());
         let rank4 = text.lines().find(|line| line.starts_with("  4 ")).unwrap();
         assert_eq!(rank4, "  4  w .[S]w b b w w b b b  4");

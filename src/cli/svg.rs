@@ -233,13 +233,13 @@ fn caption(svg: &mut String, position: &Position, last: Option<(Position, Move)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Replay;
+    use crate::cli::replay;
     use crate::rules::Rules;
 
     #[test]
     fn pictures_show_kas_captures_and_the_hole() {
         let moves: Vec<String> = ["c", "j", "b4c4n"].map(String::from).to_vec();
-        let replay = Replay::new(&Rules::default(), None, &moves).unwrap();
+        let replay = replay(&Rules::default(), None, &moves).unwrap();
         let svg = render(&replay.current(), replay.last());
         assert!(svg.starts_with("<svg"));
         assert!(svg.trim_end().ends_with("</svg>"));

@@ -24,10 +24,10 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
 use crate::engine::Engine;
-use crate::matches::openings::{OpeningError, OpeningPlan, rule_sets};
+use crate::matches::openings::{OpeningError, OpeningPlan};
 use crate::notation::format_position;
 use crate::outcome::Status;
-use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use crate::rules::Rules;
 use crate::search::{Limits, Score, Settings, Signals, Silent};
 
 pub use format::{DataRecord, DataResult, Header, SearchLimit};
@@ -140,14 +140,9 @@ impl DataGame {
 }
 
 /// Every rule set: both patterns, three ka entries, two second-column
-/// rules, two centres.
+/// rules, two centres ([`Rules::all`], from the table of rule options).
 pub fn all_rule_sets() -> Vec<Rules> {
-    rule_sets(
-        &[Pattern::One, Pattern::Two],
-        &[KaEntry::Slide, KaEntry::Jump, KaEntry::Both],
-        &[SecondColumn::Opposite, SecondColumn::Any],
-        &[Centre::Wall, Centre::Open],
-    )
+    Rules::all()
 }
 
 /// The rule set of game `index`, drawn from the seed.

@@ -12,15 +12,10 @@ use crate::notation::{MoveError, PositionError, format_position, parse_move, par
 use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
 use crate::position::{Phase, Player, Position};
-use crate::protocol::options::RULE_OPTIONS;
-use crate::record::{self, Record, RecordError, RecordMove};
-use crate::rules::{OptionValueError, Rules};
-
-/// The field of each rule option in the page's `rules` objects (the
-/// `state` message's and `new`'s), in [`RULE_OPTIONS`]' order: the
-/// option's name in lower case, its words joined by `_`.
-pub(super) const RULE_FIELDS: [&str; RULE_OPTIONS.len()] =
-    ["pattern", "ka_entry", "second_column", "centre"];
+use crate::record::{
+    self, Ending, GameResult, Record, RecordError, RecordMove, ReplayError, Scoresheet, Termination,
+};
+use crate::rules::{RULE_OPTIONS, Rules};
 
 /// Why a request about the game was refused.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
@@ -51,31 +46,17 @@ pub enum LoadError {
     /// The text holds no game.
     #[error("no game in the text")]
     NoGame,
-    /// A rule tag names no rule.
+    /// The game does not replay: a rule tag names no rule, the `FEN` tag
+    /// does not parse or a ply is refused.
     #[error(transparent)]
-    Rules(OptionValueError),
-    /// The `FEN` tag does not parse.
-    #[error("FEN: {0}")]
-    Fen(#[source] PositionError),
-    /// A ply (from 1) is refused.
-    #[error("ply {ply}: {error}")]
-    Ply {
-        /// Which ply, from 1.
-        ply: usize,
-        /// Why.
-        #[source]
-        error: Box<GameError>,
-    },
+    Replay(ReplayError),
 }
 
-/// A game: a start position, the moves from it and the ply on view.
+/// A game (the game layer's [`record::Game`]) and the ply on view.
 #[derive(Clone, Debug)]
 pub struct Game {
-    rules: Rules,
-    /// `positions[0]` is the start; `positions[i + 1]` follows `moves[i]`.
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-    /// The ply on view, `0..=moves.len()`.
+    game: record::Game,
+    /// The ply on view, `0..=game.len()`.
     cursor: usize,
 }
 
@@ -92,31 +73,29 @@ impl Game {
         let text = start.map_or_else(|| rules.pattern.start_position_string(), str::to_string);
         let position = parse_position(&text).map_err(GameError::Position)?;
         Ok(Game {
-            rules,
-            positions: vec![position],
-            moves: Vec::new(),
+            game: record::Game::new(rules, position),
             cursor: 0,
         })
     }
 
     /// The rules played under.
     pub fn rules(&self) -> Rules {
-        self.rules
+        self.game.rules()
     }
 
     /// The position on view.
     pub fn shown(&self) -> Position {
-        self.positions[self.cursor]
+        self.game.positions()[self.cursor]
     }
 
     /// The last position of the game.
     pub fn end(&self) -> Position {
-        self.positions[self.moves.len()]
+        self.game.current()
     }
 
     /// The status at the end of the game.
     pub fn end_status(&self) -> Status {
-        Status::of(&self.end(), &self.rules)
+        self.game.status()
     }
 
     /// The ply on view.
@@ -127,32 +106,32 @@ impl Game {
     /// The number of plies played (the tests' measure of a game).
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.game.len()
     }
 
     /// Whether no move has been played.
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.game.is_empty()
     }
 
     /// Whether the last ply is on view.
     pub fn at_end(&self) -> bool {
-        self.cursor == self.moves.len()
+        self.cursor == self.game.len()
     }
 
     /// The status of the position on view.
     pub fn status(&self) -> Status {
-        Status::of(&self.shown(), &self.rules)
+        Status::of(&self.shown(), &self.rules())
     }
 
     /// The start position as a string.
     pub fn start_string(&self) -> String {
-        format_position(&self.positions[0])
+        format_position(&self.game.start())
     }
 
     /// The moves up to the ply on view, in notation.
     pub fn moves_to_cursor(&self) -> Vec<String> {
-        self.moves[..self.cursor]
+        self.game.moves()[..self.cursor]
             .iter()
             .map(Move::to_string)
             .collect()
@@ -160,7 +139,7 @@ impl Game {
 
     /// Every move of the game, in notation.
     pub fn moves_to_end(&self) -> Vec<String> {
-        self.moves.iter().map(Move::to_string).collect()
+        self.game.moves().iter().map(Move::to_string).collect()
     }
 
     /// Plays `text` in the shown position. A move other than the next one
@@ -171,12 +150,10 @@ impl Game {
             return Err(GameError::GameOver);
         }
         let shown = self.shown();
-        let mv = parse_move(&shown, &self.rules, text).map_err(GameError::Move)?;
-        if self.moves.get(self.cursor) != Some(&mv) {
-            self.moves.truncate(self.cursor);
-            self.positions.truncate(self.cursor + 1);
-            self.moves.push(mv);
-            self.positions.push(shown.play(mv));
+        let mv = parse_move(&shown, &self.rules(), text).map_err(GameError::Move)?;
+        if self.game.moves().get(self.cursor) != Some(&mv) {
+            self.game.truncate(self.cursor);
+            self.game.push(mv);
         }
         self.cursor += 1;
         Ok(mv)
@@ -184,7 +161,7 @@ impl Game {
 
     /// Shows ply `ply` (0 is the start).
     pub fn goto(&mut self, ply: usize) -> Result<(), GameError> {
-        if ply > self.moves.len() {
+        if ply > self.game.len() {
             return Err(GameError::NoSuchPly(ply));
         }
         self.cursor = ply;
@@ -194,63 +171,61 @@ impl Game {
     /// Removes the last `plies` plies (fewer if the game is shorter) and
     /// shows the new end.
     pub fn take_back(&mut self, plies: usize) {
-        let keep = self.moves.len().saturating_sub(plies);
-        self.moves.truncate(keep);
-        self.positions.truncate(keep + 1);
+        let keep = self.game.len().saturating_sub(plies);
+        self.game.truncate(keep);
         self.cursor = keep;
     }
 
     /// The game as a record in the format of `pasang match --out`, with
     /// the players' names.
     pub fn record(&self, south: &str, north: &str) -> Record {
-        let mut record = Record::default();
-        record.push_tag("Event", "pasang gui");
-        record.push_tag("Date", record::utc_date());
-        record.push_tag("South", south);
-        record.push_tag("North", north);
-        record.push_rule_tags(&self.rules);
-        record.push_tag("FEN", self.start_string());
-        let result = match self.end_status() {
-            Status::InPlay => "*",
-            Status::Over { winner: None, .. } => "1/2-1/2",
-            Status::Over {
-                winner: Some(Player::South),
-                ..
-            } => "1-0",
-            Status::Over {
-                winner: Some(Player::North),
-                ..
-            } => "0-1",
+        self.record_ending(south, north, None)
+    }
+
+    /// The game's record, lost on time by `loser` if a flag fell (its
+    /// result then says so, with a `Termination` tag), else as
+    /// [`Game::record`].
+    pub fn record_ending(&self, south: &str, north: &str, flagged: Option<Player>) -> Record {
+        let (result, ending) = match flagged {
+            Some(loser) => (
+                GameResult::decided(Some(loser.opponent())),
+                Some(Ending {
+                    termination: Termination::TimeForfeit,
+                    detail: None,
+                    scores: None,
+                }),
+            ),
+            None => (GameResult::of_status(&self.end_status()), None),
         };
-        record.push_tag("Result", result);
-        record.moves = self
-            .moves
-            .iter()
-            .map(|mv| RecordMove {
-                text: mv.to_string(),
-                comment: None,
-                mark: None,
-            })
-            .collect();
-        record.result = result.to_string();
-        record
+        Record::from_game(Scoresheet {
+            event: "pasang gui",
+            players: [south.to_string(), north.to_string()],
+            rules: self.rules(),
+            start: self.start_string(),
+            moves: self
+                .game
+                .moves()
+                .iter()
+                .map(|mv| RecordMove {
+                    text: mv.to_string(),
+                    comment: None,
+                    mark: None,
+                })
+                .collect(),
+            result,
+            ending,
+            ..Scoresheet::default()
+        })
     }
 
     /// A game read from a record (as `pasang match --out` writes),
     /// replayed under its own rules, shown at its end.
     pub fn from_record(record: &Record) -> Result<Game, GameError> {
-        let rules = record.rules().map_err(LoadError::Rules)?;
-        let mut game = Game::new(rules, record.tag("FEN")).map_err(|error| match error {
-            GameError::Position(error) => GameError::Record(LoadError::Fen(error)),
-            other => other,
-        })?;
-        for (index, mv) in record.moves.iter().enumerate() {
-            game.play(&mv.text).map_err(|error| LoadError::Ply {
-                ply: index + 1,
-                error: Box::new(error),
-            })?;
-        }
-        Ok(game)
+        let game = record::Game::from_record(record).map_err(LoadError::Replay)?;
+        Ok(Game {
+            cursor: game.len(),
+            game,
+        })
     }
 
     /// Everything the page draws, as the `state` message.
@@ -261,15 +236,15 @@ impl Game {
             .map(|square| crate::notation::board_char(&shown, square))
             .collect();
         let legal: Vec<Value> = match status {
-            Status::InPlay => legal_moves(&shown, &self.rules)
+            Status::InPlay => legal_moves(&shown, &self.rules())
                 .iter()
                 .map(|&mv| move_json(&shown, mv))
                 .collect(),
             Status::Over { .. } => Vec::new(),
         };
         let last = (self.cursor > 0).then(|| {
-            let before = self.positions[self.cursor - 1];
-            move_json(&before, self.moves[self.cursor - 1])
+            let before = self.game.positions()[self.cursor - 1];
+            move_json(&before, self.game.moves()[self.cursor - 1])
         });
         let side = shown.side_to_move();
         let (over, text) = match status {
@@ -296,10 +271,9 @@ impl Game {
             "last": last,
             "over": over,
             "status": text,
-            "rules": RULE_FIELDS
+            "rules": RULE_OPTIONS
                 .iter()
-                .zip(&RULE_OPTIONS)
-                .map(|(field, option)| (field.to_string(), json!(option.value(&self.rules))))
+                .map(|option| (option.field.to_string(), json!(option.value(&self.rules()))))
                 .collect::<serde_json::Map<_, _>>(),
         })
     }
@@ -333,10 +307,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rule_fields_are_the_rule_options_names() {
-        for (field, option) in RULE_FIELDS.iter().zip(&RULE_OPTIONS) {
-            assert_eq!(*field, option.name.to_lowercase().replace(' ', "_"));
-        }
+    fn the_state_gives_each_rule_option_by_its_field() {
         let rules = Rules {
             centre: crate::rules::Centre::Open,
             ..Rules::default()
@@ -414,9 +385,9 @@ mod tests {
             game.play(mv).unwrap();
         }
         let text = game.record("person", "pasang").to_string();
-        let read = |text: &str| Game::from_record(&record::read(text).unwrap()[0]);
+        let read = |text: &str| Game::from_record(&crate::record::read(text).unwrap()[0]);
         let loaded = read(&text).unwrap();
-        assert_eq!(loaded.moves, game.moves);
+        assert_eq!(loaded.game, game.game);
         assert!(loaded.at_end());
         let error = read("[Event \"x\"]\n\n1. c c *\n").unwrap_err();
         assert!(error.to_string().contains("ply 2"), "{error}");

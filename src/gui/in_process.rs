@@ -78,7 +78,7 @@ impl InProcessBoard {
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
             .clear();
-        let options = OPTIONS.iter().map(|(name, _)| name.to_string()).collect();
+        let options = OPTIONS.iter().map(|(name, ..)| name.to_string()).collect();
         let board = InProcessBoard {
             session: RefCell::new(Session::new(ENGINE_NAME, options)),
             waiting: RefCell::new(VecDeque::new()),

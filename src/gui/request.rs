@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::game::{GameError, RULE_FIELDS};
+use super::game::GameError;
 use super::mode::Mode;
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
@@ -282,7 +282,8 @@ fn mode_of(message: &Value) -> Result<Mode, RequestError> {
 /// option set as the protocol's `setoption` sets it.
 fn rules_of(value: &Value) -> Result<Rules, RequestError> {
     let mut rules = Rules::default();
-    for (field, option) in RULE_FIELDS.into_iter().zip(&RULE_OPTIONS) {
+    for option in &RULE_OPTIONS {
+        let field = option.field;
         match &value[field] {
             Value::Null => {}
             Value::String(text) => {

@@ -80,7 +80,7 @@ impl OpenedFile {
                     "south": record.tag("South"),
                     "north": record.tag("North"),
                     "event": record.tag("Event"),
-                    "result": record.result,
+                    "result": record.result.as_str(),
                     "plies": record.moves.len(),
                     "annotated": record.tag("StartEvaluation").is_some(),
                 })
@@ -312,7 +312,7 @@ impl GameReview {
         json!({
             "type": "review",
             "players": {"south": self.record.tag("South"), "north": self.record.tag("North")},
-            "result": self.record.result,
+            "result": self.record.result.as_str(),
             "running": running,
             "done": done,
             "total": total,

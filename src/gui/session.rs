@@ -426,18 +426,7 @@ impl Session {
             return json!({"type": "record", "text": record.to_string(), "annotated": true});
         }
         let (south, north) = self.player_names();
-        let mut record = self.game.record(south, north);
-        if let Some(loser) = self.flagged() {
-            let token = match loser {
-                Player::South => "0-1",
-                Player::North => "1-0",
-            };
-            record.result = token.to_string();
-            record.tags.retain(|(name, _)| name != "Result");
-            record.push_tag("Result", token);
-            let termination = crate::record::Termination::TimeForfeit;
-            record.push_tag("Termination", termination.to_string());
-        }
+        let record = self.game.record_ending(south, north, self.flagged());
         json!({"type": "record", "text": record.to_string()})
     }
 

@@ -3,23 +3,28 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::shard::Shard;
 use crate::client::{EngineSpec, SpecError, TimeControl, TimeControlError};
-use crate::rules::{Centre, KaEntry, Pattern, SecondColumn};
+use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, SecondColumn};
 
 /// Arguments of `pasang match`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(crate) struct MatchArgs {
-    /// An engine: cmd=<command>[,name=<n>][,option.<Name>=<value>...]
-    /// [,tc=..][,movetime=..][,depth=..][,nodes=..] (twice for a match,
-    /// once or more with --compliance). Limits given here replace the
-    /// match's limits for this engine.
+    /// The match's other tools; without one, a match is played.
+    #[command(subcommand)]
+    pub tool: Option<MatchTool>,
+    /// An engine: cmd=<command>[,name=<n>][,proto=uci|ugi]
+    /// [,option.<Name>=<value>...][,tc=..][,movetime=..][,depth=..]
+    /// [,nodes=..] (twice for a match, once or more with --compliance).
+    /// proto=ugi drives a UGI engine (uci by default). Limits given here
+    /// replace the match's limits for this engine.
     #[arg(long = "engine", value_name = "SPEC", value_parser = parse_spec)]
     pub engines: Vec<EngineSpec>,
     /// Check each engine's protocol manners step by step instead of
-    /// playing a match.
+    /// playing a match (as `pasang match compliance`).
     #[arg(long)]
     pub compliance: bool,
     /// Clock per player: <seconds>+<increment>, e.g. 10+0.1.
@@ -45,27 +50,28 @@ pub(crate) struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Start layouts, a comma list of 1 and 2.
-    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = Pattern::from_str)]
+    #[arg(long = RULE_OPTIONS[0].flag, value_delimiter = ',', default_value = RULE_OPTIONS[0].default, value_parser = Pattern::from_str)]
     pub pattern: Vec<Pattern>,
     /// Ka entry rules, a comma list of slide, jump, both.
-    #[arg(long, value_delimiter = ',', default_value = "slide", value_parser = KaEntry::from_str)]
+    #[arg(long = RULE_OPTIONS[1].flag, value_delimiter = ',', default_value = RULE_OPTIONS[1].default, value_parser = KaEntry::from_str)]
     pub ka_entry: Vec<KaEntry>,
     /// North's passage rules, a comma list of opposite, any.
-    #[arg(long, value_delimiter = ',', default_value = "opposite", value_parser = SecondColumn::from_str)]
+    #[arg(long = RULE_OPTIONS[2].flag, value_delimiter = ',', default_value = RULE_OPTIONS[2].default, value_parser = SecondColumn::from_str)]
     pub second_column: Vec<SecondColumn>,
     /// Hole rules, a comma list of wall, open.
-    #[arg(long, value_delimiter = ',', default_value = "wall", value_parser = Centre::from_str)]
+    #[arg(long = RULE_OPTIONS[3].flag, value_delimiter = ',', default_value = RULE_OPTIONS[3].default, value_parser = Centre::from_str)]
     pub centre: Vec<Centre>,
     /// A file of start positions: one position string per line,
     /// optionally followed by `moves <ply>...`.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Random legal plies played from each opening before the engines
-    /// take over (the same plies for both games of a pair).
+    /// take over (the same plies for both games of a pair; datagen's
+    /// default is 4).
     #[arg(long, default_value_t = 0, value_name = "K")]
     pub random_plies: usize,
     /// Seed of the random plies (default: taken from the clock and
-    /// printed).
+    /// printed; datagen's default is 1).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Sequential test: elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>]; the
@@ -86,7 +92,7 @@ pub(crate) struct MatchArgs {
     pub resume: bool,
     /// Print the summary of the records in these files (the shards of one
     /// match) instead of playing; with --out, write all their records to
-    /// one file in game order.
+    /// one file in game order (as `pasang match merge`).
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub merge: Vec<PathBuf>,
     /// Milliseconds an engine may exceed its time before losing on time
@@ -105,6 +111,42 @@ pub(crate) struct MatchArgs {
     /// Print a status line every N games (and at the end).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub report_every: u64,
+}
+
+/// The tools of `pasang match` beside the match itself.
+#[derive(Subcommand, Debug)]
+pub(crate) enum MatchTool {
+    /// Checks each engine's protocol manners step by step (the same as
+    /// pasang match --compliance).
+    Compliance(ComplianceArgs),
+    /// Prints the summary of the records of one match's shards; with
+    /// --out, writes all their records to one file in game order (the
+    /// same as pasang match --merge).
+    Merge(MergeArgs),
+}
+
+/// Arguments of `pasang match compliance`.
+#[derive(Args, Debug)]
+pub(crate) struct ComplianceArgs {
+    /// An engine to check, as `pasang match --engine` takes it; once or
+    /// more.
+    #[arg(long = "engine", value_name = "SPEC", value_parser = parse_spec, required = true)]
+    pub engines: Vec<EngineSpec>,
+}
+
+/// Arguments of `pasang match merge`.
+#[derive(Args, Debug)]
+pub(crate) struct MergeArgs {
+    /// The records files of the shards.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Sequential test of the merged games: elo0=<a> elo1=<b>
+    /// [alpha=<x>] [beta=<y>].
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Write all the records to this file, in game order.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 fn parse_spec(text: &str) -> Result<EngineSpec, SpecError> {

@@ -85,26 +85,7 @@ impl MatchConfig {
         };
         let mut engines = [first.clone(), second.clone()];
         distinct_names(&mut engines);
-        let global = MatchLimits {
-            clock: args.tc,
-            movetime: args.movetime,
-            depth: args.depth,
-            nodes: args.nodes,
-        };
-        // An engine's own limits replace the match's for it.
-        let limits = engines.each_ref().map(|spec| {
-            if spec.limits.is_empty() {
-                global
-            } else {
-                spec.limits
-            }
-        });
-        if limits.iter().any(MatchLimits::is_empty) {
-            return Err(ConfigError::NoLimit);
-        }
-        if args.movetime == Some(0) || args.nodes == Some(0) || args.depth == Some(0) {
-            return Err(ConfigError::ZeroLimit);
-        }
+        let limits = engine_limits(args, &engines)?;
         let sprt = match &args.sprt {
             Some(words) => Some(Sprt::parse(&words.join(" ")).map_err(ConfigError::Sprt)?),
             None => None,
@@ -115,22 +96,7 @@ impl MatchConfig {
             (None, Some(_)) => u64::MAX - 1,
             (None, None) => 2,
         };
-        if args.concurrency == 0 {
-            return Err(ConfigError::NoConcurrency);
-        }
-        if let Some(shard) = args.shard {
-            // Every shard must make the same openings: never a seed from
-            // the clock, never a match of unknown length.
-            if args.seed.is_none() || args.games.is_none() {
-                return Err(ConfigError::ShardUnpinned(shard));
-            }
-            if sprt.is_some() {
-                return Err(ConfigError::ShardWithSprt);
-            }
-        }
-        if args.resume && args.out.is_none() {
-            return Err(ConfigError::ResumeWithoutOut);
-        }
+        check_running(args, sprt.is_some())?;
         let book = match &args.openings {
             Some(path) => Some(load_book(path).map_err(ConfigError::Book)?),
             None => None,
@@ -228,6 +194,56 @@ impl MatchConfig {
             games: self.bounded.then_some(self.games),
         }
     }
+}
+
+/// Each engine's limits: its own where its spec gives some, else the
+/// match's; every engine must have one, and none may be zero.
+fn engine_limits(
+    args: &MatchArgs,
+    engines: &[EngineSpec; 2],
+) -> Result<[MatchLimits; 2], ConfigError> {
+    let global = MatchLimits {
+        clock: args.tc,
+        movetime: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+    };
+    let limits = engines.each_ref().map(|spec| {
+        if spec.limits.is_empty() {
+            global
+        } else {
+            spec.limits
+        }
+    });
+    if limits.iter().any(MatchLimits::is_empty) {
+        return Err(ConfigError::NoLimit);
+    }
+    if args.movetime == Some(0) || args.nodes == Some(0) || args.depth == Some(0) {
+        return Err(ConfigError::ZeroLimit);
+    }
+    Ok(limits)
+}
+
+/// How the match runs: some concurrency; a shard with its seed and
+/// length pinned and no SPRT; --resume with --out.
+fn check_running(args: &MatchArgs, sprt: bool) -> Result<(), ConfigError> {
+    if args.concurrency == 0 {
+        return Err(ConfigError::NoConcurrency);
+    }
+    if let Some(shard) = args.shard {
+        // Every shard must make the same openings: never a seed from
+        // the clock, never a match of unknown length.
+        if args.seed.is_none() || args.games.is_none() {
+            return Err(ConfigError::ShardUnpinned(shard));
+        }
+        if sprt {
+            return Err(ConfigError::ShardWithSprt);
+        }
+    }
+    if args.resume && args.out.is_none() {
+        return Err(ConfigError::ResumeWithoutOut);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

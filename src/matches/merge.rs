@@ -273,7 +273,7 @@ mod tests {
         ] {
             record.push_tag(name, value);
         }
-        record.result = "1-0".into();
+        record.result = crate::record::GameResult::SouthWins;
         record.to_string()
     }
 

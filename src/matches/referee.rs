@@ -22,13 +22,12 @@ use crate::notation::parse_move;
 use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
 use crate::protocol::{Command, GoParams, PositionBase};
-use crate::record::RecordMove;
-use crate::record::Termination;
+use crate::record::{Ending, GameResult, RecordMove, Termination};
 use crate::rules::Rules;
 
-/// A finished game.
+/// A game the referee saw to its end: its verdict and its moves.
 #[derive(Clone, Debug)]
-pub struct GameResult {
+pub struct PlayedGame {
     /// The winner; `None` for a draw.
     pub winner: Option<Player>,
     /// How it ended.
@@ -41,13 +40,18 @@ pub struct GameResult {
     pub moves: Vec<RecordMove>,
 }
 
-impl GameResult {
-    /// The result token: `1-0`, `0-1` or `1/2-1/2`.
-    pub fn result_token(&self) -> &'static str {
-        match self.winner {
-            Some(Player::South) => "1-0",
-            Some(Player::North) => "0-1",
-            None => "1/2-1/2",
+impl PlayedGame {
+    /// Its result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> GameResult {
+        GameResult::decided(self.winner)
+    }
+
+    /// How it ended, as its record's tags say.
+    pub fn ending(&self) -> Ending {
+        Ending {
+            termination: self.termination,
+            detail: Some(self.detail.clone()),
+            scores: Some(self.scores),
         }
     }
 }
@@ -202,7 +206,7 @@ pub fn play(
     opening: &Opening,
     settings: &RefereeSettings,
     stop: &AtomicBool,
-) -> Option<GameResult> {
+) -> Option<PlayedGame> {
     let mut game = Playing {
         seats,
         settings,
@@ -368,10 +372,10 @@ impl Playing<'_> {
     }
 
     /// The result of a forfeit by `loser`.
-    fn forfeit(self, loser: Player, fault: Fault, scores: [u32; 2]) -> GameResult {
+    fn forfeit(self, loser: Player, fault: Fault, scores: [u32; 2]) -> PlayedGame {
         let (termination, text) = fault;
         let name = &self.seats[loser.index()].spec.name;
-        GameResult {
+        PlayedGame {
             winner: Some(loser.opponent()),
             termination,
             detail: format!("{} ({name}) {text}", capitalised(loser)),
@@ -387,7 +391,7 @@ impl Playing<'_> {
         reason: Reason,
         scores: [u32; 2],
         to_move: Player,
-    ) -> GameResult {
+    ) -> PlayedGame {
         let (termination, detail) = match reason {
             Reason::Score => {
                 let detail = match winner {
@@ -411,7 +415,7 @@ impl Playing<'_> {
                 ),
             ),
         };
-        GameResult {
+        PlayedGame {
             winner,
             termination,
             detail,

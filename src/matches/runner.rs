@@ -9,14 +9,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::config::MatchConfig;
-use super::referee::{GameResult, Seat};
+use super::referee::{PlayedGame, Seat};
 use super::shard::{MatchIdentity, Played, RecordFault, Shard};
 use super::statistics::Decision;
 use super::tally::Tally;
 use super::{openings, referee, usage_error};
 use crate::client::EngineSpec;
 use crate::protocol::options::RULE_OPTIONS;
-use crate::record::{self, Record, utc_date};
+use crate::record::{self, Record, Scoresheet};
 
 /// Why the records file (`--out`) cannot be opened or resumed.
 #[derive(Debug, thiserror::Error)]
@@ -156,40 +156,10 @@ impl MatchConfig {
 
     /// Plays the match and prints the summary; returns the exit code.
     pub(super) fn play(self) -> i32 {
-        // Start each engine once before anything else, so that a wrong
-        // command fails at once and with a clear message; the processes
-        // go on to play the first worker's games.
-        let mut first_seats = Vec::new();
-        for (spec, limits) in self.engines.iter().zip(self.limits) {
-            let mut seat = Seat::new(spec.clone(), limits);
-            match seat.ensure_started(&self.settings) {
-                Ok(Some(identity)) => {
-                    let announced = |name: &str| {
-                        identity
-                            .options
-                            .iter()
-                            .any(|o| o.eq_ignore_ascii_case(name))
-                    };
-                    let rules = RULE_OPTIONS.iter().map(|option| option.name);
-                    let wanted = spec.options.iter().map(|(name, _)| name.as_str());
-                    for name in wanted.chain(rules).filter(|name| !announced(name)) {
-                        eprintln!(
-                            "warning: {} does not announce an option '{name}'",
-                            spec.name
-                        );
-                    }
-                }
-                Ok(None) => {}
-                Err(error) => {
-                    return usage_error(&format!(
-                        "engine {} ({}): {error}",
-                        spec.name,
-                        spec.command_line()
-                    ));
-                }
-            }
-            first_seats.push(seat);
-        }
+        let first_seats = match self.start_engines() {
+            Ok(seats) => seats,
+            Err(code) => return code,
+        };
         let names = [self.engines[0].name.as_str(), self.engines[1].name.as_str()];
         let heading = self.heading();
         let (writer, played) = match self.open_records(&heading) {
@@ -260,6 +230,48 @@ impl MatchConfig {
         let progress = shared
             .into_inner()
             .unwrap_or_else(|poison| poison.into_inner());
+        self.report(progress, names, &heading)
+    }
+
+    /// Starts each engine once before anything else, so that a wrong
+    /// command fails at once and with a clear message (the exit code is
+    /// the error); the processes go on to play the first worker's games.
+    /// Warns of options an engine does not announce.
+    fn start_engines(&self) -> Result<Vec<Seat>, i32> {
+        let mut seats = Vec::new();
+        for (spec, limits) in self.engines.iter().zip(self.limits) {
+            let mut seat = Seat::new(spec.clone(), limits);
+            let identity = seat.ensure_started(&self.settings).map_err(|error| {
+                usage_error(&format!(
+                    "engine {} ({}): {error}",
+                    spec.name,
+                    spec.command_line()
+                ))
+            })?;
+            if let Some(identity) = identity {
+                let announced = |name: &str| {
+                    identity
+                        .options
+                        .iter()
+                        .any(|o| o.eq_ignore_ascii_case(name))
+                };
+                let rules = RULE_OPTIONS.iter().map(|option| option.name);
+                let wanted = spec.options.iter().map(|(name, _)| name.as_str());
+                for name in wanted.chain(rules).filter(|name| !announced(name)) {
+                    eprintln!(
+                        "warning: {} does not announce an option '{name}'",
+                        spec.name
+                    );
+                }
+            }
+            seats.push(seat);
+        }
+        Ok(seats)
+    }
+
+    /// The last status line and the summary, once the workers are done;
+    /// the exit code: 1 if the records could not be written.
+    fn report(&self, progress: MatchState, names: [&str; 2], heading: &str) -> i32 {
         if let Some(mut writer) = progress.writer
             && writer.flush().is_err()
         {
@@ -268,7 +280,7 @@ impl MatchConfig {
         }
         let total = self.bounded.then_some(self.planned);
         eprintln!("{}", progress.tally.status_line(total, self.sprt.as_ref()));
-        let mut summary = progress.tally.summary(names, &heading, self.sprt.as_ref());
+        let mut summary = progress.tally.summary(names, heading, self.sprt.as_ref());
         if let Some(decision) = progress.stopped_by_sprt {
             summary.push_str(&format!(
                 "Stopped by the SPRT after {} games: {decision}\n",
@@ -352,57 +364,50 @@ impl MatchConfig {
         game: u64,
         names: &[String; 2],
         opening: &openings::Opening,
-        result: &GameResult,
+        played: &PlayedGame,
     ) -> Record {
         let spec_of = |name: &str| self.engines.iter().find(|s| s.name == name);
-        let mut record = Record::default();
-        record.push_tag("Event", "pasang match");
-        record.push_tag("Date", utc_date());
-        record.push_tag("Round", (game + 1).to_string());
-        record.push_tag("Pair", (game / 2).to_string());
-        record.push_tag("South", names[0].clone());
-        record.push_tag("North", names[1].clone());
-        record.push_tag(
-            "SouthOptions",
-            spec_of(&names[0]).map_or(String::new(), EngineSpec::options_text),
-        );
-        record.push_tag(
-            "NorthOptions",
-            spec_of(&names[1]).map_or(String::new(), EngineSpec::options_text),
-        );
-        let rules = opening.rules;
-        record.push_rule_tags(&rules);
-        record.push_tag("FEN", opening.start.clone());
-        record.push_tag("OpeningPlies", opening.plies.len().to_string());
-        record.push_tag("Seed", self.plan.seed.to_string());
-        record.push_tag("RandomPlies", self.plan.random_plies.to_string());
-        record.push_tag("First", self.engines[0].name.clone());
+        let options_of = |name: &str| spec_of(name).map_or(String::new(), EngineSpec::options_text);
+        let mut setup_tags = vec![
+            ("OpeningPlies", opening.plies.len().to_string()),
+            ("Seed", self.plan.seed.to_string()),
+            ("RandomPlies", self.plan.random_plies.to_string()),
+            ("First", self.engines[0].name.clone()),
+        ];
         if self.bounded {
-            record.push_tag("Games", self.games.to_string());
+            setup_tags.push(("Games", self.games.to_string()));
         }
-        record.push_tag("Conditions", self.heading());
+        setup_tags.push(("Conditions", self.heading()));
         let limits_of = |name: &str| {
             let index = usize::from(self.engines[0].name != name);
             self.limits[index]
         };
         let (south, north) = (limits_of(&names[0]), limits_of(&names[1]));
         if south == north {
-            record.push_tag("TimeControl", south.describe());
+            setup_tags.push(("TimeControl", south.describe()));
         } else {
-            record.push_tag("SouthTimeControl", south.describe());
-            record.push_tag("NorthTimeControl", north.describe());
+            setup_tags.push(("SouthTimeControl", south.describe()));
+            setup_tags.push(("NorthTimeControl", north.describe()));
         }
-        record.push_tag("Result", result.result_token());
-        record.push_tag("Termination", result.termination.to_string());
-        record.push_tag("TerminationDetail", result.detail.clone());
-        record.push_tag(
-            "Scores",
-            format!("{}-{}", result.scores[0], result.scores[1]),
-        );
-        record.push_tag("PlyCount", result.moves.len().to_string());
-        record.moves = result.moves.clone();
-        record.result = result.result_token().to_string();
-        record
+        Record::from_game(Scoresheet {
+            event: "pasang match",
+            numbering: vec![
+                ("Round", (game + 1).to_string()),
+                ("Pair", (game / 2).to_string()),
+            ],
+            players: names.clone(),
+            player_tags: vec![
+                ("SouthOptions", options_of(&names[0])),
+                ("NorthOptions", options_of(&names[1])),
+            ],
+            rules: opening.rules,
+            start: opening.start.clone(),
+            setup_tags,
+            moves: played.moves.clone(),
+            result: played.result(),
+            ending: Some(played.ending()),
+            ply_count: true,
+        })
     }
 }
 
@@ -412,7 +417,7 @@ struct Finished {
     number: u64,
     /// The engines' names, South first.
     names: [String; 2],
-    result: GameResult,
+    result: PlayedGame,
     /// The pair it belongs to (both games of a pair share an opening).
     pair: u64,
     /// Whether the first engine sat South.
@@ -443,7 +448,7 @@ impl MatchState {
             game.number,
             game.names[0],
             game.names[1],
-            game.result.result_token(),
+            game.result.result(),
             game.result.detail
         );
         if let Some(writer) = self.writer.as_mut() {

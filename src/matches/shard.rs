@@ -188,12 +188,7 @@ impl Played {
             Some(_) => Some(number("Games")?),
             None => None,
         };
-        let winner = match record.result.as_str() {
-            "1-0" => Some(Player::South),
-            "0-1" => Some(Player::North),
-            "1/2-1/2" => None,
-            _ => return Err(RecordFault::Unfinished),
-        };
+        let winner = record.result.winner().ok_or(RecordFault::Unfinished)?;
         let termination = tag("Termination")?;
         let termination = termination.parse().map_err(|_| RecordFault::BadTag {
             tag: "Termination",

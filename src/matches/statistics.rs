@@ -30,6 +30,9 @@ use std::fmt;
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
 
+/// The probability beyond each end of a two-sided 95% interval.
+const TAIL95: f64 = 0.025;
+
 /// The expected score of an Elo difference (logistic model).
 pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -59,19 +62,48 @@ fn mean_and_variance(wins: u64, draws: u64, losses: u64) -> Option<(f64, f64, f6
     Some((games, score, variance))
 }
 
-/// An Elo estimate with the half-width of its 95% interval.
+/// An Elo estimate with its 95% interval.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct EloEstimate {
     /// The point estimate (may be infinite after all wins or all losses).
     pub elo: f64,
     /// Half the width of the 95% interval (infinite when unbounded).
     pub margin: f64,
+    /// The Elo of the interval's lower end (minus infinity when the
+    /// interval reaches a score of 0).
+    pub low: f64,
+    /// The Elo of the interval's upper end (infinity when it reaches a
+    /// score of 1).
+    pub high: f64,
+}
+
+impl EloEstimate {
+    /// What [`EloEstimate`]'s `Display` gives, for the words after it:
+    /// `95%` for `elo ± margin`, `95% lower bound` for `> low` (the
+    /// interval reaches a score of 1), `95% upper bound` for `< high` (it
+    /// reaches 0), `95% interval unbounded` for the bare estimate (both).
+    pub fn kind(&self) -> &'static str {
+        match (self.low.is_finite(), self.high.is_finite()) {
+            (true, true) => "95%",
+            (true, false) => "95% lower bound",
+            (false, true) => "95% upper bound",
+            (false, false) => "95% interval unbounded",
+        }
+    }
 }
 
 impl fmt::Display for EloEstimate {
+    /// `+70.4 ± 70.6`; where the interval is one-sided, its finite end
+    /// (`> +405.6`, `< -405.6`); never an infinity.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Adding 0.0 turns -0.0 into 0.0, which prints without a minus.
-        write!(f, "{:+.1} ± {:.1}", self.elo + 0.0, self.margin)
+        match (self.low.is_finite(), self.high.is_finite()) {
+            (true, true) => write!(f, "{:+.1} ± {:.1}", self.elo + 0.0, self.margin),
+            (true, false) => write!(f, "> {:+.1}", self.low + 0.0),
+            (false, true) => write!(f, "< {:+.1}", self.high + 0.0),
+            // Both ends unbounded: the score is strictly between 0 and 1.
+            (false, false) => write!(f, "{:+.1}", self.elo + 0.0),
+        }
     }
 }
 
@@ -79,7 +111,7 @@ impl fmt::Display for EloEstimate {
 /// interval; `None` before the first game.
 pub fn elo(wins: u64, draws: u64, losses: u64) -> Option<EloEstimate> {
     let (games, score, variance) = mean_and_variance(wins, draws, losses)?;
-    Some(estimate(score, (variance / games).sqrt()))
+    Some(estimate(score, (variance / games).sqrt(), games))
 }
 
 /// The Elo difference of the first engine from its game pairs (each
@@ -102,14 +134,28 @@ pub fn pentanomial_elo(pairs: &[u64; 5]) -> Option<EloEstimate> {
         .map(|k| pairs[k] as f64 * (pair_score(k) - score).powi(2))
         .sum::<f64>()
         / count;
-    Some(estimate(score, (variance / count).sqrt()))
+    Some(estimate(score, (variance / count).sqrt(), count))
 }
 
 /// The Elo of `score` with the 95% interval of a normal mean score with
-/// standard deviation `deviation`.
-fn estimate(score: f64, deviation: f64) -> EloEstimate {
-    let low = score_to_elo(score - Z95 * deviation);
-    let high = score_to_elo(score + Z95 * deviation);
+/// standard deviation `deviation`, from `samples` games (or pairs). At a
+/// score of 1 (or 0) every sample scored the same and the normal interval
+/// has no width, so its open end is the exact (Clopper-Pearson) bound of
+/// a proportion all of whose `samples` succeeded: 0.025^(1/samples).
+fn estimate(score: f64, deviation: f64, samples: f64) -> EloEstimate {
+    let exact = TAIL95.powf(1.0 / samples);
+    let low_score = if score >= 1.0 {
+        exact
+    } else {
+        score - Z95 * deviation
+    };
+    let high_score = if score <= 0.0 {
+        1.0 - exact
+    } else {
+        score + Z95 * deviation
+    };
+    let low = score_to_elo(low_score);
+    let high = score_to_elo(high_score);
     let margin = if low.is_finite() && high.is_finite() {
         (high - low) / 2.0
     } else {
@@ -118,6 +164,8 @@ fn estimate(score: f64, deviation: f64) -> EloEstimate {
     EloEstimate {
         elo: score_to_elo(score),
         margin,
+        low,
+        high,
     }
 }
 
@@ -383,6 +431,44 @@ mod tests {
         let all_wins = elo(5, 0, 0).unwrap();
         assert_eq!(all_wins.elo, f64::INFINITY);
         assert_eq!(all_wins.margin, f64::INFINITY);
+    }
+
+    #[test]
+    fn one_sided_intervals_give_their_finite_end_never_inf() {
+        // All 40 games won: the exact bound 0.025^(1/40) = 0.91190.
+        let e = elo(40, 0, 0).unwrap();
+        assert!(close(e.low, 405.9944, 1e-3), "{e:?}");
+        assert_eq!(e.high, f64::INFINITY);
+        assert_eq!(e.to_string(), "> +406.0");
+        assert_eq!(e.kind(), "95% lower bound");
+        // All lost: the mirror image.
+        let e = elo(0, 0, 40).unwrap();
+        assert!(close(e.high, -405.9944, 1e-3), "{e:?}");
+        assert_eq!(e.to_string(), "< -406.0");
+        assert_eq!(e.kind(), "95% upper bound");
+        // 39 of 40 won: a finite estimate whose interval reaches a score
+        // of 1, so only its lower end is told.
+        let e = elo(39, 0, 1).unwrap();
+        assert!(e.elo.is_finite() && e.high.is_infinite());
+        let low = score_to_elo(0.975 - Z95 * (0.975_f64 * 0.025 / 40.0).sqrt());
+        assert!(close(e.low, low, 1e-9));
+        assert_eq!(e.to_string(), format!("> {low:+.1}"));
+        // One win and one loss: no end is finite, the estimate stands alone.
+        let e = elo(1, 0, 1).unwrap();
+        assert_eq!(e.to_string(), "+0.0");
+        assert_eq!(e.kind(), "95% interval unbounded");
+        // Twenty pairs all won: the bound of 20 samples, 0.025^(1/20).
+        let e = pentanomial_elo(&[0, 0, 0, 0, 20]).unwrap();
+        assert!(close(e.low, 277.3874, 1e-3), "{e:?}");
+        assert_eq!(e.to_string(), "> +277.4");
+        // A two-sided interval prints as before.
+        let e = elo(60, 0, 40).unwrap();
+        assert_eq!(e.kind(), "95%");
+        assert_eq!(e.to_string(), "+70.4 ± 70.6");
+        for (w, d, l) in [(40, 0, 0), (0, 0, 40), (39, 1, 0), (1, 0, 0), (0, 1, 0)] {
+            let text = elo(w, d, l).unwrap().to_string();
+            assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::referee::GameResult;
+use super::referee::PlayedGame;
 use super::statistics::{Decision, Sprt, elo, likelihood_of_superiority, pentanomial_elo};
 use crate::position::Player;
 use crate::record::Termination;
@@ -45,7 +45,7 @@ impl Tally {
 
     /// Counts a game of pair `pair` in which the first engine sat South
     /// when `first_is_south`.
-    pub fn add(&mut self, result: &GameResult, first_is_south: bool, pair: u64) {
+    pub fn add(&mut self, result: &PlayedGame, first_is_south: bool, pair: u64) {
         self.count(result.winner, result.termination, first_is_south, pair);
     }
 
@@ -162,7 +162,8 @@ impl Tally {
                     .map_or("-".to_string(), |p| format!("{:.1}%", 100.0 * p));
                 let _ = writeln!(
                     text,
-                    "Elo: {estimate} (95%), LOS: {los}, DrawRatio: {:.1}%",
+                    "Elo: {estimate} ({}), LOS: {los}, DrawRatio: {:.1}%",
+                    estimate.kind(),
                     100.0 * self.draws as f64 / self.games() as f64
                 );
             }
@@ -175,7 +176,8 @@ impl Tally {
             let _ = write!(
                 text,
                 "Pairs scoring 0/0.5/1/1.5/2: {zero}/{half}/{one}/{one_and_half}/{two}, \
-                 Elo {estimate} (95%, pentanomial)"
+                 Elo {estimate} ({}, pentanomial)",
+                estimate.kind()
             );
             if !self.unpaired.is_empty() {
                 let _ = write!(text, "; {} unpaired games left out", self.unpaired.len());
@@ -216,8 +218,8 @@ impl Tally {
 mod tests {
     use super::*;
 
-    fn result(winner: Option<Player>, termination: Termination) -> GameResult {
-        GameResult {
+    fn result(winner: Option<Player>, termination: Termination) -> PlayedGame {
+        PlayedGame {
             winner,
             termination,
             detail: String::new(),
@@ -266,6 +268,35 @@ mod tests {
             "{summary}"
         );
         assert!(summary.contains("; 1 unpaired games left out"), "{summary}");
+    }
+
+    #[test]
+    fn a_one_sided_match_prints_bounds_not_inf() {
+        let mut tally = Tally::default();
+        for game in 0..40 {
+            let winner = if game % 2 == 0 {
+                Player::South
+            } else {
+                Player::North
+            };
+            tally.add(
+                &result(Some(winner), Termination::Suntuk),
+                game % 2 == 0,
+                game / 2,
+            );
+        }
+        let summary = tally.summary(["full", "skill0"], "movetime=50", None);
+        assert!(!summary.contains("inf"), "{summary}");
+        assert!(
+            summary.contains(
+                "Games: 40, Wins: 40, Draws: 0, Losses: 0, Points: 40.0 (100.0%)\n\
+                 Elo: > +406.0 (95% lower bound), LOS: 100.0%, DrawRatio: 0.0%\n\
+                 Pairs scoring 0/0.5/1/1.5/2: 0/0/0/0/20, Elo > +277.4 (95% lower bound, pentanomial)\n"
+            ),
+            "{summary}"
+        );
+        let line = tally.status_line(None, None);
+        assert!(line.ends_with(", Elo > +406.0"), "{line}");
     }
 
     #[test]

@@ -23,7 +23,7 @@ mod ugi;
 mod command;
 mod line_driver;
 mod lines;
-pub mod options;
+pub(crate) mod options;
 mod output;
 mod queue;
 mod render;

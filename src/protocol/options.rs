@@ -1,11 +1,12 @@
 //! The options the engine announces, in one table: names, kinds, ranges
 //! and defaults, and the `option` lines of the `uci` answer. The rule
-//! options are a table of their own within it, which also says how each
-//! reads and sets [`Rules`]: the engine's `setoption` and every client
-//! that sets an engine's rules use it.
+//! options are the table of [`crate::rules::RULE_OPTIONS`] (each with its
+//! protocol name, record tag, page field and flag, and how it reads and
+//! sets the rules): the engine's `setoption` and every client that sets
+//! an engine's rules use it.
 
 use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS, USE_NNUE};
-use crate::rules::{Centre, KaEntry, OptionValueError, Pattern, Rules, SecondColumn};
+pub(crate) use crate::rules::RULE_OPTIONS;
 use crate::search::{Reference, skill};
 use crate::tt::MAX_HASH_MIB;
 
@@ -26,10 +27,34 @@ pub(crate) enum OptionKind {
     Text,
 }
 
-/// Every option: name and kind.
-pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
+/// Which option a line names: what `setoption` matches on, so that each
+/// option's name is written once, in [`OPTIONS`].
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(crate) enum OptionId {
+    Hash,
+    Threads,
+    MultiPv,
+    MoveOverhead,
+    Ponder,
+    ShowWdl,
+    ClearHash,
+    /// The rule option of this entry of [`RULE_OPTIONS`].
+    Rule(usize),
+    SkillLevel,
+    LimitStrength,
+    Elo,
+    ReferencePlayer,
+    DebugLogFile,
+    UseNnue,
+    EvalFile,
+}
+
+/// Every option: name, identity and kind, in the order `uci` announces
+/// them.
+pub(crate) const OPTIONS: &[(&str, OptionId, OptionKind)] = &[
     (
         "Hash",
+        OptionId::Hash,
         OptionKind::Spin {
             default: DEFAULT_HASH_MIB as i64,
             min: 1,
@@ -38,6 +63,7 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     ),
     (
         "Threads",
+        OptionId::Threads,
         OptionKind::Spin {
             default: 1,
             min: 1,
@@ -46,6 +72,7 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     ),
     (
         "MultiPV",
+        OptionId::MultiPv,
         OptionKind::Spin {
             default: 1,
             min: 1,
@@ -54,30 +81,45 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     ),
     (
         "Move Overhead",
+        OptionId::MoveOverhead,
         OptionKind::Spin {
             default: 10,
             min: 0,
             max: 5000,
         },
     ),
-    ("Ponder", OptionKind::Check { default: false }),
-    ("UCI_ShowWDL", OptionKind::Check { default: false }),
-    ("Clear Hash", OptionKind::Button),
+    (
+        "Ponder",
+        OptionId::Ponder,
+        OptionKind::Check { default: false },
+    ),
+    (
+        "UCI_ShowWDL",
+        OptionId::ShowWdl,
+        OptionKind::Check { default: false },
+    ),
+    ("Clear Hash", OptionId::ClearHash, OptionKind::Button),
     rule_entry(0),
     rule_entry(1),
     rule_entry(2),
     rule_entry(3),
     (
         "Skill Level",
+        OptionId::SkillLevel,
         OptionKind::Spin {
             default: skill::MAX_LEVEL as i64,
             min: 0,
             max: skill::MAX_LEVEL as i64,
         },
     ),
-    ("UCI_LimitStrength", OptionKind::Check { default: false }),
+    (
+        "UCI_LimitStrength",
+        OptionId::LimitStrength,
+        OptionKind::Check { default: false },
+    ),
     (
         "UCI_Elo",
+        OptionId::Elo,
         OptionKind::Spin {
             default: skill::elo_range().1 as i64,
             min: skill::elo_range().0 as i64,
@@ -86,21 +128,26 @@ pub(crate) const OPTIONS: &[(&str, OptionKind)] = &[
     ),
     (
         "Reference Player",
+        OptionId::ReferencePlayer,
         OptionKind::Combo {
             default: "off",
             values: Reference::NAMES,
         },
     ),
-    ("Debug Log File", OptionKind::Text),
-    ("Use NNUE", OptionKind::Check { default: USE_NNUE }),
-    ("EvalFile", OptionKind::Text),
+    ("Debug Log File", OptionId::DebugLogFile, OptionKind::Text),
+    (
+        "Use NNUE",
+        OptionId::UseNnue,
+        OptionKind::Check { default: USE_NNUE },
+    ),
+    ("EvalFile", OptionId::EvalFile, OptionKind::Text),
 ];
 
 /// The `option` lines of the `uci` answer.
 pub(crate) fn option_lines() -> Vec<String> {
     OPTIONS
         .iter()
-        .map(|(name, kind)| match kind {
+        .map(|(name, _, kind)| match kind {
             OptionKind::Spin { default, min, max } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
@@ -118,91 +165,16 @@ pub(crate) fn option_lines() -> Vec<String> {
 }
 
 /// Entry `index` of [`RULE_OPTIONS`] in [`OPTIONS`].
-const fn rule_entry(index: usize) -> (&'static str, OptionKind) {
+const fn rule_entry(index: usize) -> (&'static str, OptionId, OptionKind) {
     let option = &RULE_OPTIONS[index];
     (
         option.name,
+        OptionId::Rule(index),
         OptionKind::Combo {
             default: option.default,
             values: option.values,
         },
     )
-}
-
-/// One rule option of the protocol.
-pub struct RuleOption {
-    /// Its name, as announced and set.
-    pub name: &'static str,
-    /// Its values, in the order announced.
-    pub values: &'static [&'static str],
-    /// Its value under the default rules.
-    pub default: &'static str,
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
-    get: fn(&Rules) -> String,
-    set: fn(&mut Rules, &str) -> Result<(), OptionValueError>,
-}
-
-impl RuleOption {
-    /// Its value under `rules`.
-    pub fn value(&self, rules: &Rules) -> String {
-        (self.get)(rules)
-    }
-
-    /// `rules` with this option set to `value`.
-    pub fn apply(&self, rules: Rules, value: &str) -> Result<Rules, OptionValueError> {
-        let mut rules = rules;
-        (self.set)(&mut rules, value)?;
-        Ok(rules)
-    }
-}
-
-/// The rule options, in the order `uci` announces them.
-pub const RULE_OPTIONS: [RuleOption; 4] = [
-    RuleOption {
-        name: "Pattern",
-        values: Pattern::NAMES,
-        default: "1",
-        get: |rules| rules.pattern.to_string(),
-        set: |rules, value| {
-            rules.pattern = value.parse()?;
-            Ok(())
-        },
-    },
-    RuleOption {
-        name: "Ka Entry",
-        values: KaEntry::NAMES,
-        default: "slide",
-        get: |rules| rules.ka_entry.to_string(),
-        set: |rules, value| {
-            rules.ka_entry = value.parse()?;
-            Ok(())
-        },
-    },
-    RuleOption {
-        name: "Second Column",
-        values: SecondColumn::NAMES,
-        default: "opposite",
-        get: |rules| rules.second_column.to_string(),
-        set: |rules, value| {
-            rules.second_column = value.parse()?;
-            Ok(())
-        },
-    },
-    RuleOption {
-        name: "Centre",
-        values: Centre::NAMES,
-        default: "wall",
-        get: |rules| rules.centre.to_string(),
-        set: |rules, value| {
-            rules.centre = value.parse()?;
-            Ok(())
-        },
-    },
-];
-
-/// The rule option called `name` (exact spelling).
-pub fn rule_option(name: &str) -> Option<&'static RuleOption> {
-    RULE_OPTIONS.iter().find(|option| option.name == name)
 }
 
 #[cfg(test)]
@@ -217,7 +189,7 @@ mod tests {
         let default = |name: &str| {
             OPTIONS
                 .iter()
-                .find_map(|(option, kind)| match kind {
+                .find_map(|(option, _, kind)| match kind {
                     OptionKind::Spin { default, .. } if *option == name => Some(*default),
                     _ => None,
                 })
@@ -230,17 +202,16 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_the_default_rules_and_values_round_trip() {
-        let rules = Rules::default();
-        for option in &RULE_OPTIONS {
-            assert_eq!(option.value(&rules), option.default, "{}", option.name);
-            for value in option.values {
-                let set = option.apply(rules, value).unwrap();
-                assert_eq!(option.value(&set), *value);
+    fn each_option_has_its_own_identity() {
+        for (index, (name, id, _)) in OPTIONS.iter().enumerate() {
+            let same = OPTIONS
+                .iter()
+                .skip(index + 1)
+                .find(|(_, other, _)| other == id);
+            assert!(same.is_none(), "{name} shares its identity");
+            if let OptionId::Rule(rule) = id {
+                assert_eq!(*name, RULE_OPTIONS[*rule].name);
             }
-            assert!(option.apply(rules, "nonsense").is_err());
         }
-        assert!(rule_option("Centre").is_some());
-        assert!(rule_option("centre").is_none());
     }
 }

@@ -3,7 +3,7 @@
 //! into the engine's typed calls. On any error the engine's state stays
 //! as it was.
 
-use super::options::{OPTIONS, OptionKind, rule_option};
+use super::options::{OPTIONS, OptionId, OptionKind, RULE_OPTIONS};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -100,9 +100,9 @@ pub fn set_option(
     name: &str,
     value: Option<&str>,
 ) -> Result<OptionEffect, Refusal> {
-    let Some((canonical, kind)) = OPTIONS
+    let Some((canonical, id, kind)) = OPTIONS
         .iter()
-        .find(|(option, _)| option.eq_ignore_ascii_case(name.trim()))
+        .find(|(option, _, _)| option.eq_ignore_ascii_case(name.trim()))
     else {
         return Err(Refusal::UnknownOption(name.to_string()));
     };
@@ -144,33 +144,33 @@ pub fn set_option(
         }),
     };
     // The ranges come from the table, so the numbers fit their types.
-    match option {
-        "Hash" => engine.set_hash(spin()? as usize)?,
-        "Threads" => engine.set_threads(spin()? as usize),
-        "MultiPV" => engine.set_multipv(spin()? as usize),
-        "Move Overhead" => engine.set_move_overhead(spin()? as u64),
+    match id {
+        OptionId::Hash => engine.set_hash(spin()? as usize)?,
+        OptionId::Threads => engine.set_threads(spin()? as usize),
+        OptionId::MultiPv => engine.set_multipv(spin()? as usize),
+        OptionId::MoveOverhead => engine.set_move_overhead(spin()? as u64),
         // The GUI says whether it may send `go ponder`; the engine ponders
         // only when asked, so the value is checked and kept nowhere.
-        "Ponder" => {
+        OptionId::Ponder => {
             boolean()?;
         }
-        "UCI_ShowWDL" => return Ok(OptionEffect::ShowWdl(boolean()?)),
-        "Clear Hash" => engine.clear_hash(),
-        "Skill Level" => engine.set_skill_level(spin()? as u8),
-        "UCI_LimitStrength" => engine.set_limit_strength(boolean()?),
-        "UCI_Elo" => engine.set_elo(spin()? as i32),
-        "Reference Player" => engine.set_reference(needed()?.parse()?),
-        "Use NNUE" => engine.set_use_network(boolean()?),
-        "EvalFile" => {
+        OptionId::ShowWdl => return Ok(OptionEffect::ShowWdl(boolean()?)),
+        OptionId::ClearHash => engine.clear_hash(),
+        OptionId::SkillLevel => engine.set_skill_level(spin()? as u8),
+        OptionId::LimitStrength => engine.set_limit_strength(boolean()?),
+        OptionId::Elo => engine.set_elo(spin()? as i32),
+        OptionId::ReferencePlayer => engine.set_reference(needed()?.parse()?),
+        OptionId::UseNnue => engine.set_use_network(boolean()?),
+        OptionId::EvalFile => {
             let network = match text {
                 None => Network::embedded(),
                 Some(path) => Arc::new(Network::load(Path::new(path)).map_err(Refusal::Network)?),
             };
             engine.set_network(network);
         }
-        "Debug Log File" => return Ok(OptionEffect::LogFile(text.map(str::to_string))),
-        _ => {
-            let rule = rule_option(option).expect("every other option is a rule option");
+        OptionId::DebugLogFile => return Ok(OptionEffect::LogFile(text.map(str::to_string))),
+        OptionId::Rule(index) => {
+            let rule = &RULE_OPTIONS[*index];
             engine.choose_rules(rule.apply(*engine.rules(), needed()?)?);
         }
     }
@@ -238,7 +238,7 @@ mod tests {
         );
         assert_eq!(
             option(&mut engine, "Reference Player", Some("nope")),
-            "invalid Reference Player value 'nope' (expected off greedy margin3)"
+            "option 'Reference Player' value 'nope' is not off, greedy or margin3"
         );
         assert_eq!(
             set_option(&mut engine, "uci_showwdl", Some("TRUE")).unwrap(),

@@ -12,12 +12,16 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::notation::{ListMoveError, PositionError, parse_position, play_moves, start_position};
+use crate::notation::{ListMoveError, PositionError, parse_position, start_position};
 use crate::position::Position;
-use crate::rules::{OptionValueError, Rules};
+use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
 use crate::search::Score;
 
+mod game;
+mod result;
 mod termination;
+pub use game::Game;
+pub use result::{Ending, GameResult, GameResultError};
 pub use termination::{Termination, TerminationError};
 
 /// One move of a record.
@@ -113,11 +117,80 @@ pub struct Record {
     pub tags: Vec<(String, String)>,
     /// The moves from the start position.
     pub moves: Vec<RecordMove>,
-    /// The result token ending the movetext.
-    pub result: String,
+    /// The result ending the movetext.
+    pub result: GameResult,
+}
+
+/// A game as [`Record::from_game`] writes it: who played it, under which
+/// rules, from where, its moves and how it ended, with the tags each tool
+/// adds in their places.
+#[derive(Clone, Debug, Default)]
+pub struct Scoresheet {
+    /// The `Event` tag: `pasang match`, `pasang play` or `pasang gui`.
+    pub event: &'static str,
+    /// Tags after `Date` (`Round`, `Pair`).
+    pub numbering: Vec<(&'static str, String)>,
+    /// The `South` and `North` tags.
+    pub players: [String; 2],
+    /// Tags after the players' names (a match's engine options).
+    pub player_tags: Vec<(&'static str, String)>,
+    /// The rules, written as their four tags.
+    pub rules: Rules,
+    /// The `FEN` tag: the position the moves start from.
+    pub start: String,
+    /// Tags after `FEN` (a match's opening, seed and time controls).
+    pub setup_tags: Vec<(&'static str, String)>,
+    /// The moves from the start.
+    pub moves: Vec<RecordMove>,
+    /// The `Result` tag and the movetext's last token.
+    pub result: GameResult,
+    /// How a finished game ended, where the tool knows it.
+    pub ending: Option<Ending>,
+    /// Whether to write the `PlyCount` tag.
+    pub ply_count: bool,
 }
 
 impl Record {
+    /// The record of a game: `Event`, `Date`, the numbering, `South`,
+    /// `North`, the player tags, the rule tags, `FEN`, the setup tags,
+    /// `Result` (the same result ends the movetext), the ending's
+    /// `Termination`, `TerminationDetail` and `Scores`, and `PlyCount`.
+    pub fn from_game(game: Scoresheet) -> Record {
+        let mut record = Record::default();
+        record.push_tag("Event", game.event);
+        record.push_tag("Date", utc_date());
+        let [south, north] = game.players;
+        for (name, value) in game.numbering {
+            record.push_tag(name, value);
+        }
+        record.push_tag("South", south);
+        record.push_tag("North", north);
+        for (name, value) in game.player_tags {
+            record.push_tag(name, value);
+        }
+        record.push_rule_tags(&game.rules);
+        record.push_tag("FEN", game.start);
+        for (name, value) in game.setup_tags {
+            record.push_tag(name, value);
+        }
+        record.push_tag("Result", game.result.as_str());
+        if let Some(ending) = game.ending {
+            record.push_tag("Termination", ending.termination.to_string());
+            if let Some(detail) = ending.detail {
+                record.push_tag("TerminationDetail", detail);
+            }
+            if let Some([south, north]) = ending.scores {
+                record.push_tag("Scores", format!("{south}-{north}"));
+            }
+        }
+        if game.ply_count {
+            record.push_tag("PlyCount", game.moves.len().to_string());
+        }
+        record.moves = game.moves;
+        record.result = game.result;
+        record
+    }
+
     /// The value of tag `name`, if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -131,32 +204,25 @@ impl Record {
         self.tags.push((name.to_string(), value.into()));
     }
 
-    /// Adds the `Pattern`, `KaEntry`, `SecondColumn` and `Centre` tags of
-    /// `rules`, the tags [`Record::rules`] reads back.
+    /// Adds the tag of each rule option of `rules` (`Pattern`, `KaEntry`,
+    /// `SecondColumn`, `Centre`: [`RULE_OPTIONS`]' tags), the tags
+    /// [`Record::rules`] reads back.
     pub fn push_rule_tags(&mut self, rules: &Rules) {
-        self.push_tag("Pattern", rules.pattern.to_string());
-        self.push_tag("KaEntry", rules.ka_entry.to_string());
-        self.push_tag("SecondColumn", rules.second_column.to_string());
-        self.push_tag("Centre", rules.centre.to_string());
+        for option in &RULE_OPTIONS {
+            self.push_tag(option.tag, option.value(rules));
+        }
     }
 
-    /// The rule options of the `Pattern`, `KaEntry`, `SecondColumn` and
-    /// `Centre` tags (defaults for missing ones).
+    /// The rule options of the rule tags (defaults for missing ones).
     pub fn rules(&self) -> Result<Rules, OptionValueError> {
-        let mut rules = Rules::default();
-        if let Some(value) = self.tag("Pattern") {
-            rules.pattern = value.parse()?;
-        }
-        if let Some(value) = self.tag("KaEntry") {
-            rules.ka_entry = value.parse()?;
-        }
-        if let Some(value) = self.tag("SecondColumn") {
-            rules.second_column = value.parse()?;
-        }
-        if let Some(value) = self.tag("Centre") {
-            rules.centre = value.parse()?;
-        }
-        Ok(rules)
+        RULE_OPTIONS
+            .iter()
+            .try_fold(Rules::default(), |rules, option| {
+                match self.tag(option.tag) {
+                    Some(value) => option.apply(rules, value),
+                    None => Ok(rules),
+                }
+            })
     }
 
     /// The record's rules and start position: the `FEN` tag, or the
@@ -173,9 +239,7 @@ impl Record {
     /// Replays the moves from the `FEN` tag (or the pattern's start) under
     /// the record's rules, checking each; returns the final position.
     pub fn replay(&self) -> Result<Position, ReplayError> {
-        let (rules, start) = self.start()?;
-        let texts: Vec<&str> = self.moves.iter().map(|mv| mv.text.as_str()).collect();
-        play_moves(start, &rules, &texts, |_| {}).map_err(ReplayError::Ply)
+        Ok(Game::from_record(self)?.current())
     }
 
     /// Whether the start position has North to move (move numbers then
@@ -245,11 +309,7 @@ impl fmt::Display for Record {
                 tokens.push(format!("{{{}}}", clean_comment(comment)));
             }
         }
-        tokens.push(if self.result.is_empty() {
-            "*".to_string()
-        } else {
-            self.result.clone()
-        });
+        tokens.push(self.result.to_string());
         let mut line = String::new();
         for token in tokens {
             if !line.is_empty() && line.len() + 1 + token.len() > LINE_WIDTH {
@@ -313,10 +373,6 @@ pub enum RecordSyntax {
     /// The text ends inside a record, before its result.
     #[error("the last record has no result")]
     NoResult,
-}
-
-fn is_result(token: &str) -> bool {
-    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 /// Parses `[Name "value"]`.
@@ -423,15 +479,7 @@ fn read_into(
                         let finished = text.trim().to_string();
                         comment = None;
                         rest = &rest[end + 1..];
-                        if let Some(last) = current.as_mut().and_then(|r| r.moves.last_mut()) {
-                            last.comment = Some(match last.comment.take() {
-                                Some(earlier) if !finished.is_empty() => {
-                                    format!("{earlier} {finished}")
-                                }
-                                Some(earlier) => earlier,
-                                None => finished,
-                            });
-                        }
+                        attach_comment(&mut current, finished);
                     }
                     None => {
                         text.push_str(rest);
@@ -455,44 +503,14 @@ fn read_into(
                 .unwrap_or(rest.len());
             let token = &rest[..end];
             rest = &rest[end..];
-            if is_result(token) {
+            if let Ok(result) = token.parse::<GameResult>() {
                 let mut record = current.take().unwrap_or_default();
-                record.result = token.to_string();
+                record.result = result;
                 records.push(record);
                 *complete_bytes = line_end;
                 continue;
             }
-            // Move numbers: `12.` or `12...`, possibly glued to the move.
-            let unnumbered = if token.starts_with(|c: char| c.is_ascii_digit()) {
-                let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
-                if !digits.starts_with('.') {
-                    return Err(error(RecordSyntax::NotAMove(token.to_string())));
-                }
-                digits.trim_start_matches('.')
-            } else {
-                token
-            };
-            if unnumbered.is_empty() {
-                continue;
-            }
-            let record = current.get_or_insert_with(Record::default);
-            let (text, mark) = split_mark(unnumbered).map_err(error)?;
-            if text.is_empty() {
-                // A NAG or a suffix standing alone marks the move before.
-                let last = record
-                    .moves
-                    .last_mut()
-                    .ok_or_else(|| error(RecordSyntax::MarkWithoutMove(token.to_string())))?;
-                if mark.is_some() {
-                    last.mark = mark;
-                }
-                continue;
-            }
-            record.moves.push(RecordMove {
-                text: text.to_string(),
-                comment: None,
-                mark,
-            });
+            read_move(&mut current, token).map_err(error)?;
         }
     }
     if let Some((_, line)) = comment {
@@ -510,17 +528,72 @@ fn read_into(
     Ok(())
 }
 
+/// Adds a comment just closed to the last move of the record being read
+/// (several after one move are joined with a space); one before any
+/// move is dropped.
+fn attach_comment(current: &mut Option<Record>, finished: String) {
+    if let Some(last) = current.as_mut().and_then(|r| r.moves.last_mut()) {
+        last.comment = Some(match last.comment.take() {
+            Some(earlier) if !finished.is_empty() => format!("{earlier} {finished}"),
+            Some(earlier) => earlier,
+            None => finished,
+        });
+    }
+}
+
+/// Reads a movetext token other than a result into the record being
+/// read: a move (with its mark), a move number (`12.` or `12...`,
+/// possibly glued to the move), or a mark standing alone (a NAG or a
+/// suffix) for the move before.
+fn read_move(current: &mut Option<Record>, token: &str) -> Result<(), RecordSyntax> {
+    let unnumbered = if token.starts_with(|c: char| c.is_ascii_digit()) {
+        let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        if !digits.starts_with('.') {
+            return Err(RecordSyntax::NotAMove(token.to_string()));
+        }
+        digits.trim_start_matches('.')
+    } else {
+        token
+    };
+    if unnumbered.is_empty() {
+        return Ok(());
+    }
+    let record = current.get_or_insert_with(Record::default);
+    let (text, mark) = split_mark(unnumbered)?;
+    if text.is_empty() {
+        let last = record
+            .moves
+            .last_mut()
+            .ok_or_else(|| RecordSyntax::MarkWithoutMove(token.to_string()))?;
+        if mark.is_some() {
+            last.mark = mark;
+        }
+        return Ok(());
+    }
+    record.moves.push(RecordMove {
+        text: text.to_string(),
+        comment: None,
+        mark,
+    });
+    Ok(())
+}
+
 /// The comment after an engine's move, as match records write it:
 /// `<score>/<depth> <seconds>s`, the score in points from the mover's view
 /// (`+M<n>`/`-M<n>` for a win or loss by force in n moves).
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn engine_comment(score: Score, depth: u32, elapsed: Duration) -> String {
-    let score = match score {
+    format!("{}/{depth} {:.3}s", points(score), elapsed.as_secs_f64())
+}
+
+/// A score in points, as records, the board and annotate write it:
+/// `+7.36`, `-0.05`, `+M3` (a win by force in 3 moves), `-M2`.
+pub(crate) fn points(score: Score) -> String {
+    match score {
         Score::Centipoints(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
         Score::Mate(moves) if moves < 0 => format!("-M{}", -moves),
         Score::Mate(moves) => format!("+M{moves}"),
-    };
-    format!("{score}/{depth} {:.3}s", elapsed.as_secs_f64())
+    }
 }
 
 /// Splits a movetext token into the move and its mark: `b5c5e??` gives
@@ -648,7 +721,7 @@ mod tests {
         record.push_tag("South", "engine \"one\" \\ a");
         record.push_tag("North", "two");
         record.push_tag("FEN", crate::rules::Pattern::One.start_position_string());
-        record.push_tag("Result", "1-0");
+        record.push_tag("Result", GameResult::SouthWins.as_str());
         let moves = ["c", "j", "b4c4n", "k7j7w", "c4c7ew", "j7k7s"];
         record.moves = moves
             .iter()
@@ -663,7 +736,7 @@ mod tests {
                 mark: (i == 3).then_some(Mark::Blunder),
             })
             .collect();
-        record.result = "1-0".into();
+        record.result = GameResult::SouthWins;
         record
     }
 
@@ -672,7 +745,7 @@ mod tests {
         let one = sample();
         let mut two = sample();
         two.tags[1].1 = "2".into();
-        two.result = "1/2-1/2".into();
+        two.result = GameResult::Draw;
         two.moves.truncate(1);
         let text = format!("{one}{two}");
         assert!(
@@ -686,6 +759,52 @@ mod tests {
         let end = back[0].replay().unwrap();
         assert_eq!(end.score(crate::position::Player::South), 14);
         assert_eq!(end.score(crate::position::Player::North), 20);
+    }
+
+    #[test]
+    fn from_game_writes_the_result_tag_and_token_together() {
+        let record = Record::from_game(Scoresheet {
+            event: "pasang play",
+            numbering: vec![("Round", "3".into())],
+            players: ["Ani".into(), "pasang".into()],
+            rules: Rules::default(),
+            start: crate::rules::Pattern::One.start_position_string(),
+            moves: sample().moves,
+            result: GameResult::NorthWins,
+            ending: Some(Ending {
+                termination: Termination::TimeForfeit,
+                detail: None,
+                scores: Some([14, 20]),
+            }),
+            ply_count: true,
+            ..Scoresheet::default()
+        });
+        let names: Vec<&str> = record.tags.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Event",
+                "Date",
+                "Round",
+                "South",
+                "North",
+                "Pattern",
+                "KaEntry",
+                "SecondColumn",
+                "Centre",
+                "FEN",
+                "Result",
+                "Termination",
+                "Scores",
+                "PlyCount"
+            ]
+        );
+        assert_eq!(record.tag("Result"), Some("0-1"));
+        assert_eq!(record.tag("Scores"), Some("14-20"));
+        assert_eq!(record.tag("PlyCount"), Some("6"));
+        let text = record.to_string();
+        assert!(text.trim_end().ends_with(" 0-1"), "{text}");
+        assert_eq!(read(&text).unwrap(), vec![record]);
     }
 
     #[test]
@@ -717,7 +836,7 @@ mod tests {
         let moves: Vec<&str> = records[0].moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(moves, ["c", "j", "b4c4n"]);
         assert_eq!(records[0].moves[0].comment.as_deref(), Some("a comment"));
-        assert_eq!(records[0].result, "0-1");
+        assert_eq!(records[0].result, GameResult::NorthWins);
     }
 
     #[test]

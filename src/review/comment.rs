@@ -12,7 +12,7 @@
 
 use super::{BestMove, Evaluation};
 use crate::moves::Move;
-use crate::record::Mark;
+use crate::record::{GameResult, Mark};
 
 /// What a comment says, its moves still as text.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,7 +96,7 @@ pub(super) fn parse(comment: &str) -> Option<Parsed> {
     let first = words.next()?;
     let (token, depth) = match first.split_once('/') {
         // A drawn result holds a slash of its own.
-        Some((token, depth)) if first != "1/2-1/2" => (token, depth.parse().ok()?),
+        Some((token, depth)) if first != GameResult::Draw.as_str() => (token, depth.parse().ok()?),
         _ => (first, 0),
     };
     let eval = Evaluation::from_token(token)?;

@@ -7,6 +7,7 @@ use std::fmt;
 use crate::eval::wdl::Wdl;
 use crate::outcome::Status;
 use crate::position::Player;
+use crate::record::GameResult;
 use crate::search::Score;
 
 /// The value of a position from South's view.
@@ -97,20 +98,21 @@ impl Evaluation {
                 format!("{sign}M{moves}")
             }
             Evaluation::Draw => "=".to_string(),
-            Evaluation::Over(Some(Player::South)) => "1-0".to_string(),
-            Evaluation::Over(Some(Player::North)) => "0-1".to_string(),
-            Evaluation::Over(None) => "1/2-1/2".to_string(),
+            Evaluation::Over(winner) => GameResult::decided(winner).to_string(),
         }
     }
 
     /// Reads [`Evaluation::token`]'s form back.
     pub fn from_token(token: &str) -> Option<Evaluation> {
-        match token {
-            "=" => return Some(Evaluation::Draw),
-            "1-0" => return Some(Evaluation::Over(Some(Player::South))),
-            "0-1" => return Some(Evaluation::Over(Some(Player::North))),
-            "1/2-1/2" => return Some(Evaluation::Over(None)),
-            _ => {}
+        if token == "=" {
+            return Some(Evaluation::Draw);
+        }
+        if let Some(winner) = token
+            .parse::<GameResult>()
+            .ok()
+            .and_then(GameResult::winner)
+        {
+            return Some(Evaluation::Over(winner));
         }
         let (sign, rest) = match token.split_at_checked(1)? {
             ("+", rest) => (1, rest),

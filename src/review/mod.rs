@@ -76,8 +76,7 @@ use crate::engine::DEFAULT_HASH_MIB;
 use crate::moves::Move;
 use crate::notation::{format_position, play_moves};
 use crate::position::{Player, Position};
-use crate::record::{Mark, Record, RecordMove, ReplayError};
-use crate::rules::Rules;
+use crate::record::{Game, Mark, Record, RecordMove, ReplayError};
 use crate::tt::TableError;
 
 pub use accuracy::{
@@ -268,29 +267,9 @@ pub struct AnnotatedGame {
     north: SideSummary,
 }
 
-/// A game's start, rules and moves, checked.
-struct Replayed {
-    rules: Rules,
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-}
-
-fn replay(record: &Record) -> Result<Replayed, ReviewError> {
-    let (rules, start) = record.start()?;
-    let texts: Vec<&str> = record.moves.iter().map(|mv| mv.text.as_str()).collect();
-    let mut positions = Vec::with_capacity(texts.len() + 1);
-    positions.push(start);
-    let mut moves = Vec::with_capacity(texts.len());
-    play_moves(start, &rules, &texts, |mv| {
-        positions.push(positions[moves.len()].play(mv));
-        moves.push(mv);
-    })
-    .map_err(ReplayError::Ply)?;
-    Ok(Replayed {
-        rules,
-        positions,
-        moves,
-    })
+/// A record's game, every move checked ([`Game::from_record`]).
+fn replay(record: &Record) -> Result<Game, ReviewError> {
+    Ok(Game::from_record(record)?)
 }
 
 /// Reviews games one after another with one searcher (one table, one set
@@ -321,11 +300,13 @@ impl Reviewer {
     ) -> Result<AnnotatedGame, ReviewError> {
         let game = replay(record)?;
         self.analyser.new_game();
-        let total = game.positions.len();
+        let total = game.positions().len();
         // Searched from the end back, then put in the game's order.
         let mut evals = Vec::with_capacity(total);
         for index in (0..total).rev() {
-            let found = self.analyser.evaluate(&game.positions[index], &game.rules);
+            let found = self
+                .analyser
+                .evaluate(&game.positions()[index], &game.rules());
             let eval = found.eval;
             evals.push(found);
             if progress(ReviewProgress {
@@ -371,15 +352,15 @@ pub fn annotate_game(
 /// Judges every move from the positions' evaluations.
 fn judge(
     record: &Record,
-    game: &Replayed,
+    game: &Game,
     evals: &[PositionEval],
     books: &[bool],
     annotator: String,
 ) -> AnnotatedGame {
-    let mut plies = Vec::with_capacity(game.moves.len());
-    for (index, &played) in game.moves.iter().enumerate() {
+    let mut plies = Vec::with_capacity(game.moves().len());
+    for (index, &played) in game.moves().iter().enumerate() {
         let (before, after) = (&evals[index], &evals[index + 1]);
-        let mover = game.positions[index].side_to_move();
+        let mover = game.positions()[index].side_to_move();
         let agreed = before.line.first() == Some(&played);
         let drop = if agreed {
             0.0
@@ -439,7 +420,7 @@ fn judge(
     let (south, north) = (summary(Player::South), summary(Player::North));
     AnnotatedGame {
         source: record.clone(),
-        start: game.positions[0],
+        start: game.positions()[0],
         start_eval: evals[0].eval,
         start_depth: evals[0].depth,
         annotator,
@@ -526,7 +507,7 @@ impl AnnotatedGame {
                 .cloned()
                 .collect(),
             moves: Vec::new(),
-            result: self.source.result.clone(),
+            result: self.source.result,
         };
         record.push_tag("Annotator", self.annotator.clone());
         let start = comment::write(false, self.start_eval, self.start_depth, None, None);
@@ -576,14 +557,14 @@ impl AnnotatedGame {
             before.line = match parsed.best {
                 Some((_, line)) => {
                     let mut moves = Vec::with_capacity(line.len());
-                    play_moves(game.positions[index], &game.rules, &line, |mv| {
+                    play_moves(game.positions()[index], &game.rules(), &line, |mv| {
                         moves.push(mv)
                     })
                     .map_err(|_| ReviewError::NotAnnotated { ply })?;
                     moves
                 }
                 // No line given: the engine played the move itself.
-                None => vec![game.moves[index]],
+                None => vec![game.moves()[index]],
             };
             evals.push(PositionEval {
                 eval: parsed.eval,
@@ -649,7 +630,7 @@ impl AnnotatedGame {
             .collect();
         json!({
             "tags": tags,
-            "result": self.source.result,
+            "result": self.source.result.as_str(),
             "start": {
                 "position": format_position(&self.start),
                 "eval": eval_json(self.start_eval),
@@ -696,13 +677,13 @@ mod tests {
                 mark: None,
             })
             .collect();
-        record.result = "*".into();
+        record.result = crate::record::GameResult::Unfinished;
         record
     }
 
-    fn eval(game: &Replayed, index: usize, eval: Evaluation, line: &[&str]) -> PositionEval {
+    fn eval(game: &Game, index: usize, eval: Evaluation, line: &[&str]) -> PositionEval {
         let mut moves = Vec::new();
-        play_moves(game.positions[index], &game.rules, line, |mv| {
+        play_moves(game.positions()[index], &game.rules(), line, |mv| {
             moves.push(mv)
         })
         .unwrap();

@@ -29,7 +29,10 @@ impl Reference {
 
 /// A `Reference Player` value that names no reference player.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("invalid Reference Player value '{given}' (expected off greedy margin3)")]
+#[error(
+    "option 'Reference Player' value '{given}' is not {}",
+    crate::rules::one_of(Reference::NAMES)
+)]
 pub struct ReferenceError {
     /// The value given, trimmed and in lower case.
     pub given: String,

@@ -10,8 +10,7 @@ use pasang::notation::{
 };
 use pasang::outcome::Status;
 use pasang::position::{Phase, Player, Position};
-use pasang::protocol::options::rule_option;
-use pasang::rules::{OptionValueError, Rules};
+use pasang::rules::{OptionValueError, RULE_OPTIONS, Rules};
 
 /// Why a board call failed; the board is unchanged after one.
 #[derive(Debug, thiserror::Error)]
@@ -53,7 +52,9 @@ impl Board {
             let (name, value) = line
                 .split_once('=')
                 .ok_or_else(|| BoardError::OptionSyntax(line.to_string()))?;
-            let option = rule_option(name.trim())
+            let option = RULE_OPTIONS
+                .iter()
+                .find(|option| option.name == name.trim())
                 .ok_or_else(|| BoardError::UnknownOption(name.trim().to_string()))?;
             rules = option.apply(rules, value.trim())?;
         }
@@ -114,7 +115,7 @@ impl Board {
             "history" => self.moves.join(" "),
             "rules" => {
                 let mut text = String::new();
-                for option in &pasang::protocol::options::RULE_OPTIONS {
+                for option in &RULE_OPTIONS {
                     let _ = writeln!(text, "{}={}", option.name, option.value(&self.rules));
                 }
                 text

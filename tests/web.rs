@@ -213,6 +213,26 @@ fn stop_and_isready_are_heard_while_it_searches() {
 }
 
 #[test]
+fn the_rules_example_runs() {
+    let Some(_) = site("the_rules_example_runs") else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = Command::new("node")
+        .arg(root.join("web/examples/rules.mjs"))
+        .output()
+        .expect("node runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("refused: illegal move 'a1a2'"), "{text}");
+    assert!(text.contains(" plies: "), "{text}");
+}
+
+#[test]
 fn the_typed_rules_api_plays_undoes_and_refuses_bad_input() {
     let Some(site) = site("the_typed_rules_api_plays_undoes_and_refuses_bad_input") else {
         return;
@@ -385,6 +405,27 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         "document.querySelector('#status').textContent === 'South to move'",
         10,
     );
+
+    // The package's worker example: the engine as text in a Web Worker.
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+    let examples = StaticServer::start(&web).expect("python3 -m http.server starts");
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://127.0.0.1:{}/examples/engine.html", examples.port)}),
+    );
+    browser.wait_for(
+        "document.querySelector('#out') !== null && document.querySelector('#out').textContent.includes('readyok')",
+        30,
+    );
+    browser.eval(
+        "document.querySelector('#line').value = 'go depth 6';
+         document.querySelector('#send').requestSubmit(); true",
+    );
+    browser.wait_for(
+        "document.querySelector('#out').textContent.includes('bestmove')",
+        30,
+    );
+    drop(examples);
 
     // Offline: the server stopped, the page (with a query) loads again.
     browser.open(&format!("{base}?mode=play&side=north"));

@@ -17,6 +17,7 @@ use pasang::notation::{
 use pasang::outcome::Status;
 use pasang::perft::perft;
 use pasang::position::{Phase, Player, Position};
+use pasang::record::GameResult;
 use pasang::rules::Rules;
 
 use crate::learn;
@@ -161,11 +162,15 @@ impl Outcome {
     /// The record's result token: "1-0" South won, "0-1" North won,
     /// "1/2-1/2" a draw.
     fn result(&self) -> &'static str {
-        match self.winner {
-            Some("south") => "1-0",
-            Some(_) => "0-1",
-            None => "1/2-1/2",
-        }
+        let winner = self.winner.map(|name| {
+            if name == Player::South.name() {
+                Player::South
+            } else {
+                Player::North
+            }
+        });
+        // The tokens are the record's own (record::GameResult's table).
+        GameResult::decided(winner).as_str()
     }
 
     fn __repr__(&self) -> String {

@@ -59,13 +59,18 @@ fn tuple_of(record: Record) -> RecordTuple {
             )
         })
         .collect();
-    (record.tags, moves, record.result)
+    (record.tags, moves, record.result.to_string())
 }
 
 /// The text of a record, as the engine writes it (ending with a blank
 /// line). A mark must be one of `! ? !! ?? !? ?!`.
 #[pyfunction]
 fn format_record(tags: Tags, moves: Vec<MoveTuple>, result: String) -> PyResult<String> {
+    let result = result
+        .parse()
+        .map_err(|error: pasang::record::GameResultError| {
+            RecordError::new_err(error.to_string())
+        })?;
     let mut record = Record {
         tags,
         moves: Vec::with_capacity(moves.len()),

@@ -406,6 +406,24 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         10,
     );
 
+    // The rules page, from the engine's own rules text, fits a phone and a
+    // desktop without sideways scroll (its position strings and diagrams
+    // scroll in their own boxes).
+    for (width, height, mobile) in [(360, 640, true), (1440, 900, false)] {
+        browser.viewport(width, height, mobile);
+        browser.call("Page.navigate", json!({"url": format!("{base}rules/")}));
+        browser.wait_for(
+            "document.readyState === 'complete' && document.querySelectorAll('h2').length > 3",
+            10,
+        );
+        assert_eq!(
+            browser.eval("document.documentElement.scrollWidth <= innerWidth"),
+            json!(true),
+            "the rules scroll sideways at {width}x{height}"
+        );
+    }
+    browser.viewport(1280, 900, false);
+
     // The package's worker example: the engine as text in a Web Worker.
     let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
     let examples = StaticServer::start(&web).expect("python3 -m http.server starts");
@@ -475,8 +493,8 @@ fn bench_speed_against_native() {
         let in_node = bench_speed(&node.until_word("Nodes/second", LONG));
         node.quit(LONG);
         browser.eval(
-            "window.benchLines = []; const w = new Worker('worker.mjs', { type: 'module' });
-             w.onmessage = e => window.benchLines.push(e.data); w.postMessage('bench'); true",
+            "(() => { window.benchLines = []; const w = new Worker('worker.mjs', { type: 'module' });
+               w.onmessage = e => window.benchLines.push(e.data); w.postMessage('bench'); return true; })()",
         );
         browser.wait_for(
             "window.benchLines.some(l => l.startsWith('Nodes/second'))",

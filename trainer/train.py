@@ -29,24 +29,22 @@ INPUTS = 4 * POINTS
 QA, QB = 255, 1024
 SCALE = 400  # centipoints per unit of the network's output
 K = 400.0  # centipoints per unit of log-odds (sigmoid(score / K))
-RECORD = np.dtype([
-    ("stones", "u1", 32), ("ka", "u1", 2), ("passage", "u1", 2),
-    ("points", "u1", 2), ("side", "u1"), ("rules", "u1"), ("score", "<i2"),
-    ("result", "u1"), ("pad", "u1"), ("margin", "<i2"), ("pad2", "<u2")])
-assert RECORD.itemsize == 48
 
 
 def load(path):
-    """The packed file's records as a numpy structured array."""
-    with open(path, "rb") as f:
-        head = f.read(32)
-    magic, version, size, count, _seed = struct.unpack("<8sIIQQ", head)
-    if magic != b"PSNGDAT\0" or version != 1 or size != 48:
-        sys.exit(f"{path}: not a packed datagen file of version 1")
-    data = np.fromfile(path, dtype=RECORD, offset=32)
-    if len(data) != count:
-        sys.exit(f"{path}: header promises {count} records, file holds {len(data)}")
-    return data
+    """The packed file's records as a numpy structured array, read by the
+    project's Python module (`pip install ./python`: pasang.learn), with a
+    `stones` view of the two colours' bits side by side, as views() takes
+    them."""
+    try:
+        from pasang.learn import read_packed_records
+    except ImportError:
+        sys.exit("train.py reads its data with the pasang module: pip install ./python")
+    try:
+        data = read_packed_records(path)
+    except ValueError as error:
+        sys.exit(str(error))
+    return data, np.concatenate([data["white"], data["black"]], axis=1)
 
 
 def views(stones, ka, side):
@@ -146,15 +144,15 @@ def main():
     args = p.parse_args()
     torch.manual_seed(args.seed)
     start = time.time()
-    data = load(args.data)
+    data, stones = load(args.data)
     both = (data["ka"][:, 0] != 255) & (data["ka"][:, 1] != 255)
-    data = data[both]  # the engine asks the network once both kas are in
+    data, stones = data[both], stones[both]  # the engine asks the network once both kas are in
     side = data["side"].astype(np.int64)
     own = data["points"][np.arange(len(data)), side].astype(np.float32)
     other = data["points"][np.arange(len(data)), 1 - side].astype(np.float32)
     dev = torch.device(args.device)
     tensors = [
-        torch.from_numpy(np.ascontiguousarray(data["stones"])).to(dev),
+        torch.from_numpy(np.ascontiguousarray(stones)).to(dev),
         torch.from_numpy(data["ka"].astype(np.int64)).to(dev),
         torch.from_numpy(side).to(dev),
         torch.from_numpy(own - other).to(dev),

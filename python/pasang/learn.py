@@ -45,6 +45,7 @@ __all__ = [
     "Batch",
     "read_datagen",
     "read_packed",
+    "read_packed_records",
 ]
 
 SIZE = 11
@@ -161,13 +162,14 @@ _RECORD = np.dtype(
 _NO_KA = 255
 
 
-def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
-    """The positions of a packed datagen file (``pasang datagen --merge``
-    writes one, shuffled), ``batch_size`` at a time, as :func:`read_datagen`
-    gives them but without the position strings. A file that is not of the
-    format raises ``ValueError``."""
-    if batch_size < 1:
-        raise ValueError("batch_size must be at least 1")
+def read_packed_records(path: str) -> "np.ndarray":
+    """All records of a packed datagen file (``pasang datagen --merge``) as
+    one NumPy structured array, fields as docs/datagen.md names them
+    (``white``, ``black``: 16 bytes of little-endian point bits each;
+    ``ka``, ``passage``, ``points``: South's then North's; ``side``,
+    ``rules``, ``score``, ``result``, ``margin``): what a trainer moves to
+    its device whole. A file that is not of the format raises
+    ``ValueError``."""
     with open(path, "rb") as handle:
         head = handle.read(32)
         if len(head) < 32:
@@ -178,6 +180,17 @@ def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
         records = np.fromfile(handle, dtype=_RECORD, count=count)
     if len(records) != count:
         raise ValueError("{}: {} records announced, {} found".format(path, count, len(records)))
+    return records
+
+
+def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
+    """The positions of a packed datagen file (``pasang datagen --merge``
+    writes one, shuffled), ``batch_size`` at a time, as :func:`read_datagen`
+    gives them but without the position strings. A file that is not of the
+    format raises ``ValueError``."""
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    records = read_packed_records(path)
     rule_sets = [dict(zip(_RULE_KEYS, values)) for values in datagen_rule_sets()]
     if len(records) and int(records["rules"].max()) >= len(rule_sets):
         raise ValueError("{}: a rule-set index out of range".format(path))

@@ -116,6 +116,16 @@ def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
     assert all(batch.fens is None for batch in from_packed)
     assert len(from_text) > 20
     assert rows(from_packed) == from_text
+    # The whole file as one array, as the trainer reads it: the same
+    # positions, scores and results as the batches.
+    records = learn.read_packed_records(str(packed))
+    assert len(records) == len(from_text)
+    assert list(records["score"]) == [int(s) for b in from_packed for s in b.scores]
+    assert list(records["result"] / 2) == [float(r) for b in from_packed for r in b.results]
+    white = np.unpackbits(records["white"], axis=1, bitorder="little")[:, :121]
+    assert (white == np.concatenate([b.boards[:, 0].reshape(-1, 121) for b in from_packed])).all()
     (tmp_path / "bad.bin").write_bytes(b"NOTDATA!" + bytes(40))
     with pytest.raises(ValueError, match="not a packed datagen file"):
         list(learn.read_packed(str(tmp_path / "bad.bin")))
+    with pytest.raises(ValueError, match="not a packed datagen file"):
+        learn.read_packed_records(str(tmp_path / "bad.bin"))

@@ -331,11 +331,7 @@ fn the_page_in_a_real_browser() {
             break;
         }
         assert!(Instant::now() < deadline, "the game did not end: {status}");
-        // Where one landing takes two lines the page asks which; else a
-        // target plays, an origin picks the stone to move.
-        let clicked = browser.click("#choice:not([hidden]) [data-move]")
-            || browser.click("[data-point].legal.target")
-            || browser.click("[data-point].legal");
+        let clicked = browser.click_a_move();
         std::thread::sleep(Duration::from_millis(if clicked { 40 } else { 20 }));
     }
     let moves: Vec<String> = serde_json::from_value(

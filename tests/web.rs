@@ -334,9 +334,7 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
                 break;
             }
             assert!(Instant::now() < deadline, "the game stalled: {status}");
-            let clicked = browser.click("#choice:not([hidden]) [data-move]")
-                || browser.click("[data-point].legal.target")
-                || browser.click("[data-point].legal");
+            let clicked = browser.click_a_move();
             std::thread::sleep(Duration::from_millis(if clicked { 40 } else { 20 }));
         }
         // No sideways scroll.

@@ -177,6 +177,15 @@ impl Browser {
         true
     }
 
+    /// One click of a person playing by clicks: where one landing takes
+    /// two lines the page asks which; else a target plays, an origin picks
+    /// the stone to move. False when nothing could be clicked.
+    pub fn click_a_move(&mut self) -> bool {
+        self.click("#choice:not([hidden]) [data-move]")
+            || self.click("[data-point].legal.target")
+            || self.click("[data-point].legal")
+    }
+
     pub fn key(&mut self, key: &str) {
         for kind in ["keyDown", "keyUp"] {
             self.call(

@@ -42,9 +42,30 @@ export class Board {
 export interface Pasang {
   /** The protocol engine (one per loaded module); `listener` gets each line it prints. */
   engine(listener: (line: string) => void): Engine;
+  /** The board page's session (one per loaded module); `listener` gets each message for the page. */
+  boardSession(listener: (json: string) => void): BoardSession;
+  /** The rules page and its pictures, as `pasang gui` serves them under /rules. */
+  rulesPage(): { html: string; pictures: Record<string, string> };
   /** A board from the start (or `fen`), under `rules`; throws PasangError on bad input. */
   board(options?: { fen?: string; rules?: RuleOptions }): Board;
 }
+
+/** The board page's session with its engine (what the static page's worker runs). */
+export interface BoardSession {
+  /** Takes one page message (JSON text); resolves when it has been handled. */
+  send(json: string): Promise<void>;
+  /** Stops the session's clock ticks. */
+  close(): void;
+}
+
+/**
+ * In a Web Worker: runs the face `start` returns, fed the worker's
+ * messages; messages posted while the module loads are kept in order.
+ */
+export function serveInWorker(
+  wasmUrl: URL | string,
+  start: (pasang: Pasang, post: (text: string) => void) => { send(text: string): unknown },
+): Promise<void>;
 
 /** Loads the module from its bytes or a fetch Response. */
 export function loadPasang(source: BufferSource | Response): Promise<Pasang>;

@@ -249,3 +249,17 @@ export class Board {
     return rules;
   }
 }
+
+/**
+ * Runs a face of the module in a Web Worker: the worker's messages (text)
+ * go to its `send`, what it gives goes back with `postMessage`. Messages
+ * posted while the module loads are kept, in order.
+ */
+export async function serveInWorker(wasmUrl, start) {
+  const early = [];
+  let face = null;
+  self.onmessage = (event) => (face ? face.send(String(event.data)) : early.push(String(event.data)));
+  const pasang = await loadPasang(await fetch(wasmUrl));
+  face = start(pasang, (text) => postMessage(text));
+  for (const text of early.splice(0)) face.send(text);
+}

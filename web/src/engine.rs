@@ -53,9 +53,7 @@ thread_local! {
 /// (the skill levels' noise) from the page.
 #[unsafe(no_mangle)]
 pub extern "C" fn engine_start(seed_low: u32, seed_high: u32) {
-    #[cfg(target_arch = "wasm32")]
-    pasang::host::seed(u64::from(seed_low) | (u64::from(seed_high) << 32));
-    let _ = (seed_low, seed_high);
+    crate::seed(seed_low, seed_high);
     DRIVER.with(|_| {});
 }
 

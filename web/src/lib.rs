@@ -24,6 +24,15 @@ thread_local! {
     static TEXT: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
+/// Seeds the engine's randomness (the skill levels' noise) with 64 bits
+/// from the page's `crypto.getRandomValues`.
+fn seed(low: u32, high: u32) {
+    #[cfg(target_arch = "wasm32")]
+    pasang::host::seed(u64::from(low) | (u64::from(high) << 32));
+    // Natively (the crate's unit tests) the operating system seeds it.
+    let _ = (low, high);
+}
+
 /// Keeps `text` as the answer the page reads next.
 fn set_text(text: impl Into<String>) {
     TEXT.with(|kept| *kept.borrow_mut() = text.into());

@@ -12,9 +12,7 @@ thread_local! {
 /// the engine's randomness from the page.
 #[unsafe(no_mangle)]
 pub extern "C" fn page_start(seed_low: u32, seed_high: u32) {
-    #[cfg(target_arch = "wasm32")]
-    pasang::host::seed(u64::from(seed_low) | (u64::from(seed_high) << 32));
-    let _ = (seed_low, seed_high);
+    crate::seed(seed_low, seed_high);
     BOARD.with(|_| {});
 }
 

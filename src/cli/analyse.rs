@@ -68,7 +68,7 @@ pub struct AnalyseArgs {
 #[derive(Debug, thiserror::Error)]
 enum InputError {
     /// Not a `position` command's arguments (the protocol's words).
-    #[error("{}", match .0 { CommandError::Invalid(why) => why, CommandError::Unknown(text) => text })]
+    #[error("{}", match .0 { CommandError::Invalid(why) => why.to_string(), CommandError::Unknown(text) => text.clone() })]
     NotAPosition(CommandError),
     /// The engine refuses the position or a move.
     #[error(transparent)]

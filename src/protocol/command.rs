@@ -30,7 +30,7 @@ pub struct GoParams {
     /// `go perft <n>`: a move-path count, not a search.
     pub perft: Option<u32>,
     /// Parameters that were skipped, with the reason (reported, not fatal).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<GoWarning>,
 }
 
 /// What `query` asks (UGI): player 1 is South, who moves first.
@@ -108,29 +108,124 @@ pub enum CommandError {
     Unknown(String),
     /// A known command with bad arguments.
     #[error("error: {0}")]
-    Invalid(String),
+    Invalid(ArgumentError),
 }
 
-fn invalid(message: impl Into<String>) -> CommandError {
-    CommandError::Invalid(message.into())
+/// What is wrong with a known command's arguments (each message written
+/// here once; the input's words in them are shortened and made safe).
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum ArgumentError {
+    /// A command without arguments was given some.
+    #[error("'{0}' takes no arguments")]
+    NoArguments(String),
+    /// `query` without one of its questions.
+    #[error("query takes one of gameover, p1turn, result")]
+    Query,
+    /// `debug` without `on` or `off`.
+    #[error("debug takes 'on' or 'off'")]
+    Debug,
+    /// `perft` without exactly one depth.
+    #[error("perft takes one depth")]
+    PerftDepth,
+    /// `bench` with more than one depth.
+    #[error("bench takes at most one depth")]
+    BenchDepth,
+    /// `setoption` without `name`.
+    #[error("setoption: expected 'setoption name <name> [value <value>]'")]
+    SetOptionSyntax,
+    /// `setoption name` without a name.
+    #[error("setoption: missing option name")]
+    SetOptionName,
+    /// `position fen` without a position string.
+    #[error("position fen: missing position string")]
+    MissingPositionString,
+    /// `position` with nothing after it.
+    #[error("position: expected 'startpos' or 'fen <position string>'")]
+    MissingBase,
+    /// A word after `startpos` that is not `moves`.
+    #[error(
+        "position: unexpected '{0}' after 'startpos' (moves follow the word 'moves': \
+         position startpos moves c j)"
+    )]
+    AfterStartpos(String),
+    /// `position` followed by neither `startpos` nor `fen`.
+    #[error("position: expected 'startpos' or 'fen', got '{0}'")]
+    BadBase(String),
+    /// A key given without its value.
+    #[error("{command}: '{key}' needs a value")]
+    MissingValue {
+        /// The command (`go`, `perft`, `bench`).
+        command: &'static str,
+        /// The key (`depth`, `movetime` ...).
+        key: String,
+    },
+    /// A value that is not a number of the kind the key takes.
+    #[error("{command}: '{key}' value '{text}' {problem}")]
+    BadNumber {
+        /// The command (`go`, `perft`, `bench`).
+        command: &'static str,
+        /// The key (`depth`, `movetime` ...).
+        key: String,
+        /// The value, shortened.
+        text: String,
+        /// What is wrong with it.
+        problem: NumberProblem,
+    },
+    /// A `go` whose limits are wrong: no search starts.
+    #[error("{0}; no search started")]
+    Go(Box<ArgumentError>),
+}
+
+/// Why a value is not a number the key takes.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum NumberProblem {
+    /// Below zero where counts and times are meant.
+    #[error("is negative")]
+    Negative,
+    /// Beyond the key's range.
+    #[error("is too large")]
+    TooLarge,
+    /// Not a number at all.
+    #[error("is not a number")]
+    NotANumber,
+}
+
+/// A word of `go` that is no limit: skipped with a warning, and the search
+/// runs (as Stockfish skips it).
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum GoWarning {
+    /// The word, shortened.
+    #[error("go: unknown word '{0}' ignored")]
+    UnknownWord(String),
+}
+
+fn invalid(error: ArgumentError) -> CommandError {
+    CommandError::Invalid(error)
 }
 
 fn number<T: std::str::FromStr>(
-    command: &str,
+    command: &'static str,
     key: &str,
     value: Option<&&str>,
 ) -> Result<T, CommandError> {
-    let text = value.ok_or_else(|| invalid(format!("{command}: '{key}' needs a value")))?;
+    let text = value.ok_or_else(|| {
+        invalid(ArgumentError::MissingValue {
+            command,
+            key: shorten(key),
+        })
+    })?;
     text.parse::<T>().map_err(|_| {
-        let why = match text.parse::<i128>() {
-            Ok(number) if number < 0 => "is negative",
-            Ok(_) => "is too large",
-            Err(_) => "is not a number",
+        let problem = match text.parse::<i128>() {
+            Ok(number) if number < 0 => NumberProblem::Negative,
+            Ok(_) => NumberProblem::TooLarge,
+            Err(_) => NumberProblem::NotANumber,
         };
-        invalid(format!(
-            "{command}: '{key}' value '{}' {why}",
-            shorten(text)
-        ))
+        invalid(ArgumentError::BadNumber {
+            command,
+            key: shorten(key),
+            text: shorten(text),
+            problem,
+        })
     })
 }
 
@@ -146,7 +241,7 @@ impl std::str::FromStr for Command {
             if rest.is_empty() {
                 Ok(command)
             } else {
-                Err(invalid(format!("'{head}' takes no arguments")))
+                Err(invalid(ArgumentError::NoArguments(shorten(head))))
             }
         };
         match head {
@@ -159,7 +254,7 @@ impl std::str::FromStr for Command {
                 _ => None,
             }
             .map(Command::Query)
-            .ok_or_else(|| invalid("query takes one of gameover, p1turn, result")),
+            .ok_or(invalid(ArgumentError::Query)),
             "stop" => no_arguments(Command::Stop),
             "ponderhit" => no_arguments(Command::PonderHit),
             // Whatever follows: a person typing `quit now` means it.
@@ -172,26 +267,24 @@ impl std::str::FromStr for Command {
             "debug" => match rest {
                 ["on"] => Ok(Command::Debug(true)),
                 ["off"] => Ok(Command::Debug(false)),
-                _ => Err(invalid("debug takes 'on' or 'off'")),
+                _ => Err(invalid(ArgumentError::Debug)),
             },
             "setoption" => parse_setoption(rest),
             "position" => parse_position(rest),
             "go" => parse_go(rest)
                 .map(Command::Go)
                 .map_err(|error| match error {
-                    CommandError::Invalid(message) => {
-                        invalid(format!("{message}; no search started"))
-                    }
+                    CommandError::Invalid(why) => invalid(ArgumentError::Go(Box::new(why))),
                     other => other,
                 }),
             "perft" => match rest {
                 [depth] => Ok(Command::Perft(number("perft", "depth", Some(depth))?)),
-                _ => Err(invalid("perft takes one depth")),
+                _ => Err(invalid(ArgumentError::PerftDepth)),
             },
             "bench" => match rest {
                 [] => Ok(Command::Bench(None)),
                 [depth] => Ok(Command::Bench(Some(number("bench", "depth", Some(depth))?))),
-                _ => Err(invalid("bench takes at most one depth")),
+                _ => Err(invalid(ArgumentError::BenchDepth)),
             },
             _ => Err(CommandError::Unknown(shorten(line.trim()))),
         }
@@ -200,14 +293,12 @@ impl std::str::FromStr for Command {
 
 fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
     if rest.first() != Some(&"name") {
-        return Err(invalid(
-            "setoption: expected 'setoption name <name> [value <value>]'",
-        ));
+        return Err(invalid(ArgumentError::SetOptionSyntax));
     }
     let value_at = rest.iter().position(|token| *token == "value");
     let name_tokens = &rest[1..value_at.unwrap_or(rest.len())];
     if name_tokens.is_empty() {
-        return Err(invalid("setoption: missing option name"));
+        return Err(invalid(ArgumentError::SetOptionName));
     }
     let value = value_at.map(|at| rest[at + 1..].join(" "));
     Ok(Command::SetOption {
@@ -225,25 +316,12 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     let base = match base_tokens {
         ["startpos"] => PositionBase::StartPos,
         ["fen", fields @ ..] if !fields.is_empty() => PositionBase::Fen(fields.join(" ")),
-        ["fen"] => return Err(invalid("position fen: missing position string")),
-        [] => {
-            return Err(invalid(
-                "position: expected 'startpos' or 'fen <position string>'",
-            ));
-        }
+        ["fen"] => return Err(invalid(ArgumentError::MissingPositionString)),
+        [] => return Err(invalid(ArgumentError::MissingBase)),
         ["startpos", extra, ..] => {
-            return Err(invalid(format!(
-                "position: unexpected '{}' after 'startpos' (moves follow the word 'moves': \
-                 position startpos moves c j)",
-                shorten(extra)
-            )));
+            return Err(invalid(ArgumentError::AfterStartpos(shorten(extra))));
         }
-        [other, ..] => {
-            return Err(invalid(format!(
-                "position: expected 'startpos' or 'fen', got '{}'",
-                shorten(other)
-            )));
-        }
+        [other, ..] => return Err(invalid(ArgumentError::BadBase(shorten(other)))),
     };
     Ok(Command::Position { base, moves })
 }
@@ -289,9 +367,7 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, CommandError> {
                 continue;
             }
             other => {
-                params
-                    .warnings
-                    .push(format!("go: unknown word '{}' ignored", shorten(other)));
+                params.warnings.push(GoWarning::UnknownWord(shorten(other)));
                 takes_value = false;
             }
         }
@@ -326,7 +402,7 @@ const GO_KEYWORDS: &[&str] = &[
 
 /// Clock values: GUIs may send a negative time when a clock ran out; it
 /// counts as zero.
-fn clock(command: &str, key: &str, value: Option<&&str>) -> Result<u64, CommandError> {
+fn clock(command: &'static str, key: &str, value: Option<&&str>) -> Result<u64, CommandError> {
     let milliseconds: i64 = number(command, key, value)?;
     Ok(milliseconds.max(0) as u64)
 }
@@ -351,7 +427,11 @@ mod tests {
         let Err(CommandError::Invalid(message)) = parse("position startpos c j") else {
             panic!("moves word forgotten");
         };
-        assert!(message.contains("'moves'"), "{message}");
+        assert!(
+            matches!(message, ArgumentError::AfterStartpos(_)),
+            "{message}"
+        );
+        assert!(message.to_string().contains("'moves'"), "{message}");
     }
 
     #[test]
@@ -449,7 +529,8 @@ mod tests {
             ),
         ] {
             match parse(line) {
-                Err(CommandError::Invalid(message)) => {
+                Err(CommandError::Invalid(why_not)) => {
+                    let message = why_not.to_string();
                     assert!(message.contains(why), "{line}: {message}")
                 }
                 other => panic!("{line}: {other:?}"),

@@ -33,7 +33,9 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub use command::{Command, CommandError, GoParams, PositionBase, Query};
+pub use command::{
+    ArgumentError, Command, CommandError, GoParams, GoWarning, NumberProblem, PositionBase, Query,
+};
 pub use line_driver::LineDriver;
 pub(crate) use lines::{LineRead, read_line_bounded};
 pub(crate) use output::LogFileError;

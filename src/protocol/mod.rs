@@ -585,6 +585,57 @@ mod tests {
         ));
     }
 
+    /// The engine's `info` writer and the client's reader agree: every
+    /// field the tools read comes back as written, with and without the
+    /// win/draw/loss words, for scores in points and mates both ways.
+    #[test]
+    fn info_lines_parse_back_to_what_was_written() {
+        use crate::client::{EngineScore, InfoLine};
+        use crate::search::Score;
+        let position = crate::notation::start_position(crate::rules::Pattern::One);
+        let rules = crate::rules::Rules::default();
+        let pv: Vec<crate::moves::Move> = ["c", "j", "b4c4n"]
+            .iter()
+            .scan(position, |at, text| {
+                let mv = crate::notation::parse_move(at, &rules, text).ok()?;
+                *at = at.play(mv);
+                Some(mv)
+            })
+            .collect();
+        for (score, expected) in [
+            (Score::Centipoints(-37), EngineScore::Centipoints(-37)),
+            (Score::Mate(3), EngineScore::Mate(3)),
+            (Score::Mate(-2), EngineScore::Mate(-2)),
+        ] {
+            for (multipv, line) in [(1, pv.clone()), (2, Vec::new())] {
+                let info = Info {
+                    depth: 12,
+                    seldepth: 19,
+                    multipv,
+                    score,
+                    nodes: 123_456,
+                    time_ms: 250,
+                    hashfull: 17,
+                    pv: line,
+                };
+                for show_wdl in [false, true] {
+                    let written = info_line(&info, show_wdl);
+                    let read = InfoLine::parse(&written).expect("an info line");
+                    assert_eq!(read.depth, Some(12), "{written}");
+                    assert_eq!(read.multipv, Some(multipv as u64), "{written}");
+                    assert_eq!(read.score, Some(expected), "{written}");
+                    assert_eq!(read.nodes, Some(123_456), "{written}");
+                    assert_eq!(read.nps, Some(info.nps()), "{written}");
+                    let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+                    assert_eq!(read.pv, pv, "{written}");
+                    assert_eq!(read.string, None, "{written}");
+                }
+            }
+        }
+        let message = InfoLine::parse("info string error: unknown command: x").unwrap();
+        assert_eq!(message.string.as_deref(), Some("error: unknown command: x"));
+    }
+
     #[test]
     fn script_round_trip() {
         let out = run_script("uci\nisready\nposition startpos moves c\nmoves\nquit\n");

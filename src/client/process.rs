@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::command::line;
 use super::protocol::Protocol;
 use super::spec::EngineSpec;
-use crate::protocol::{Command, LineRead, read_line_bounded};
+use crate::protocol::{Command, LineRead, ReplyKind, read_line_bounded};
 
 /// Longest output line kept whole; the rest of a longer line is dropped
 /// so that a runaway engine cannot exhaust memory.
@@ -202,17 +202,16 @@ impl EngineProcess {
     /// with the lines before it; `what` names the wait in a timeout.
     pub fn wait_for(
         &mut self,
-        word: &str,
+        kind: ReplyKind,
         deadline: Instant,
-        what: &'static str,
     ) -> Result<(Line, Vec<String>), ClientError> {
         let mut before = Vec::new();
         loop {
             let line = self.next_line(deadline).map_err(|error| match error {
-                ClientError::Timeout(_) => ClientError::Timeout(what),
+                ClientError::Timeout(_) => ClientError::Timeout(kind.word()),
                 other => other,
             })?;
-            if line.text.split_whitespace().next() == Some(word) {
+            if ReplyKind::of(&line.text) == Some(kind) {
                 return Ok((line, before));
             }
             before.push(line.text);
@@ -224,7 +223,7 @@ impl EngineProcess {
     pub fn handshake(&mut self, timeout: Duration) -> Result<Identity, ClientError> {
         let ok = self.protocol.ok();
         self.send(&Command::Uci)?;
-        let (_, lines) = self.wait_for(ok, Instant::now() + timeout, ok)?;
+        let (_, lines) = self.wait_for(ok, Instant::now() + timeout)?;
         let mut identity = Identity::default();
         for line in &lines {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -246,7 +245,7 @@ impl EngineProcess {
     /// from the stream.
     pub fn ping(&mut self, timeout: Duration) -> Result<Vec<String>, ClientError> {
         self.send(&Command::IsReady)?;
-        let (_, before) = self.wait_for("readyok", Instant::now() + timeout, "readyok")?;
+        let (_, before) = self.wait_for(ReplyKind::ReadyOk, Instant::now() + timeout)?;
         Ok(before)
     }
 
@@ -367,7 +366,7 @@ mod tests {
         let spec: EngineSpec = "cmd=true".parse().unwrap();
         let mut engine = EngineProcess::spawn(&spec).unwrap();
         let error = engine
-            .wait_for("uciok", Instant::now() + Duration::from_secs(5), "uciok")
+            .wait_for(ReplyKind::UciOk, Instant::now() + Duration::from_secs(5))
             .unwrap_err();
         assert!(matches!(error, ClientError::Disconnected));
     }
@@ -381,7 +380,7 @@ mod tests {
         };
         let mut engine = EngineProcess::spawn(&spec).unwrap();
         let error = engine
-            .wait_for("uciok", Instant::now() + Duration::from_secs(5), "uciok")
+            .wait_for(ReplyKind::UciOk, Instant::now() + Duration::from_secs(5))
             .unwrap_err();
         assert!(matches!(error, ClientError::Disconnected));
         // The stderr thread may still be at its last line.

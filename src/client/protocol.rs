@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::protocol::ReplyKind;
+
 /// The protocol an engine speaks: UCI (the default) or UGI.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub enum Protocol {
@@ -23,10 +25,10 @@ impl Protocol {
     }
 
     /// The handshake's last answer.
-    pub fn ok(self) -> &'static str {
+    pub fn ok(self) -> ReplyKind {
         match self {
-            Protocol::Uci => "uciok",
-            Protocol::Ugi => "ugiok",
+            Protocol::Uci => ReplyKind::UciOk,
+            Protocol::Ugi => ReplyKind::UgiOk,
         }
     }
 

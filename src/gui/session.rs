@@ -25,7 +25,7 @@ use crate::client::{EngineScore, InfoLine};
 use crate::notation::parse_move;
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
-use crate::protocol::{Command, GoParams, PositionBase};
+use crate::protocol::{BestMove, Command, GoParams, PositionBase, ReplyKind};
 use crate::record::{self, Record};
 use crate::rules::Rules;
 
@@ -179,11 +179,12 @@ impl Session {
 
     /// Handles one line of engine output.
     pub fn on_engine(&mut self, line: &str) {
-        let mut words = line.split_whitespace();
-        match words.next() {
-            Some("info") => self.on_info(line),
-            Some("bestmove") => self.on_bestmove(words.next().unwrap_or("")),
-            _ => {}
+        if ReplyKind::of(line) == Some(ReplyKind::BestMove) {
+            // A bestmove line without a move is refused as an empty move.
+            let best = BestMove::parse(line).map_or(Some(String::new()), |answer| answer.best);
+            self.on_bestmove(best.as_deref());
+        } else if line.split_whitespace().next() == Some("info") {
+            self.on_info(line);
         }
     }
 
@@ -706,15 +707,16 @@ impl Session {
         );
     }
 
-    fn on_bestmove(&mut self, word: &str) {
+    /// The search's end: its move (`None` for `bestmove (none)`).
+    fn on_bestmove(&mut self, best: Option<&str>) {
         let Some(search) = self.search.take() else {
             return;
         };
         self.flush();
-        if search.generation == self.generation
+        if let Some(word) = best
+            && search.generation == self.generation
             && !search.stopping
             && search.purpose == Purpose::Move
-            && word != "(none)"
         {
             match self.play(word) {
                 Ok(()) => {

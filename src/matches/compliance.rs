@@ -14,7 +14,7 @@ use crate::notation::{
 };
 use crate::position::Position;
 use crate::protocol::options::RULE_OPTIONS;
-use crate::protocol::{Command, GoParams, PositionBase, Query};
+use crate::protocol::{Command, GoParams, PositionBase, Query, ReplyKind};
 use crate::rules::{Pattern, Rules};
 
 /// The option types of the protocol.
@@ -192,7 +192,7 @@ impl Checker {
         engine.send(&Command::Go(go))?;
         let mut start = Instant::now();
         if let Some(pause) = stop_after {
-            match engine.wait_for("bestmove", start + pause, "bestmove") {
+            match engine.wait_for(ReplyKind::BestMove, start + pause) {
                 Ok((line, _)) => return Err(StepFailure::BeforeStop(line.text)),
                 Err(ClientError::Timeout(_)) => {}
                 Err(error) => return Err(error.into()),
@@ -201,13 +201,13 @@ impl Checker {
             // From here on the time that matters is the answer to stop.
             start = Instant::now();
         }
-        let (best, lines) = match engine.wait_for("bestmove", Instant::now() + wait, "bestmove") {
+        let (best, lines) = match engine.wait_for(ReplyKind::BestMove, Instant::now() + wait) {
             Ok(answer) => answer,
             Err(ClientError::Timeout(_)) => {
                 // Try to get it back in step for the next steps.
                 let answered = engine.send(&Command::Stop).is_ok()
                     && engine
-                        .wait_for("bestmove", Instant::now() + GRACE, "bestmove")
+                        .wait_for(ReplyKind::BestMove, Instant::now() + GRACE)
                         .is_ok();
                 self.unresponsive = !answered;
                 return Err(StepFailure::NoBestmove(wait.as_millis()));
@@ -378,7 +378,7 @@ impl Checker {
         }
         let started = Instant::now();
         let step = format!("{} handshake", spec.protocol.hello());
-        let ok = spec.protocol.ok();
+        let ok = spec.protocol.ok().word();
         let identity = self
             .engine()
             .and_then(|engine| Ok(engine.handshake(HANDSHAKE)?));
@@ -591,7 +591,7 @@ impl Checker {
                 let query = asking.word();
                 engine.send(&Command::Query(asking))?;
                 let (line, _) = engine
-                    .wait_for("response", Instant::now() + PING, "response")
+                    .wait_for(ReplyKind::Response, Instant::now() + PING)
                     .map_err(|error| StepFailure::QueryUnanswered {
                         query,
                         position: position.clone(),

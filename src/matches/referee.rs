@@ -21,7 +21,7 @@ use crate::client::{
 use crate::notation::parse_move;
 use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
-use crate::protocol::{Command, GoParams, PositionBase};
+use crate::protocol::{BestMove, Command, GoParams, PositionBase, ReplyKind};
 use crate::record::{Ending, GameResult, RecordMove, Termination};
 use crate::rules::Rules;
 
@@ -329,9 +329,9 @@ impl Playing<'_> {
             return Err(fault_of(&error));
         }
         let start = Instant::now();
-        match process.wait_for("bestmove", start + allowed, "bestmove") {
+        match process.wait_for(ReplyKind::BestMove, start + allowed) {
             Ok((line, before)) => Ok(Answer {
-                best: line.text.split_whitespace().nth(1).map(str::to_string),
+                best: BestMove::parse(&line.text).and_then(|answer| answer.best),
                 elapsed: line.at.saturating_duration_since(start),
                 // The last scored line is the search's final word.
                 info: before
@@ -345,7 +345,7 @@ impl Playing<'_> {
                 // comes, restart it.
                 let grace_end = Instant::now() + settings.stop_grace;
                 let late = match process.send(&Command::Stop) {
-                    Ok(()) => process.wait_for("bestmove", grace_end, "bestmove").ok(),
+                    Ok(()) => process.wait_for(ReplyKind::BestMove, grace_end).ok(),
                     Err(_) => None,
                 };
                 let allowed_ms = allowed.as_millis();
@@ -356,7 +356,7 @@ impl Playing<'_> {
                     ),
                     None => {
                         log::warn!("{name} did not answer stop; restarting it");
-                        seat.drop_process(&ClientError::Timeout("bestmove"));
+                        seat.drop_process(&ClientError::Timeout(ReplyKind::BestMove.word()));
                         format!(
                             "loses on time (no bestmove within {allowed_ms} ms, nor after stop)"
                         )

@@ -27,6 +27,7 @@ pub(crate) mod options;
 mod output;
 mod queue;
 mod render;
+mod reply;
 mod setup;
 
 use std::io::BufRead;
@@ -40,6 +41,7 @@ pub use line_driver::LineDriver;
 pub(crate) use lines::{LineRead, read_line_bounded};
 pub(crate) use output::LogFileError;
 pub use output::Output;
+pub use reply::{BestMove, ReplyKind};
 pub(crate) use setup::set_position;
 pub(crate) use setup::{OptionEffect, Refusal};
 
@@ -239,7 +241,7 @@ fn intake(text: &str, output: &Output, signals: &Signals, long: &LongCommands) -
         Ok(Command::Empty) => return Intake::Done,
         Ok(Command::IsReady) => {
             if long.busy() {
-                output.send("readyok");
+                output.send(ReplyKind::ReadyOk.word());
                 return Intake::Done;
             }
             Job::IsReady
@@ -345,7 +347,7 @@ fn carry_out(
 ) -> bool {
     match job {
         Job::Quit => return false,
-        Job::IsReady => output.send("readyok"),
+        Job::IsReady => output.send(ReplyKind::ReadyOk.word()),
         Job::Message(text) => output.send(&text),
         Job::Long(command, id) => {
             let closing = match command {
@@ -385,12 +387,16 @@ fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
                 crate::version::target()
             ));
             output.send(if command == Command::Ugi {
-                "ugiok"
+                ReplyKind::UgiOk.word()
             } else {
-                "uciok"
+                ReplyKind::UciOk.word()
             });
         }
-        Command::Query(query) => output.send(&format!("response {}", ugi::answer(engine, query))),
+        Command::Query(query) => output.send(&format!(
+            "{} {}",
+            ReplyKind::Response.word(),
+            ugi::answer(engine, query)
+        )),
         Command::SetOption { name, value } => {
             match setup::set_option(engine, &name, value.as_deref()) {
                 Ok(OptionEffect::None) => {}
@@ -518,20 +524,24 @@ fn go(
         let wdl = wdl_text(wdl, show_wdl);
         output.send(&format!("info depth 0 score {score}{wdl}"));
         signals.wait_for_release(&limits, id);
-        return vec!["bestmove (none)".to_string()];
+        return vec![BestMove::NONE.to_string()];
     }
     let result = engine.search(&limits, signals, id, &InfoPrinter { output, show_wdl });
-    vec![match (result.best_move, result.final_info) {
+    let best = match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
             output.send(&info_line(&info, show_wdl));
-            // UGI harnesses read a bestmove line of two words only.
-            match result.ponder_move.filter(|_| !session.ugi) {
-                Some(ponder) => format!("bestmove {best} ponder {ponder}"),
-                None => format!("bestmove {best}"),
+            BestMove {
+                best: Some(best.to_string()),
+                // UGI harnesses read a bestmove line of two words only.
+                ponder: result
+                    .ponder_move
+                    .filter(|_| !session.ugi)
+                    .map(|ponder| ponder.to_string()),
             }
         }
-        _ => "bestmove (none)".to_string(),
-    }]
+        _ => BestMove::NONE,
+    };
+    vec![best.to_string()]
 }
 
 /// Reads all of `script` as protocol lines (unit tests). Its end is the

@@ -275,7 +275,15 @@ impl Engine {
         evaluate(&self.position, &self.game_rules)
     }
 
-    /// Searches the current position.
+    /// Searches the current position with the engine's own settings, for
+    /// a caller in this process (review, analysis, play, datagen): only
+    /// `limits` end it, and there is no protocol bookkeeping to pass.
+    pub fn think(&self, limits: &Limits, listener: &dyn Listener) -> SearchResult {
+        self.search(limits, &Signals::default(), 1, listener)
+    }
+
+    /// Searches the current position; search `id` of `signals` stops it
+    /// (the protocol's `stop`, `ponderhit` and `quit`).
     pub fn search(
         &self,
         limits: &Limits,

@@ -18,7 +18,7 @@ use crate::eval::wdl::Wdl;
 use crate::notation::format_position;
 use crate::outcome::Status;
 use crate::protocol::{Command, CommandError, PositionBase, Refusal, set_position};
-use crate::search::{Info, Limits, Listener, Score, Signals};
+use crate::search::{Info, Limits, Listener, Score};
 
 /// Depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -284,8 +284,7 @@ fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Finding {
         lines: Mutex::new(Vec::new()),
         progress,
     };
-    let signals = Signals::default();
-    let result = engine.search(limits, &signals, 1, &collector);
+    let result = engine.think(limits, &collector);
     progress.clear();
     let mut lines = collector
         .lines

@@ -18,7 +18,7 @@ use crate::position::Player;
 use crate::record::Game;
 use crate::record::{GameResult, Record, RecordMove, Scoresheet};
 use crate::rules::Rules;
-use crate::search::{Limits, Score, Signals, Silent};
+use crate::search::{Limits, Score, Silent};
 use crate::tt::MAX_HASH_MIB;
 
 /// Strongest skill level.
@@ -476,7 +476,7 @@ impl Sitting {
     fn think(&mut self, limits: &Limits) -> Option<(Move, Score, u32, Duration)> {
         self.engine.set_position(self.replay.current());
         let start = Instant::now();
-        let result = self.engine.search(limits, &Signals::default(), 1, &Silent);
+        let result = self.engine.think(limits, &Silent);
         let info = result.final_info?;
         Some((result.best_move?, info.score, info.depth, start.elapsed()))
     }

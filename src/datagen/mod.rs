@@ -28,7 +28,7 @@ use crate::matches::openings::{OpeningError, OpeningPlan};
 use crate::notation::format_position;
 use crate::outcome::Status;
 use crate::rules::Rules;
-use crate::search::{Limits, Score, Settings, Signals, Silent};
+use crate::search::{Limits, Score, Silent};
 
 pub use format::{DataRecord, DataResult, Header, SearchLimit};
 
@@ -190,8 +190,6 @@ pub fn play_game(
             ..Limits::default()
         },
     };
-    let settings = Settings::default();
-    let signals = Signals::default();
     let mut position = opening.position;
     // Scores wait for the result; the side to move of each is kept in
     // its position.
@@ -202,7 +200,8 @@ pub fn play_game(
             break status;
         }
         engine.set_position(position);
-        let result = engine.search_with(&limits, &settings, &signals, 1, &Silent);
+        // The engine's own settings: its evaluation as it plays.
+        let result = engine.think(&limits, &Silent);
         let Some(mv) = result.best_move else {
             return Err(DatagenError::NoMove {
                 game: index,

@@ -7,7 +7,7 @@ use crate::engine::Engine;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Limits, Signals, Silent};
+use crate::search::{Limits, Silent};
 use crate::tt::TableError;
 
 use super::{Evaluation, ReviewLimit, ReviewSettings};
@@ -71,9 +71,7 @@ impl Analyser {
                 line: Vec::new(),
             };
         }
-        let result = self
-            .engine
-            .search(&self.limits, &Signals::default(), 1, &Silent);
+        let result = self.engine.think(&self.limits, &Silent);
         let side = position.side_to_move();
         match result.final_info {
             Some(info) => PositionEval {

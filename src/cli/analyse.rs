@@ -17,7 +17,7 @@ use crate::engine::{Engine, MAX_MULTIPV};
 use crate::eval::wdl::Wdl;
 use crate::notation::format_position;
 use crate::outcome::Status;
-use crate::protocol::{Command, CommandError, PositionBase, Refusal, set_position};
+use crate::protocol::{ArgumentError, PositionBase, Refusal, position_arguments, set_position};
 use crate::search::{Info, Limits, Listener, Score};
 
 /// Depth searched when no limit is given.
@@ -68,8 +68,8 @@ pub struct AnalyseArgs {
 #[derive(Debug, thiserror::Error)]
 enum InputError {
     /// Not a `position` command's arguments (the protocol's words).
-    #[error("{}", match .0 { CommandError::Invalid(why) => why.to_string(), CommandError::Unknown(text) => text.clone() })]
-    NotAPosition(CommandError),
+    #[error(transparent)]
+    NotAPosition(ArgumentError),
     /// The engine refuses the position or a move.
     #[error(transparent)]
     Refused(#[from] Refusal),
@@ -217,8 +217,8 @@ fn analyse_stdin(analyse: &mut Analyse<'_>, progress: &Progress) -> i32 {
 }
 
 /// An input line read as the arguments of the protocol's `position`
-/// command (by its parser), a bare position string standing for `fen
-/// <position string>`.
+/// command (by its parser, on the words themselves), a bare position
+/// string standing for `fen <position string>`.
 fn parse_line(text: &str) -> Result<(PositionBase, Vec<String>), InputError> {
     let text = text.trim();
     let text = text
@@ -226,16 +226,11 @@ fn parse_line(text: &str) -> Result<(PositionBase, Vec<String>), InputError> {
         .filter(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
         .unwrap_or(text)
         .trim_start();
-    let first = text.split_whitespace().next().unwrap_or("");
-    let line = if first.contains('/') {
-        format!("position fen {text}")
-    } else {
-        format!("position {text}")
-    };
-    match line.parse::<Command>().map_err(InputError::NotAPosition)? {
-        Command::Position { base, moves } => Ok((base, moves)),
-        _ => unreachable!("a line starting with 'position' parses as one"),
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    if words.first().is_some_and(|first| first.contains('/')) {
+        words.insert(0, "fen");
     }
+    position_arguments(&words).map_err(InputError::NotAPosition)
 }
 
 /// Collects the lines of the deepest iteration, and shows progress.

@@ -307,7 +307,11 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
     })
 }
 
-fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
+/// The arguments of `position` (the words after it): the base and the
+/// moves. `pasang analyse` reads its input lines with it too.
+pub(crate) fn position_arguments(
+    rest: &[&str],
+) -> Result<(PositionBase, Vec<String>), ArgumentError> {
     let moves_at = rest.iter().position(|token| *token == "moves");
     let base_tokens = &rest[..moves_at.unwrap_or(rest.len())];
     let moves = moves_at.map_or_else(Vec::new, |at| {
@@ -316,13 +320,18 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     let base = match base_tokens {
         ["startpos"] => PositionBase::StartPos,
         ["fen", fields @ ..] if !fields.is_empty() => PositionBase::Fen(fields.join(" ")),
-        ["fen"] => return Err(invalid(ArgumentError::MissingPositionString)),
-        [] => return Err(invalid(ArgumentError::MissingBase)),
+        ["fen"] => return Err(ArgumentError::MissingPositionString),
+        [] => return Err(ArgumentError::MissingBase),
         ["startpos", extra, ..] => {
-            return Err(invalid(ArgumentError::AfterStartpos(shorten(extra))));
+            return Err(ArgumentError::AfterStartpos(shorten(extra)));
         }
-        [other, ..] => return Err(invalid(ArgumentError::BadBase(shorten(other)))),
+        [other, ..] => return Err(ArgumentError::BadBase(shorten(other))),
     };
+    Ok((base, moves))
+}
+
+fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
+    let (base, moves) = position_arguments(rest).map_err(invalid)?;
     Ok(Command::Position { base, moves })
 }
 

@@ -34,6 +34,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+pub(crate) use command::position_arguments;
 pub use command::{
     ArgumentError, Command, CommandError, GoParams, GoWarning, NumberProblem, PositionBase, Query,
 };

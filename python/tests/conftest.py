@@ -1,4 +1,5 @@
-"""Shared fixtures: the engine binary the tests drive.
+"""Shared fixtures: the engine binary the tests drive, and a move-path
+count walked from Python.
 
 The binary is named by ``--engine PATH`` or the environment variable
 ``PASANG_ENGINE`` (tests/python.rs passes the one cargo built); otherwise
@@ -31,3 +32,21 @@ def engine_path(request):
 @pytest.fixture(scope="session")
 def root():
     return ROOT
+
+
+def walk_paths(board, depth):
+    """Move paths counted from Python: legal_moves, push and pop."""
+    if depth == 0:
+        return 1
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += walk_paths(board, depth - 1)
+        board.pop()
+    return total
+
+
+@pytest.fixture(scope="session")
+def walk():
+    """A perft walked from Python, to hold against ``board.perft``."""
+    return walk_paths

@@ -212,19 +212,8 @@ def test_svg_and_text():
     assert "centre='open'" in repr(Board(centre="open"))
 
 
-def walk(board, depth):
-    """Move paths counted from Python: legal_moves, push and pop."""
-    if depth == 0:
-        return 1
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += walk(board, depth - 1)
-        board.pop()
-    return total
 
-
-def test_a_python_walk_counts_what_perft_counts():
+def test_a_python_walk_counts_what_perft_counts(walk):
     board = Board()
     for text in ("e", "g", "f5e5ew"):
         board.push_str(text)

@@ -26,19 +26,9 @@ def native_perft(engine_path, board, depth):
     return int(last.split(": ")[1])
 
 
-def walk(board, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += walk(board, depth - 1)
-        board.pop()
-    return total
-
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: "/".join(rules.values()))
-def test_perft_matches_the_engine(engine_path, rules):
+def test_perft_matches_the_engine(engine_path, rules, walk):
     board = Board(**rules)
     assert board.rules == rules
     assert board.perft(4) == native_perft(engine_path, board, 4)

@@ -96,6 +96,17 @@ pub enum Phase {
     KaMove,
 }
 
+impl Phase {
+    /// The phase's number: 1 (passage), 2 (ka entry) or 3 (ka move).
+    pub const fn number(self) -> u8 {
+        match self {
+            Phase::Passage => 1,
+            Phase::KaEntry => 2,
+            Phase::KaMove => 3,
+        }
+    }
+}
+
 impl fmt::Display for Phase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

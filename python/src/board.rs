@@ -16,7 +16,7 @@ use pasang::notation::{
 };
 use pasang::outcome::Status;
 use pasang::perft::perft;
-use pasang::position::{Phase, Player, Position};
+use pasang::position::{Player, Position};
 use pasang::record::GameResult;
 use pasang::rules::Rules;
 
@@ -316,11 +316,7 @@ impl Board {
     /// ka) or 3 (move the ka).
     #[getter]
     fn phase(&self) -> u8 {
-        match self.position.phase() {
-            Phase::Passage => 1,
-            Phase::KaEntry => 2,
-            Phase::KaMove => 3,
-        }
+        self.position.phase().number()
     }
 
     /// The points captured so far: (South's, North's).

@@ -11,7 +11,7 @@ use crate::moves::Move;
 use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
-use crate::position::{Phase, Player, Position};
+use crate::position::{Player, Position};
 use crate::record::{
     self, Ending, GameResult, Record, RecordError, RecordMove, ReplayError, Scoresheet, Termination,
 };
@@ -261,7 +261,7 @@ impl Game {
             "type": "state",
             "board": board,
             "side": side.name(),
-            "phase": match shown.phase() { Phase::Passage => 1, Phase::KaEntry => 2, Phase::KaMove => 3 },
+            "phase": shown.phase().number(),
             "scores": [shown.score(Player::South), shown.score(Player::North)],
             "position": format_position(&shown),
             "start": self.start_string(),

@@ -13,8 +13,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
 use super::{
-    BANNER, Intake, Job, LongCommands, MAX_LINE_BYTES, Output, ProtocolSession, carry_out, intake,
-    too_long,
+    BANNER, Intake, Job, LongCommands, MAX_LINE_BYTES, Output, ProtocolSession, QUEUE_FULL,
+    carry_out, intake, too_long,
 };
 use crate::search::Signals;
 
@@ -72,11 +72,7 @@ impl LineDriver {
             Intake::Job(job) => {
                 let mut pending = self.pending.borrow_mut();
                 if pending.len() >= MAX_PENDING {
-                    self.output.send(
-                        "info string error: the input queue is full behind a long command; \
-                         input other than stop, isready, ponderhit and quit is dropped until \
-                         there is room",
-                    );
+                    self.output.send(QUEUE_FULL);
                     return;
                 }
                 if matches!(job, Job::Long(..)) {
@@ -115,11 +111,6 @@ impl LineDriver {
                 return false;
             }
         }
-    }
-
-    /// Whether `quit` has been received.
-    pub fn has_quit(&self) -> bool {
-        self.quit.get()
     }
 }
 

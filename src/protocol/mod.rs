@@ -68,6 +68,10 @@ pub(crate) const BANNER: &str = concat!(
     " by the pasang developers (type 'help' for the commands)"
 );
 
+/// Said once when input is first dropped behind a long command.
+const QUEUE_FULL: &str = "info string error: the input queue is full behind a long command; \
+     input other than stop, isready, ponderhit and quit is dropped until there is room";
+
 /// What the queue charges for the count of dropped lines.
 const SUMMARY_COST: usize = 128;
 
@@ -197,11 +201,7 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
             }
             Err(PushError::Full) => {
                 if dropped == 0 {
-                    output.send(
-                        "info string error: the input queue is full behind a long command; \
-                         input other than stop, isready, ponderhit and quit is dropped until \
-                         there is room",
-                    );
+                    output.send(QUEUE_FULL);
                 }
                 dropped += 1;
             }

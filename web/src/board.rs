@@ -9,7 +9,7 @@ use pasang::notation::{
     MoveError, PositionError, format_position, parse_move, parse_position, start_position,
 };
 use pasang::outcome::Status;
-use pasang::position::{Phase, Player, Position};
+use pasang::position::{Player, Position};
 use pasang::rules::{OptionValueError, RULE_OPTIONS, Rules};
 
 /// Why a board call failed; the board is unchanged after one.
@@ -99,13 +99,8 @@ impl Board {
                 self.moves.pop().unwrap_or_default()
             }
             "fen" => format_position(&position),
-            "turn" => player_word(position.side_to_move()).to_string(),
-            "phase" => match position.phase() {
-                Phase::Passage => "1",
-                Phase::KaEntry => "2",
-                Phase::KaMove => "3",
-            }
-            .to_string(),
+            "turn" => position.side_to_move().name().to_string(),
+            "phase" => position.phase().number().to_string(),
             "scores" => format!(
                 "{} {}",
                 position.score(Player::South),
@@ -122,13 +117,6 @@ impl Board {
             }
             _ => return Err(BoardError::UnknownCall(verb.to_string())),
         })
-    }
-}
-
-fn player_word(player: Player) -> &'static str {
-    match player {
-        Player::South => "south",
-        Player::North => "north",
     }
 }
 

@@ -8,8 +8,7 @@
 //! (what `--engine` says: the command, a name, the options), `limits`
 //! (time control and `go` limits of a match, and the wait they allow),
 //! `command` (a [`crate::protocol::Command`] written as the line an
-//! engine reads, the same type the engine parses), `info` (the one parser
-//! of `info` lines) and `process` (a child engine over pipes: typed
+//! engine reads, the same type the engine parses) and `process` (a child engine over pipes: typed
 //! commands, every wait bounded, stderr kept for diagnostics).
 
 // Without the tools, only the board's session (which the browser build
@@ -20,7 +19,6 @@
 // writer and the parser of lines; processes and match limits are the
 // native tools'.
 mod command;
-mod info;
 #[cfg(feature = "cli")]
 mod limits;
 #[cfg(feature = "cli")]
@@ -29,10 +27,10 @@ mod protocol;
 #[cfg(feature = "cli")]
 mod spec;
 
+pub(crate) use crate::protocol::{EngineScore, InfoLine};
 pub(crate) use command::line;
 #[cfg(feature = "cli")]
 pub(crate) use command::rule_settings;
-pub(crate) use info::{EngineScore, InfoLine};
 #[cfg(feature = "cli")]
 pub(crate) use limits::{MatchLimits, TimeControl, TimeControlError};
 #[cfg(feature = "cli")]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::command::line;
 use super::protocol::Protocol;
 use super::spec::EngineSpec;
-use crate::protocol::{Command, LineRead, ReplyKind, read_line_bounded};
+use crate::protocol::{Command, IdField, LineRead, Reply, ReplyKind, read_line_bounded};
 
 /// Longest output line kept whole; the rest of a longer line is dropped
 /// so that a runaway engine cannot exhaust memory.
@@ -226,13 +226,9 @@ impl EngineProcess {
         let (_, lines) = self.wait_for(ok, Instant::now() + timeout)?;
         let mut identity = Identity::default();
         for line in &lines {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.as_slice() {
-                ["id", "name", rest @ ..] => identity.name = Some(rest.join(" ")),
-                ["option", "name", rest @ ..] => {
-                    let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
-                    identity.options.push(rest[..end].join(" "));
-                }
+            match Reply::parse(line) {
+                Some(Reply::Id(IdField::Name, name)) => identity.name = Some(name),
+                Some(Reply::Option(option)) => identity.options.push(option.name),
                 _ => {}
             }
         }

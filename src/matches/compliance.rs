@@ -14,11 +14,8 @@ use crate::notation::{
 };
 use crate::position::Position;
 use crate::protocol::options::RULE_OPTIONS;
-use crate::protocol::{Command, GoParams, PositionBase, Query, ReplyKind};
+use crate::protocol::{Command, GoParams, OptionLine, PositionBase, Query, ReplyKind};
 use crate::rules::{Pattern, Rules};
-
-/// The option types of the protocol.
-const OPTION_TYPES: [&str; 5] = ["check", "spin", "combo", "button", "string"];
 
 /// A finished game: no stones left, North to move (South won on points).
 const FINISHED: &str = ".........../.........../.........../.........../.........../.....+...../.........../.........../.........../.........../.........S. n 10 4 bc";
@@ -619,14 +616,7 @@ fn options_outcome(identity: &Identity) -> Outcome {
         .lines
         .iter()
         .filter(|line| line.starts_with("option"))
-        .find(|line| {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let kind = words
-                .iter()
-                .position(|w| *w == "type")
-                .and_then(|at| words.get(at + 1));
-            words.get(1) != Some(&"name") || !kind.is_some_and(|k| OPTION_TYPES.contains(k))
-        });
+        .find(|line| OptionLine::parse(line).is_none());
     let missing: Vec<&str> = RULE_OPTIONS
         .iter()
         .map(|option| option.name)

@@ -21,6 +21,7 @@
 mod ugi;
 
 mod command;
+mod info;
 mod line_driver;
 mod lines;
 pub(crate) mod options;
@@ -38,17 +39,17 @@ pub(crate) use command::position_arguments;
 pub use command::{
     ArgumentError, Command, CommandError, GoParams, GoWarning, NumberProblem, PositionBase, Query,
 };
+pub use info::{EngineScore, InfoLine};
 pub use line_driver::LineDriver;
 pub(crate) use lines::{LineRead, read_line_bounded};
 pub(crate) use output::LogFileError;
 pub use output::Output;
-pub use reply::{BestMove, ReplyKind};
+pub use reply::{BestMove, IdField, OptionLine, OptionType, Reply, ReplyKind};
 pub(crate) use setup::set_position;
 pub(crate) use setup::{OptionEffect, Refusal};
 
 use crate::bench;
 use crate::engine::Engine;
-use crate::eval::wdl::Wdl;
 use crate::perft::divide_until;
 use crate::search::{Info, Limits, Listener, Signals};
 use options::option_lines;
@@ -180,9 +181,9 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
         // The count of dropped lines goes in just before the first line
         // that fits again (or right after it, if it had to wait for room).
         let summary = |dropped: u64| {
-            Job::Message(format!(
-                "info string error: {dropped} input line(s) dropped while the queue was full"
-            ))
+            Job::Message(error_line(format!(
+                "{dropped} input line(s) dropped while the queue was full"
+            )))
         };
         if dropped > 0
             && queue.has_room(SUMMARY_COST + cost)
@@ -218,7 +219,7 @@ pub(crate) fn run(mut input: impl BufRead, output: Arc<Output>) -> i32 {
 
 /// The error for an input line longer than [`MAX_LINE_BYTES`].
 fn too_long() -> String {
-    format!("info string error: line longer than {MAX_LINE_BYTES} bytes ignored")
+    error_line(format!("line longer than {MAX_LINE_BYTES} bytes ignored"))
 }
 
 /// What the reader made of one input line.
@@ -261,7 +262,7 @@ fn intake(text: &str, output: &Output, signals: &Signals, long: &LongCommands) -
         Ok(Command::Bench(depth)) => Job::Long(Long::Bench(depth), sent + 1),
         Ok(command) => Job::Command(command),
         // Through the queue, so the error comes out in input order.
-        Err(error) => Job::Message(format!("info string {error}")),
+        Err(error) => Job::Message(InfoLine::message(error.to_string()).to_string()),
     })
 }
 
@@ -271,42 +272,43 @@ struct InfoPrinter<'a> {
     show_wdl: bool,
 }
 
-/// ` wdl W D L` when `UCI_ShowWDL` is on, else nothing.
-fn wdl_text(wdl: Wdl, show_wdl: bool) -> String {
-    if show_wdl {
-        format!(" wdl {} {} {}", wdl.win, wdl.draw, wdl.loss)
-    } else {
-        String::new()
+/// The `info` line of a report (with win/draw/loss chances when
+/// `UCI_ShowWDL` is on).
+pub(crate) fn info_line(info: &Info, show_wdl: bool) -> InfoLine {
+    InfoLine {
+        depth: Some(info.depth.into()),
+        seldepth: Some(info.seldepth.into()),
+        multipv: Some(info.multipv as u64),
+        score: Some(info.score.into()),
+        wdl: show_wdl.then(|| info.score.wdl()),
+        nodes: Some(info.nodes),
+        nps: Some(info.nps()),
+        hashfull: Some(info.hashfull.into()),
+        time: Some(info.time_ms),
+        pv: info.pv.iter().map(ToString::to_string).collect(),
+        ..InfoLine::default()
     }
 }
 
-/// The `info` line of a report.
-pub(crate) fn info_line(info: &Info, show_wdl: bool) -> String {
-    let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
-    format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        info.score,
-        wdl_text(info.score.wdl(), show_wdl),
-        info.nodes,
-        info.nps(),
-        info.hashfull,
-        info.time_ms,
-        pv.join(" ")
-    )
+/// `info string error: {message}`.
+fn error_line(message: impl std::fmt::Display) -> String {
+    InfoLine::message(format!("error: {message}")).to_string()
 }
 
 impl Listener for InfoPrinter<'_> {
     fn info(&self, info: &Info) {
-        self.output.send(&info_line(info, self.show_wdl));
+        self.output
+            .send(&info_line(info, self.show_wdl).to_string());
     }
 
     fn current_move(&self, depth: u32, mv: crate::moves::Move, number: usize) {
-        self.output.send(&format!(
-            "info depth {depth} currmove {mv} currmovenumber {number}"
-        ));
+        let line = InfoLine {
+            depth: Some(depth.into()),
+            currmove: Some(mv.to_string()),
+            currmovenumber: Some(number as u64),
+            ..InfoLine::default()
+        };
+        self.output.send(&line.to_string());
     }
 }
 
@@ -348,7 +350,7 @@ fn carry_out(
 ) -> bool {
     match job {
         Job::Quit => return false,
-        Job::IsReady => output.send(ReplyKind::ReadyOk.word()),
+        Job::IsReady => output.send(&Reply::Done(ReplyKind::ReadyOk).to_string()),
         Job::Message(text) => output.send(&text),
         Job::Long(command, id) => {
             let closing = match command {
@@ -370,7 +372,7 @@ fn carry_out(
 }
 
 fn error(output: &Output, message: impl std::fmt::Display) {
-    output.send(&format!("info string error: {message}"));
+    output.send(&error_line(message));
 }
 
 fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
@@ -378,26 +380,26 @@ fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
     match command {
         Command::Uci | Command::Ugi => {
             session.ugi = command == Command::Ugi;
-            output.send(&format!("id name {ENGINE_NAME}"));
-            output.send("id author the pasang developers");
-            for line in option_lines() {
-                output.send(&line);
-            }
-            output.send(&format!(
-                "info string built for {}",
-                crate::version::target()
-            ));
-            output.send(if command == Command::Ugi {
-                ReplyKind::UgiOk.word()
+            let done = if command == Command::Ugi {
+                ReplyKind::UgiOk
             } else {
-                ReplyKind::UciOk.word()
-            });
+                ReplyKind::UciOk
+            };
+            let built = format!("built for {}", crate::version::target());
+            let replies = [
+                Reply::Id(IdField::Name, ENGINE_NAME.into()),
+                Reply::Id(IdField::Author, "the pasang developers".into()),
+            ]
+            .into_iter()
+            .chain(option_lines().into_iter().map(Reply::Option))
+            .chain([Reply::Info(InfoLine::message(built)), Reply::Done(done)]);
+            for reply in replies {
+                output.send(&reply.to_string());
+            }
         }
-        Command::Query(query) => output.send(&format!(
-            "{} {}",
-            ReplyKind::Response.word(),
-            ugi::answer(engine, query)
-        )),
+        Command::Query(query) => {
+            output.send(&Reply::Response(ugi::answer(engine, query).to_string()).to_string())
+        }
         Command::SetOption { name, value } => {
             match setup::set_option(engine, &name, value.as_deref()) {
                 Ok(OptionEffect::None) => {}
@@ -435,7 +437,10 @@ fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
                 output.send(line);
             }
         }
-        Command::Eval => output.send(&format!("info string eval {}", render::eval_report(engine))),
+        Command::Eval => {
+            let report = format!("eval {}", render::eval_report(engine));
+            output.send(&InfoLine::message(report).to_string())
+        }
         Command::Help => {
             for line in HELP.lines() {
                 output.send(line);
@@ -492,7 +497,7 @@ fn go(
     signals: &Signals,
 ) -> Vec<String> {
     for warning in &params.warnings {
-        output.send(&format!("info string {warning}"));
+        output.send(&InfoLine::message(warning.to_string()).to_string());
     }
     let engine = &session.engine;
     if let Some(depth) = params.perft {
@@ -522,15 +527,20 @@ fn go(
     };
     let show_wdl = session.show_wdl;
     if let Some((score, wdl)) = engine.final_score() {
-        let wdl = wdl_text(wdl, show_wdl);
-        output.send(&format!("info depth 0 score {score}{wdl}"));
+        let line = InfoLine {
+            depth: Some(0),
+            score: Some(score.into()),
+            wdl: show_wdl.then_some(wdl),
+            ..InfoLine::default()
+        };
+        output.send(&line.to_string());
         signals.wait_for_release(&limits, id);
         return vec![BestMove::NONE.to_string()];
     }
     let result = engine.search(&limits, signals, id, &InfoPrinter { output, show_wdl });
     let best = match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
-            output.send(&info_line(&info, show_wdl));
+            output.send(&info_line(&info, show_wdl).to_string());
             BestMove {
                 best: Some(best.to_string()),
                 // UGI harnesses read a bestmove line of two words only.
@@ -630,8 +640,9 @@ mod tests {
                     pv: line,
                 };
                 for show_wdl in [false, true] {
-                    let written = info_line(&info, show_wdl);
+                    let written = info_line(&info, show_wdl).to_string();
                     let read = InfoLine::parse(&written).expect("an info line");
+                    assert_eq!(read.to_string(), written);
                     assert_eq!(read.depth, Some(12), "{written}");
                     assert_eq!(read.multipv, Some(multipv as u64), "{written}");
                     assert_eq!(read.score, Some(expected), "{written}");
@@ -645,6 +656,26 @@ mod tests {
         }
         let message = InfoLine::parse("info string error: unknown command: x").unwrap();
         assert_eq!(message.string.as_deref(), Some("error: unknown command: x"));
+    }
+
+    /// Every line the engine sends in a session (the handshakes, options,
+    /// reports, messages, errors, answers and best moves) parses as a
+    /// [`Reply`] that writes back to the same line.
+    #[test]
+    fn every_reply_parses_back_to_itself() {
+        let out = run_script(
+            "uci\nugi\nsetoption name UCI_ShowWDL value true\nisready\n\
+             position startpos moves c\ngo depth 5\nquery gameover\neval\nbogus\n\
+             go depth 2 nodes x\nsetoption name Hash value 0\nquit\n",
+        );
+        let mut kinds = std::collections::HashSet::new();
+        for line in out.lines().skip(1).filter(|line| !line.is_empty()) {
+            let reply = Reply::parse(line).unwrap_or_else(|| panic!("not a reply: {line}"));
+            assert_eq!(reply.to_string(), line);
+            kinds.insert(std::mem::discriminant(&reply));
+        }
+        // id, option, uciok/ugiok/readyok, info, bestmove and response.
+        assert_eq!(kinds.len(), 6, "{out}");
     }
 
     #[test]

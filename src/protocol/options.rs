@@ -5,6 +5,7 @@
 //! sets the rules): the engine's `setoption` and every client that sets
 //! an engine's rules use it.
 
+use super::reply::{OptionLine, OptionType};
 use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS, USE_NNUE};
 pub(crate) use crate::rules::RULE_OPTIONS;
 use crate::search::{Reference, skill};
@@ -144,22 +145,33 @@ pub(crate) const OPTIONS: &[(&str, OptionId, OptionKind)] = &[
 ];
 
 /// The `option` lines of the `uci` answer.
-pub(crate) fn option_lines() -> Vec<String> {
+pub(crate) fn option_lines() -> Vec<OptionLine> {
     OPTIONS
         .iter()
-        .map(|(name, _, kind)| match kind {
-            OptionKind::Spin { default, min, max } => {
-                format!("option name {name} type spin default {default} min {min} max {max}")
+        .map(|(name, _, kind)| {
+            let (kind, default, range, values) = match *kind {
+                OptionKind::Spin { default, min, max } => (
+                    OptionType::Spin,
+                    Some(default.to_string()),
+                    Some((min, max)),
+                    &[][..],
+                ),
+                OptionKind::Check { default } => {
+                    (OptionType::Check, Some(default.to_string()), None, &[][..])
+                }
+                OptionKind::Button => (OptionType::Button, None, None, &[][..]),
+                OptionKind::Combo { default, values } => {
+                    (OptionType::Combo, Some(default.to_string()), None, values)
+                }
+                OptionKind::Text => (OptionType::String, Some("<empty>".into()), None, &[][..]),
+            };
+            OptionLine {
+                name: name.to_string(),
+                kind,
+                default,
+                range,
+                values: values.iter().map(ToString::to_string).collect(),
             }
-            OptionKind::Check { default } => {
-                format!("option name {name} type check default {default}")
-            }
-            OptionKind::Button => format!("option name {name} type button"),
-            OptionKind::Combo { default, values } => {
-                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
-                format!("option name {name} type combo default {default}{vars}")
-            }
-            OptionKind::Text => format!("option name {name} type string default <empty>"),
         })
         .collect()
 }

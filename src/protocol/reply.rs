@@ -1,10 +1,197 @@
-//! The replies a tool waits for, written by the engine and read by the
-//! client from the same definitions: the words that end a handshake, an
-//! `isready`, a search and a UGI query, and the `bestmove` line itself.
-//! (`info` lines have one writer here and one parser in the client, held
-//! together by a round-trip test.)
+//! Every line an engine sends, the twin of [`super::Command`]: written by
+//! the engine and read by the client from the same definitions, so that
+//! what one writes the other reads back (the tests below hold them to it).
 
 use std::fmt;
+
+use super::info::InfoLine;
+
+/// A line the engine sends.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Reply {
+    /// `id name ...` or `id author ...`.
+    Id(IdField, String),
+    /// `option name ... type ...`: an option the engine offers.
+    Option(OptionLine),
+    /// `uciok`, `ugiok` or `readyok`: a word that ends a wait.
+    Done(ReplyKind),
+    /// `info ...`: a search report or a message.
+    Info(InfoLine),
+    /// `bestmove ...`.
+    BestMove(BestMove),
+    /// `response ...`: the answer to a UGI `query`.
+    Response(String),
+}
+
+impl Reply {
+    /// The line parsed, or `None` if it is none of the engine's lines or
+    /// not well formed.
+    pub fn parse(line: &str) -> Option<Reply> {
+        let mut words = line.split_whitespace();
+        let reply = match words.next()? {
+            "id" => {
+                let field = match words.next()? {
+                    "name" => IdField::Name,
+                    "author" => IdField::Author,
+                    _ => return None,
+                };
+                Reply::Id(field, words.collect::<Vec<_>>().join(" "))
+            }
+            "option" => Reply::Option(OptionLine::parse(line)?),
+            "info" => Reply::Info(InfoLine::parse(line)?),
+            "bestmove" => Reply::BestMove(BestMove::parse(line)?),
+            "response" => Reply::Response(words.collect::<Vec<_>>().join(" ")),
+            _ => Reply::Done(ReplyKind::of(line)?),
+        };
+        Some(reply)
+    }
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Id(field, text) => write!(f, "id {} {text}", field.word()),
+            Reply::Option(option) => option.fmt(f),
+            Reply::Done(kind) => f.write_str(kind.word()),
+            Reply::Info(info) => info.fmt(f),
+            Reply::BestMove(best) => best.fmt(f),
+            Reply::Response(text) => write!(f, "{} {text}", ReplyKind::Response.word()),
+        }
+    }
+}
+
+/// What an `id` line names.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum IdField {
+    /// `id name`: the engine's name and version.
+    Name,
+    /// `id author`.
+    Author,
+}
+
+impl IdField {
+    const fn word(self) -> &'static str {
+        match self {
+            IdField::Name => "name",
+            IdField::Author => "author",
+        }
+    }
+}
+
+/// The type of an option, as its `option` line names it.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum OptionType {
+    /// `check`: true or false.
+    Check,
+    /// `spin`: a whole number between `min` and `max`.
+    Spin,
+    /// `combo`: one of the `var`s.
+    Combo,
+    /// `button`: no value.
+    Button,
+    /// `string`: free text.
+    String,
+}
+
+impl OptionType {
+    const ALL: [OptionType; 5] = [
+        OptionType::Check,
+        OptionType::Spin,
+        OptionType::Combo,
+        OptionType::Button,
+        OptionType::String,
+    ];
+
+    const fn word(self) -> &'static str {
+        match self {
+            OptionType::Check => "check",
+            OptionType::Spin => "spin",
+            OptionType::Combo => "combo",
+            OptionType::Button => "button",
+            OptionType::String => "string",
+        }
+    }
+}
+
+/// An `option` line: `option name N type T [default D] [min A max B]
+/// [var V]...`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct OptionLine {
+    /// The option's name (it may hold spaces).
+    pub name: String,
+    /// Its type.
+    pub kind: OptionType,
+    /// `default`, as written (`<empty>` for an empty string).
+    pub default: Option<String>,
+    /// `min` and `max` of a spin.
+    pub range: Option<(i64, i64)>,
+    /// The `var`s of a combo.
+    pub values: Vec<String>,
+}
+
+impl OptionLine {
+    /// The words that start a field of the line (and so end the one before).
+    const KEYWORDS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
+
+    /// The line parsed, or `None` if it is not a well-formed `option` line
+    /// (no name, an unknown type, a `min` or `max` that is not a number).
+    pub fn parse(line: &str) -> Option<OptionLine> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
+            return None;
+        }
+        // Each field's words run up to the next keyword.
+        let mut fields: Vec<(&str, String)> = Vec::new();
+        for word in &words[1..] {
+            match fields.last_mut() {
+                Some((_, value)) if !Self::KEYWORDS.contains(word) => {
+                    if !value.is_empty() {
+                        value.push(' ');
+                    }
+                    value.push_str(word);
+                }
+                _ => fields.push((word, String::new())),
+            }
+        }
+        let field = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        let name = field("name").filter(|name| !name.is_empty())?.clone();
+        let kind = field("type")?;
+        let kind = OptionType::ALL.into_iter().find(|k| k.word() == kind)?;
+        let range = match (field("min"), field("max")) {
+            (None, None) => None,
+            (Some(min), Some(max)) => Some((min.parse().ok()?, max.parse().ok()?)),
+            _ => return None,
+        };
+        let values = fields
+            .iter()
+            .filter(|(key, _)| *key == "var")
+            .map(|(_, value)| value.clone())
+            .collect();
+        Some(OptionLine {
+            name,
+            kind,
+            default: field("default").cloned(),
+            range,
+            values,
+        })
+    }
+}
+
+impl fmt::Display for OptionLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option name {} type {}", self.name, self.kind.word())?;
+        if let Some(default) = &self.default {
+            write!(f, " default {default}")?;
+        }
+        if let Some((min, max)) = self.range {
+            write!(f, " min {min} max {max}")?;
+        }
+        for value in &self.values {
+            write!(f, " var {value}")?;
+        }
+        Ok(())
+    }
+}
 
 /// A line a tool waits for, by its first word.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -106,6 +293,38 @@ impl fmt::Display for BestMove {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn option_lines_read_back() {
+        for line in [
+            "option name Hash type spin default 16 min 1 max 32768",
+            "option name Use NNUE type check default false",
+            "option name Clear Hash type button",
+            "option name Reference Player type combo default off var off var on",
+            "option name Debug Log File type string default <empty>",
+        ] {
+            let option = OptionLine::parse(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(option.to_string(), line);
+            assert_eq!(Reply::parse(line), Some(Reply::Option(option)));
+        }
+        let spaced = OptionLine::parse("option name Debug Log File type string").unwrap();
+        assert_eq!(spaced.name, "Debug Log File");
+        for bad in [
+            "option type spin",
+            "option name type check",
+            "option name X type dial",
+            "option name X type spin min 1",
+            "option name X type spin min a max 2",
+        ] {
+            assert_eq!(OptionLine::parse(bad), None, "{bad}");
+        }
+        assert_eq!(
+            Reply::parse("id name pasang 0.1.0"),
+            Some(Reply::Id(IdField::Name, "pasang 0.1.0".into()))
+        );
+        assert_eq!(Reply::parse("id version 3"), None);
+        assert_eq!(Reply::parse("nonsense"), None);
+    }
 
     #[test]
     fn written_replies_read_back() {

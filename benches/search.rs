@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use pasang::notation::parse_position;
 use pasang::rules::Rules;
-use pasang::search::{Limits, Searcher, Settings, Signals, Silent};
+use pasang::search::{Control, Limits, Searcher, Settings, Signals, Silent, Task};
 use pasang::tt::{Bound, TranspositionTable};
 use std::hint::black_box;
 
@@ -23,17 +23,17 @@ fn search_speed(c: &mut Criterion) {
         b.iter(|| {
             let searcher = Searcher::new(TranspositionTable::new(16));
             let signals = Signals::default();
-            searcher
-                .search(
-                    black_box(&position),
-                    &rules,
-                    &limits,
-                    &Settings::default(),
-                    &signals,
-                    1,
-                    &Silent,
-                )
-                .nodes
+            let task = Task {
+                position: black_box(&position),
+                rules: &rules,
+                limits: &limits,
+                settings: &Settings::default(),
+            };
+            let control = Control {
+                signals: &signals,
+                id: 1,
+            };
+            searcher.search(&task, control, &Silent).nodes
         })
     });
     group.finish();

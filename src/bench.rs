@@ -8,7 +8,7 @@ use crate::host::Instant;
 use crate::engine::Engine;
 use crate::notation::parse_position;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
-use crate::search::{Limits, Settings, Signals, Silent};
+use crate::search::{Control, Limits, Signals, Silent};
 
 /// Depth searched when none is given.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -96,7 +96,6 @@ pub fn run(depth: u32, signals: &Signals, id: u64, emit: &mut dyn FnMut(&str)) -
     let mut searching = std::time::Duration::ZERO;
     let mut nodes = 0;
     let all = positions();
-    let settings = Settings::default();
     let limits = Limits {
         depth: Some(depth.max(1)),
         ..Limits::default()
@@ -112,7 +111,7 @@ pub fn run(depth: u32, signals: &Signals, id: u64, emit: &mut dyn FnMut(&str)) -
         let position = parse_position(fen).expect("bench positions are valid");
         engine.set_position(position);
         let start = Instant::now();
-        let result = engine.search_with(&limits, &settings, signals, id, &Silent);
+        let result = engine.search_controlled(&limits, Control { signals, id }, &Silent);
         searching += start.elapsed();
         nodes += result.nodes;
         if signals.stopped(id) {

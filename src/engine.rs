@@ -18,7 +18,8 @@ use crate::outcome::Status;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{
-    Limits, Listener, Reference, Score, SearchResult, Searcher, Settings, Signals, skill,
+    Control, Limits, Listener, Reference, Score, SearchResult, Searcher, Settings, StopHandle,
+    Task, skill,
 };
 use crate::tt::{TableError, TranspositionTable};
 
@@ -55,6 +56,8 @@ pub struct Engine {
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
+    /// Stops the in-process searches of [`Engine::search`].
+    stop: StopHandle,
 }
 
 impl Default for Engine {
@@ -81,6 +84,7 @@ impl Engine {
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::elo_range().1,
+            stop: StopHandle::default(),
         }
     }
 
@@ -275,43 +279,33 @@ impl Engine {
         evaluate(&self.position, &self.game_rules)
     }
 
-    /// Searches the current position with the engine's own settings, for
-    /// a caller in this process (review, analysis, play, datagen): only
-    /// `limits` end it, and there is no protocol bookkeeping to pass.
-    pub fn think(&self, limits: &Limits, listener: &dyn Listener) -> SearchResult {
-        self.search(limits, &Signals::default(), 1, listener)
+    /// Searches the current position with the engine's own settings and
+    /// evaluation, for a caller in this process: `limits` end it, or
+    /// [`StopHandle::stop`] on [`Engine::stop_handle`] from another thread.
+    pub fn search(&self, limits: &Limits, listener: &dyn Listener) -> SearchResult {
+        self.search_controlled(limits, self.stop.next_search(), listener)
     }
 
-    /// Searches the current position; search `id` of `signals` stops it
-    /// (the protocol's `stop`, `ponderhit` and `quit`).
-    pub fn search(
-        &self,
-        limits: &Limits,
-        signals: &Signals,
-        id: u64,
-        listener: &dyn Listener,
-    ) -> SearchResult {
-        self.search_with(limits, &self.settings, signals, id, listener)
+    /// A handle that stops [`Engine::search`] from another thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
     }
 
-    /// Searches with explicit settings (bench uses one thread).
-    pub fn search_with(
+    /// Searches the current position under the protocol's `control` (its
+    /// `stop`, `ponderhit` and `quit` for search `id`).
+    pub(crate) fn search_controlled(
         &self,
         limits: &Limits,
-        settings: &Settings,
-        signals: &Signals,
-        id: u64,
+        control: Control<'_>,
         listener: &dyn Listener,
     ) -> SearchResult {
-        self.searcher.search(
-            &self.position,
-            &self.game_rules,
+        let task = Task {
+            position: &self.position,
+            rules: &self.game_rules,
             limits,
-            settings,
-            signals,
-            id,
-            listener,
-        )
+            settings: &self.settings,
+        };
+        self.searcher.search(&task, control, listener)
     }
 }
 
@@ -319,6 +313,26 @@ impl Engine {
 mod tests {
     use super::*;
     use crate::notation::parse_position;
+
+    #[test]
+    fn a_stop_handle_ends_an_infinite_search() {
+        let engine = Engine::new();
+        let handle = engine.stop_handle();
+        // A stop before the search does not cut it short.
+        handle.stop();
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let result = std::thread::scope(|scope| {
+            let search = scope.spawn(|| engine.search(&limits, &crate::search::Silent));
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            handle.stop();
+            search.join().unwrap()
+        });
+        assert!(result.best_move.is_some());
+        assert!(result.nodes > 0);
+    }
 
     #[test]
     fn rules_apply_to_positions_set_afterwards() {

@@ -12,7 +12,8 @@ use pasang::moves::Move;
 use pasang::position::{Phase, Position};
 use pasang::rules::Rules;
 use pasang::search::{
-    Limits, MATE, MATE_BOUND, Score, SearchResult, Searcher, Settings, Signals, Silent,
+    Control, Limits, MATE, MATE_BOUND, Score, SearchResult, Searcher, Settings, Signals, Silent,
+    Task,
 };
 use pasang::tt::{Bound, TranspositionTable};
 use rand::rngs::SmallRng;
@@ -91,27 +92,35 @@ fn run(
     searcher: &Searcher,
 ) -> SearchResult {
     searcher.proven().clear();
-    searcher.search(
-        position,
-        &Rules::default(),
-        limits,
-        settings,
-        &Signals::default(),
-        1,
-        &Silent,
-    )
+    search_with(searcher, position, limits, settings)
 }
 
 /// Searches deep with `searcher`'s proven results and a fresh small table.
 fn run_with_fresh_table(position: &Position, searcher: &mut Searcher) -> SearchResult {
     searcher.set_table(TranspositionTable::new(1));
-    searcher.search(
+    search_with(searcher, position, &deep(), &Settings::default())
+}
+
+/// One search of `position` under the default rules, stopped by its limits.
+fn search_with(
+    searcher: &Searcher,
+    position: &Position,
+    limits: &Limits,
+    settings: &Settings,
+) -> SearchResult {
+    let task = Task {
         position,
-        &Rules::default(),
-        &deep(),
-        &Settings::default(),
-        &Signals::default(),
-        1,
+        rules: &Rules::default(),
+        limits,
+        settings,
+    };
+    let signals = Signals::default();
+    searcher.search(
+        &task,
+        Control {
+            signals: &signals,
+            id: 1,
+        },
         &Silent,
     )
 }

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 use pasang::engine::Engine;
 use pasang::eval::wdl::Wdl;
-use pasang::search::{Info, Limits, Listener, Score, Signals};
+use pasang::search::{Info, Limits, Listener, Score};
 
 use crate::board::{Board, PyMove};
 
@@ -127,7 +127,7 @@ fn search(
             return Ok((None, None, vec![line], 0));
         }
         let lines = Lines::default();
-        let result = engine.search(&limits, &Signals::default(), 1, &lines);
+        let result = engine.search(&limits, &lines);
         let mut reported = lines
             .0
             .into_inner()

@@ -279,7 +279,7 @@ fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Finding {
         lines: Mutex::new(Vec::new()),
         progress,
     };
-    let result = engine.think(limits, &collector);
+    let result = engine.search(limits, &collector);
     progress.clear();
     let mut lines = collector
         .lines

@@ -476,7 +476,7 @@ impl Sitting {
     fn think(&mut self, limits: &Limits) -> Option<(Move, Score, u32, Duration)> {
         self.engine.set_position(self.replay.current());
         let start = Instant::now();
-        let result = self.engine.think(limits, &Silent);
+        let result = self.engine.search(limits, &Silent);
         let info = result.final_info?;
         Some((result.best_move?, info.score, info.depth, start.elapsed()))
     }

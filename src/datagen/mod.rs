@@ -201,7 +201,7 @@ pub fn play_game(
         }
         engine.set_position(position);
         // The engine's own settings: its evaluation as it plays.
-        let result = engine.think(&limits, &Silent);
+        let result = engine.search(&limits, &Silent);
         let Some(mv) = result.best_move else {
             return Err(DatagenError::NoMove {
                 game: index,

@@ -51,7 +51,7 @@ pub(crate) use setup::{OptionEffect, Refusal};
 use crate::bench;
 use crate::engine::Engine;
 use crate::perft::divide_until;
-use crate::search::{Info, Limits, Listener, Signals};
+use crate::search::{Control, Info, Limits, Listener, Signals};
 use options::option_lines;
 use queue::{JobQueue, PushError};
 
@@ -537,7 +537,8 @@ fn go(
         signals.wait_for_release(&limits, id);
         return vec![BestMove::NONE.to_string()];
     }
-    let result = engine.search(&limits, signals, id, &InfoPrinter { output, show_wdl });
+    let control = Control { signals, id };
+    let result = engine.search_controlled(&limits, control, &InfoPrinter { output, show_wdl });
     let best = match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
             output.send(&info_line(&info, show_wdl).to_string());

@@ -71,7 +71,7 @@ impl Analyser {
                 line: Vec::new(),
             };
         }
-        let result = self.engine.think(&self.limits, &Silent);
+        let result = self.engine.search(&self.limits, &Silent);
         let side = position.side_to_move();
         match result.final_info {
             Some(info) => PositionEval {

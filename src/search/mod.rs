@@ -33,8 +33,8 @@ use report::elapsed_ms;
 pub use report::{Info, Listener, Silent};
 pub(crate) use score::{INFINITY, MAX_PLY};
 pub use score::{MATE, MATE_BOUND, Score};
-pub use searcher::Searcher;
-pub use signals::Signals;
+pub use searcher::{Searcher, Task};
+pub use signals::{Control, Signals, StopHandle};
 use threads::Shared;
 
 /// Engine settings that shape a search.

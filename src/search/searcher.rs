@@ -14,7 +14,7 @@ use super::reference::{self, Reference};
 use super::threads::{PaddedCounter, Shared};
 use super::worker::Worker;
 use super::{
-    Info, Limits, Listener, ProvenResults, Score, SearchResult, Settings, Signals, busy,
+    Control, Info, Limits, Listener, ProvenResults, Score, SearchResult, Settings, busy,
     elapsed_ms, skill,
 };
 
@@ -31,6 +31,19 @@ pub struct Searcher {
     /// kept for the next; remade when the number of threads changes.
     /// Locked once per search, never during one by the workers.
     helpers: Mutex<Option<Helpers>>,
+}
+
+/// What to search: the position, its rules, the limits and the settings.
+#[derive(Copy, Clone)]
+pub struct Task<'a> {
+    /// The position searched.
+    pub position: &'a Position,
+    /// The rules it is played under.
+    pub rules: &'a Rules,
+    /// When to stop.
+    pub limits: &'a Limits,
+    /// Threads, lines, skill and evaluation.
+    pub settings: &'a Settings,
 }
 
 /// A pool of helper threads for searches on `threads` threads (the
@@ -74,19 +87,20 @@ impl Searcher {
         self.proven.clear();
     }
 
-    /// Searches `position` and returns the best move found; `id`
-    /// identifies the search for [`Signals`].
-    #[allow(clippy::too_many_arguments)]
+    /// Searches `task.position` and returns the best move found; `control`
+    /// stops it.
     pub fn search(
         &self,
-        position: &Position,
-        rules: &Rules,
-        limits: &Limits,
-        settings: &Settings,
-        signals: &Signals,
-        id: u64,
+        task: &Task<'_>,
+        control: Control<'_>,
         listener: &dyn Listener,
     ) -> SearchResult {
+        let Task {
+            position,
+            rules,
+            limits,
+            settings,
+        } = *task;
         if settings.reference != Reference::Off {
             return reference_search(position, rules, settings.reference);
         }
@@ -112,8 +126,8 @@ impl Searcher {
             rules: *rules,
             table: &self.table,
             proven: &self.proven,
-            signals,
-            id,
+            signals: control.signals,
+            id: control.id,
             limits,
             settings,
             listener,

@@ -1,6 +1,7 @@
 //! `stop` and `ponderhit` as they cross from the protocol's thread to the
 //! search threads.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Limits;
@@ -49,6 +50,48 @@ impl Signals {
     }
 }
 
+/// The signals a search obeys and its id among them.
+#[derive(Copy, Clone)]
+pub struct Control<'a> {
+    /// Where `stop` and `ponderhit` arrive.
+    pub signals: &'a Signals,
+    /// This search's id: signals for it or a later one apply.
+    pub id: u64,
+}
+
+/// Stops the searches an engine runs for callers in this process
+/// ([`crate::engine::Engine::search`]), from any thread: a stop reaches the
+/// search running (or the last one), never a later one.
+#[derive(Clone, Default)]
+pub struct StopHandle {
+    shared: Arc<StopShared>,
+}
+
+#[derive(Default)]
+struct StopShared {
+    signals: Signals,
+    /// The id of the latest search started.
+    latest: AtomicU64,
+}
+
+impl StopHandle {
+    /// Stops the search now running, if any: it returns its best move so
+    /// far as soon as it notices.
+    pub fn stop(&self) {
+        let latest = self.shared.latest.load(Ordering::SeqCst);
+        self.shared.signals.stop(latest);
+    }
+
+    /// The control of a new search, numbered after every earlier one.
+    pub(crate) fn next_search(&self) -> Control<'_> {
+        let id = self.shared.latest.fetch_add(1, Ordering::SeqCst) + 1;
+        Control {
+            signals: &self.shared.signals,
+            id,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +103,16 @@ mod tests {
         assert!(signals.stopped(2));
         assert!(signals.stopped(3));
         assert!(!signals.stopped(4));
+    }
+
+    #[test]
+    fn a_stop_reaches_the_latest_search_only() {
+        let handle = StopHandle::default();
+        let first = handle.next_search();
+        assert!(!first.signals.stopped(first.id));
+        handle.stop();
+        assert!(first.signals.stopped(first.id));
+        let second = handle.next_search();
+        assert!(!second.signals.stopped(second.id));
     }
 }

@@ -1,5 +1,5 @@
 //! The `pasang` binary: the protocol loop by default, tools as subcommands.
 
-fn main() {
-    std::process::exit(pasang::cli::run());
+fn main() -> std::process::ExitCode {
+    pasang::cli::run()
 }

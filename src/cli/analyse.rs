@@ -7,12 +7,13 @@
 //! a broken object. The exit code is 1 if any line failed.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
 use std::sync::Mutex;
 
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::{PositionArgs, Progress, RuleArgs, SearchResources, describe_result};
+use super::{CliError, PositionArgs, Progress, RuleArgs, SearchResources, describe_result};
 use crate::engine::{Engine, MAX_MULTIPV};
 use crate::eval::wdl::Wdl;
 use crate::notation::format_position;
@@ -83,15 +84,14 @@ enum Failure {
     Output,
 }
 
-/// Runs `pasang analyse`; returns the exit code.
-pub fn run(args: &AnalyseArgs) -> i32 {
+/// Runs `pasang analyse`: exit code 1 if any position failed.
+pub fn run(args: &AnalyseArgs) -> Result<ExitCode, CliError> {
     let mut engine = Engine::new();
     engine.set_rules(args.rules.rules());
     // clap keeps the numbers within the engine's ranges.
-    if let Err(message) = engine.set_hash(args.resources.hash as usize) {
-        eprintln!("error: {message}");
-        return 1;
-    }
+    engine
+        .set_hash(args.resources.hash as usize)
+        .map_err(CliError::Table)?;
     engine.set_threads(args.resources.threads as usize);
     engine.set_multipv(args.multipv as usize);
     let limits = Limits {
@@ -126,10 +126,10 @@ pub fn run(args: &AnalyseArgs) -> i32 {
             None => PositionBase::StartPos,
         };
         return match analyse(&args.position.describe(), &base, &moves) {
-            Ok(()) | Err(Failure::Output) => 0,
+            Ok(()) | Err(Failure::Output) => Ok(ExitCode::SUCCESS),
             Err(Failure::Input(message)) => {
                 eprintln!("error: {message}");
-                1
+                Ok(ExitCode::FAILURE)
             }
         };
     }
@@ -149,10 +149,10 @@ pub fn run(args: &AnalyseArgs) -> i32 {
                 }
             }
         }
-        return i32::from(failed > 0);
+        return Ok(super::failed_if(failed > 0));
     }
 
-    analyse_stdin(&mut analyse, &progress)
+    Ok(analyse_stdin(&mut analyse, &progress))
 }
 
 /// One search's work: a position's text, its base and moves in; a
@@ -161,7 +161,7 @@ type Analyse<'a> = dyn FnMut(&str, &PositionBase, &[String]) -> Result<(), Failu
 
 /// Analyses the positions of stdin, one per line (blank lines and `#`
 /// comments skipped), going on past bad lines; 1 if any failed.
-fn analyse_stdin(analyse: &mut Analyse<'_>, progress: &Progress) -> i32 {
+fn analyse_stdin(analyse: &mut Analyse<'_>, progress: &Progress) -> ExitCode {
     if std::io::stdin().is_terminal() {
         eprintln!(
             "Reading positions from stdin, one per line ('startpos moves c j', 'fen <position string>'); end with Ctrl-D (Ctrl-Z on Windows)."
@@ -210,10 +210,8 @@ fn analyse_stdin(analyse: &mut Analyse<'_>, progress: &Progress) -> i32 {
     }
     if failed > 0 {
         eprintln!("{failed} line{} failed", if failed == 1 { "" } else { "s" });
-        1
-    } else {
-        0
     }
+    super::failed_if(failed > 0)
 }
 
 /// An input line read as the arguments of the protocol's `position`

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
@@ -107,27 +108,18 @@ struct Totals {
     blunders: u32,
 }
 
-/// Runs `pasang annotate`; returns the exit code.
-pub fn run(args: &AnnotateArgs) -> i32 {
+/// Runs `pasang annotate`: exit code 1 if any game failed.
+pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
     let (games, mut failed) = read_games(&args.files);
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => match std::fs::File::create(path) {
             Ok(file) => Box::new(std::io::BufWriter::new(file)),
-            Err(error) => {
-                eprintln!("error: {}", CliError::Write(path.clone(), error));
-                return 1;
-            }
+            Err(error) => return Err(CliError::Write(path.clone(), error)),
         },
         None => Box::new(std::io::stdout().lock()),
     };
     let settings = args.settings();
-    let mut reviewer = match Reviewer::new(&settings) {
-        Ok(reviewer) => reviewer,
-        Err(error) => {
-            eprintln!("error: {error}");
-            return 1;
-        }
-    };
+    let mut reviewer = Reviewer::new(&settings).map_err(CliError::Review)?;
     let progress = Progress::stderr();
     let started = Instant::now();
     let mut totals: BTreeMap<String, Totals> = BTreeMap::new();
@@ -161,10 +153,9 @@ pub fn run(args: &AnnotateArgs) -> i32 {
         add_totals(&mut totals, &review);
         if let Err(error) = write_review(&mut out, args, game, &review) {
             if error.kind() == std::io::ErrorKind::BrokenPipe {
-                return i32::from(failed > 0);
+                return Ok(super::failed_if(failed > 0));
             }
-            eprintln!("error: {}", CliError::Output(error));
-            return 1;
+            return Err(CliError::Output(error));
         }
         if args.out.is_some() {
             println!("{}", game_line(game, &review));
@@ -184,10 +175,8 @@ pub fn run(args: &AnnotateArgs) -> i32 {
     );
     if failed > 0 {
         eprintln!("{failed} failed");
-        1
-    } else {
-        0
     }
+    Ok(super::failed_if(failed > 0))
 }
 
 /// Every game of `files`, each read on its own (a broken record is that

@@ -2,6 +2,7 @@
 //! search's signature (see [`crate::bench`]).
 
 use std::io::Write;
+use std::process::ExitCode;
 
 use clap::Args;
 
@@ -16,7 +17,7 @@ pub struct BenchArgs {
 }
 
 /// Runs `pasang bench`: one line per position, then the totals.
-pub fn run(args: &BenchArgs) -> Result<i32, CliError> {
+pub fn run(args: &BenchArgs) -> Result<ExitCode, CliError> {
     let progress = Progress::stderr();
     let count = crate::bench::positions().len();
     let mut done = 0;
@@ -48,6 +49,6 @@ pub fn run(args: &BenchArgs) -> Result<i32, CliError> {
     }
     match failed {
         Some(error) => Err(CliError::Output(error)),
-        None => Ok(0),
+        None => Ok(ExitCode::SUCCESS),
     }
 }

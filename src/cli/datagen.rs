@@ -2,6 +2,7 @@
 //! docs/datagen.md).
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -102,7 +103,7 @@ fn status_line(report: &Report, target: Target) -> String {
 }
 
 /// Runs `pasang datagen`.
-pub fn run(args: &DatagenArgs) -> Result<i32, CliError> {
+pub fn run(args: &DatagenArgs) -> Result<ExitCode, CliError> {
     if !args.merge.is_empty() {
         let start = Instant::now();
         let report = crate::datagen::packed::merge(&args.merge, &args.out, args.seed)
@@ -116,7 +117,7 @@ pub fn run(args: &DatagenArgs) -> Result<i32, CliError> {
             args.seed,
             start.elapsed().as_secs_f64()
         );
-        return Ok(0);
+        return Ok(ExitCode::SUCCESS);
     }
     let limit = match args.depth {
         Some(depth) => SearchLimit::Depth(depth),
@@ -166,5 +167,5 @@ pub fn run(args: &DatagenArgs) -> Result<i32, CliError> {
         report.games,
         report.positions
     );
-    Ok(0)
+    Ok(ExitCode::SUCCESS)
 }

@@ -9,9 +9,11 @@ use std::path::PathBuf;
 use crate::datagen::DatagenError;
 use crate::eval::features::NAMES;
 use crate::gui::GuiError;
+use crate::matches::MatchError;
 use crate::notation::{ListMoveError, PositionError};
 use crate::protocol::LogFileError;
 use crate::record::RecordError;
+use crate::review::ReviewError;
 use crate::rules::OptionValueError;
 use crate::tt::TableError;
 use crate::tune::TuneError;
@@ -84,6 +86,9 @@ pub(crate) enum CliError {
     /// Merging datagen shards failed.
     #[error(transparent)]
     Pack(crate::datagen::packed::PackError),
+    /// The reviewer cannot be set up.
+    #[error(transparent)]
+    Review(ReviewError),
     /// The engine's table cannot be had at the size asked for.
     #[error(transparent)]
     Table(TableError),
@@ -93,6 +98,20 @@ pub(crate) enum CliError {
     /// The browser board cannot be served.
     #[error(transparent)]
     Gui(GuiError),
+    /// `pasang match` cannot run.
+    #[error(transparent)]
+    Match(MatchError),
+}
+
+impl CliError {
+    /// The process's exit code for this failure: 1, or what the match
+    /// tool says of its own.
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Match(error) => error.exit_code(),
+            _ => 1,
+        }
+    }
 }
 
 #[cfg(test)]

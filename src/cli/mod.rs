@@ -17,6 +17,7 @@ mod show;
 pub mod svg;
 mod tune;
 
+use std::process::ExitCode;
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -199,8 +200,19 @@ fn init_logging() {
         .try_init();
 }
 
-/// Parses the command line, runs it and returns the exit code.
-pub fn run() -> i32 {
+/// Exit code 1 where something failed, else 0.
+pub(crate) fn failed_if(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Parses the command line, runs it and returns the exit code. Every
+/// subcommand's `run` takes its arguments (defined beside it) and gives
+/// `Result<ExitCode, CliError>`, or its own error that a `CliError` wraps.
+pub fn run() -> ExitCode {
     init_logging();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -208,7 +220,7 @@ pub fn run() -> i32 {
             // Help and version go to stdout with code 0; usage errors to
             // stderr with code 2.
             let _ = error.print();
-            return error.exit_code();
+            return exit_code(error.exit_code());
         }
     };
     if cli.log_file.is_some() && !matches!(cli.command, None | Some(CliCommand::Uci(_))) {
@@ -217,20 +229,20 @@ pub fn run() -> i32 {
             "--log-file records the protocol loop; use it without a subcommand or with 'uci'",
         );
         let _ = error.print();
-        return error.exit_code();
+        return exit_code(error.exit_code());
     }
     let result = match cli.command {
         None => run_protocol(cli.log_file.as_deref()),
         Some(CliCommand::Uci(args)) => {
             run_protocol(args.log_file.as_deref().or(cli.log_file.as_deref()))
         }
-        Some(CliCommand::Analyse(args)) => return analyse::run(&args),
-        Some(CliCommand::Annotate(args)) => return annotate::run(&args),
+        Some(CliCommand::Analyse(args)) => analyse::run(&args),
+        Some(CliCommand::Annotate(args)) => annotate::run(&args),
         Some(CliCommand::Play(args)) => play::run(&args),
         Some(CliCommand::Show(args)) => show::run(&args),
         Some(CliCommand::Perft(args)) => perft::run(&args),
         Some(CliCommand::Bench(args)) => bench::run(&args),
-        Some(CliCommand::Match(args)) => return crate::matches::run(&args),
+        Some(CliCommand::Match(args)) => crate::matches::run(&args).map_err(CliError::Match),
         Some(CliCommand::Datagen(args)) => datagen::run(&args),
         Some(CliCommand::Tune(args)) => tune::run(&args),
         Some(CliCommand::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
@@ -239,18 +251,24 @@ pub fn run() -> i32 {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error}");
-            1
+            ExitCode::from(error.exit_code())
         }
     }
 }
 
+/// clap's exit code (0 for help and version, 2 for usage errors).
+fn exit_code(code: i32) -> ExitCode {
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
 /// The protocol loop, logging to `log_file` if given.
-fn run_protocol(log_file: Option<&str>) -> Result<i32, CliError> {
+fn run_protocol(log_file: Option<&str>) -> Result<ExitCode, CliError> {
     let output = Arc::new(crate::protocol::Output::stdout());
     if let Some(path) = log_file {
         output.set_log_file(Some(path)).map_err(CliError::LogFile)?;
     }
-    Ok(crate::protocol::run(std::io::stdin().lock(), output))
+    let code = crate::protocol::run(std::io::stdin().lock(), output);
+    Ok(exit_code(code))
 }
 
 #[cfg(test)]

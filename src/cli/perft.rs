@@ -5,6 +5,7 @@
 //! speed go to stderr so the counts can be compared with `diff`.
 
 use std::io::Write;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -34,7 +35,7 @@ pub struct PerftArgs {
 }
 
 /// Runs `pasang perft`.
-pub fn run(args: &PerftArgs) -> Result<i32, CliError> {
+pub fn run(args: &PerftArgs) -> Result<ExitCode, CliError> {
     let rules = args.rules.rules();
     let replay = args.position.replay(&rules)?;
     let position = replay.current();
@@ -99,5 +100,5 @@ pub fn run(args: &PerftArgs) -> Result<i32, CliError> {
         seconds,
         total as f64 / seconds.max(1e-9)
     );
-    Ok(0)
+    Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -97,7 +98,7 @@ enum SaveError {
 }
 
 /// Runs `pasang play` on stdin/stdout.
-pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
+pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     let rules = args.rules.rules();
     let replay = args.position.replay(&rules)?;
     let mut engine = Engine::new();
@@ -141,9 +142,9 @@ pub fn run(args: &PlayArgs) -> Result<i32, CliError> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match game.play_games(&mut stdin.lock(), &mut stdout.lock()) {
-        Ok(()) => Ok(0),
+        Ok(()) => Ok(ExitCode::SUCCESS),
         // The terminal or pipe went away: nothing more to say.
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(error) => Err(CliError::Terminal(error)),
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Args;
 
@@ -145,7 +146,7 @@ fn review_text(record: &crate::record::Record, shown: usize) -> String {
 }
 
 /// Runs `pasang show`.
-pub fn run(args: &ShowArgs) -> Result<i32, CliError> {
+pub fn run(args: &ShowArgs) -> Result<ExitCode, CliError> {
     let (rules, replay) = match &args.record {
         Some(path) => {
             let (rules, replay, title) = from_record(path, args.game, args.ply)?;
@@ -163,7 +164,7 @@ pub fn run(args: &ShowArgs) -> Result<i32, CliError> {
         let picture = super::svg::render(&position, last);
         if path.as_os_str() == "-" {
             print!("{picture}");
-            return Ok(0);
+            return Ok(ExitCode::SUCCESS);
         }
         std::fs::write(path, picture).map_err(|error| CliError::Write(path.clone(), error))?;
         eprintln!("SVG written to {}", path.display());
@@ -177,7 +178,7 @@ pub fn run(args: &ShowArgs) -> Result<i32, CliError> {
     );
     let _ = writeln!(text, "Position: {}", format_position(&position));
     print!("{text}");
-    Ok(0)
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The board with coordinates on all sides, rank 11 at the top, in the

@@ -2,6 +2,7 @@
 //! [`crate::tune`] and docs/strength.md).
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
@@ -38,7 +39,7 @@ pub struct TuneArgs {
 }
 
 /// Runs `pasang tune`.
-pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
+pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
     let mut active = [true; COUNT];
     for name in &args.without {
         let Some(term) = NAMES.iter().position(|known| known == name) else {
@@ -106,5 +107,5 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
             (centipoints[term] * 1024.0).round() as i64
         );
     }
-    Ok(0)
+    Ok(ExitCode::SUCCESS)
 }

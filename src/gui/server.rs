@@ -65,7 +65,7 @@ pub enum GuiError {
 }
 
 /// Runs the server until the process is killed.
-pub fn run(args: &GuiArgs) -> Result<i32, GuiError> {
+pub fn run(args: &GuiArgs) -> Result<std::process::ExitCode, GuiError> {
     let spec = engine_spec(args.engine.as_deref())?;
     // An IPv6 address needs brackets before its port.
     let address = if args.host.contains(':') && !args.host.starts_with('[') {
@@ -86,7 +86,7 @@ pub fn run(args: &GuiArgs) -> Result<i32, GuiError> {
         open_browser(&url);
     }
     serve(listener, Arc::new(spec));
-    Ok(0)
+    Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// The engine of `--engine`, or this very program.

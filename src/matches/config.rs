@@ -14,7 +14,7 @@ use crate::client::{EngineSpec, MatchLimits, distinct_names};
 /// Why the arguments do not make a match. `Display` gives the message
 /// printed before the usage exit.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum ConfigError {
+pub(crate) enum ConfigError {
     /// Not exactly two `--engine` options; the number given.
     #[error("a match needs exactly two --engine options ({0} given)")]
     EngineCount(usize),

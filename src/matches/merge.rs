@@ -5,7 +5,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
+use super::MatchError;
 use super::shard::{MatchIdentity, Played, RecordFault, ranges};
 use super::statistics::Sprt;
 use super::tally::Tally;
@@ -206,30 +208,23 @@ impl Merged {
 }
 
 /// Runs `--merge`: prints the summary and, given `out`, writes every record
-/// there in game order; returns the exit code (0 all pairs in, 1 pairs
-/// missing, 2 records that cannot be merged or written).
-pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>, out: Option<&Path>) -> i32 {
+/// there in game order. Exit code 0 all pairs in, 1 pairs missing.
+pub fn run(
+    paths: &[PathBuf],
+    sprt: Option<&Sprt>,
+    out: Option<&Path>,
+) -> Result<ExitCode, MatchError> {
     let mut files = Vec::new();
     for path in paths {
-        match std::fs::read_to_string(path) {
-            Ok(text) => files.push((path.clone(), text)),
-            Err(error) => {
-                let error = MergeError::Read {
-                    path: path.clone(),
-                    error,
-                };
-                eprintln!("error: {error}");
-                return 2;
-            }
-        }
+        let text = std::fs::read_to_string(path).map_err(|error| {
+            MatchError::Merge(MergeError::Read {
+                path: path.clone(),
+                error,
+            })
+        })?;
+        files.push((path.clone(), text));
     }
-    let merged = match merge(&files) {
-        Ok(merged) => merged,
-        Err(error) => {
-            eprintln!("error: {error}");
-            return 2;
-        }
-    };
+    let merged = merge(&files).map_err(MatchError::Merge)?;
     eprintln!(
         "Merged {} games from {} files",
         merged.tally.games(),
@@ -237,13 +232,13 @@ pub fn run(paths: &[PathBuf], sprt: Option<&Sprt>, out: Option<&Path>) -> i32 {
     );
     if let Some(path) = out {
         let text: String = merged.records.iter().map(Record::to_string).collect();
-        if let Err(error) = std::fs::write(path, text) {
-            eprintln!("error: cannot write '{}': {error}", path.display());
-            return 2;
-        }
+        std::fs::write(path, text).map_err(|error| MatchError::WriteMerged {
+            path: path.to_path_buf(),
+            error,
+        })?;
     }
     print!("{}", merged.summary(sprt));
-    if merged.complete() { 0 } else { 1 }
+    Ok(super::failed_if(!merged.complete()))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -13,14 +14,14 @@ use super::referee::{PlayedGame, Seat};
 use super::shard::{MatchIdentity, Played, RecordFault, Shard};
 use super::statistics::Decision;
 use super::tally::Tally;
-use super::{openings, referee, usage_error};
+use super::{MatchError, openings, referee};
 use crate::client::EngineSpec;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::record::{self, Record, Scoresheet};
 
 /// Why the records file (`--out`) cannot be opened or resumed.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum RecordsFileError {
+pub(crate) enum RecordsFileError {
     /// A fresh file cannot be created.
     #[error("cannot create '{path}': {1}", path = .0.display())]
     Create(PathBuf, #[source] std::io::Error),
@@ -154,18 +155,15 @@ impl MatchConfig {
         Ok((Some(BufWriter::new(file)), played))
     }
 
-    /// Plays the match and prints the summary; returns the exit code.
-    pub(super) fn play(self) -> i32 {
-        let first_seats = match self.start_engines() {
-            Ok(seats) => seats,
-            Err(code) => return code,
-        };
+    /// Plays the match and prints the summary. Exit code 1 if a game
+    /// failed.
+    pub(super) fn play(self) -> Result<ExitCode, MatchError> {
+        let first_seats = self.start_engines()?;
         let names = [self.engines[0].name.as_str(), self.engines[1].name.as_str()];
         let heading = self.heading();
-        let (writer, played) = match self.open_records(&heading) {
-            Ok(opened) => opened,
-            Err(error) => return usage_error(&error.to_string()),
-        };
+        let (writer, played) = self
+            .open_records(&heading)
+            .map_err(MatchError::RecordsFile)?;
         let total = match (self.bounded, self.shard) {
             (true, Some(shard)) => format!(
                 "shard {shard} of a {}-game match, {} games",
@@ -234,20 +232,20 @@ impl MatchConfig {
     }
 
     /// Starts each engine once before anything else, so that a wrong
-    /// command fails at once and with a clear message (the exit code is
-    /// the error); the processes go on to play the first worker's games.
-    /// Warns of options an engine does not announce.
-    fn start_engines(&self) -> Result<Vec<Seat>, i32> {
+    /// command fails at once and with a clear message; the processes go
+    /// on to play the first worker's games. Warns of options an engine does
+    /// not announce.
+    fn start_engines(&self) -> Result<Vec<Seat>, MatchError> {
         let mut seats = Vec::new();
         for (spec, limits) in self.engines.iter().zip(self.limits) {
             let mut seat = Seat::new(spec.clone(), limits);
-            let identity = seat.ensure_started(&self.settings).map_err(|error| {
-                usage_error(&format!(
-                    "engine {} ({}): {error}",
-                    spec.name,
-                    spec.command_line()
-                ))
-            })?;
+            let identity =
+                seat.ensure_started(&self.settings)
+                    .map_err(|error| MatchError::EngineStart {
+                        name: spec.name.clone(),
+                        command: spec.command_line(),
+                        error,
+                    })?;
             if let Some(identity) = identity {
                 let announced = |name: &str| {
                     identity
@@ -269,14 +267,17 @@ impl MatchConfig {
         Ok(seats)
     }
 
-    /// The last status line and the summary, once the workers are done;
-    /// the exit code: 1 if the records could not be written.
-    fn report(&self, progress: MatchState, names: [&str; 2], heading: &str) -> i32 {
+    /// The last status line and the summary, once the workers are done.
+    fn report(
+        &self,
+        progress: MatchState,
+        names: [&str; 2],
+        heading: &str,
+    ) -> Result<ExitCode, MatchError> {
         if let Some(mut writer) = progress.writer
             && writer.flush().is_err()
         {
-            eprintln!("error: cannot write the game records");
-            return 1;
+            return Err(MatchError::RecordsUnwritten);
         }
         let total = self.bounded.then_some(self.planned);
         eprintln!("{}", progress.tally.status_line(total, self.sprt.as_ref()));
@@ -289,7 +290,7 @@ impl MatchConfig {
         }
         print!("{summary}");
         let _ = std::io::stdout().flush();
-        if progress.failed { 1 } else { 0 }
+        Ok(super::failed_if(progress.failed))
     }
 
     /// A worker: plays games until none are left or the match stops.

@@ -56,6 +56,8 @@ pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+#[cfg(feature = "cli")]
+pub mod openings;
 pub mod outcome;
 pub mod perft;
 pub mod position;
@@ -64,6 +66,8 @@ pub mod record;
 pub mod review;
 pub mod rules;
 pub mod search;
+#[cfg(feature = "cli")]
+pub mod shard;
 pub mod tt;
 
 /// What the browser build (`web/`) runs beyond the engine: the board's

@@ -15,11 +15,11 @@
 
 use std::fmt;
 
-use crate::matches::shard::Shard;
 use crate::notation::{PositionError, format_position, parse_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{OptionValueError, Rules};
+use crate::shard::Shard;
 
 /// The header's first words; the number is the format version.
 pub const MAGIC: &str = "# pasang datagen 1";

@@ -24,8 +24,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
 use crate::engine::Engine;
-use crate::matches::openings::{OpeningError, OpeningPlan};
 use crate::notation::format_position;
+use crate::openings::{OpeningError, OpeningPlan};
 use crate::outcome::Status;
 use crate::rules::Rules;
 use crate::search::{Limits, Score, Silent};

@@ -5,9 +5,9 @@ use std::str::FromStr;
 
 use clap::{Args, Subcommand};
 
-use super::shard::Shard;
 use crate::client::{EngineSpec, SpecError, TimeControl, TimeControlError};
 use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, SecondColumn};
+use crate::shard::Shard;
 
 /// Arguments of `pasang match`.
 #[derive(Args, Debug)]

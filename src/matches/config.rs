@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::args::MatchArgs;
-use super::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book, rule_sets};
 use super::referee::RefereeSettings;
-use super::shard::{self, Shard};
+use super::resume;
 use super::statistics::{Sprt, SprtError};
 use crate::client::{EngineSpec, MatchLimits, distinct_names};
+use crate::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book, rule_sets};
+use crate::shard::Shard;
 
 /// Why the arguments do not make a match. `Display` gives the message
 /// printed before the usage exit.
@@ -186,8 +187,8 @@ impl MatchConfig {
     }
 
     /// What a records file of this match says about the match.
-    pub(super) fn identity(&self, heading: &str) -> shard::MatchIdentity {
-        shard::MatchIdentity {
+    pub(super) fn identity(&self, heading: &str) -> resume::MatchIdentity {
+        resume::MatchIdentity {
             names: self.engines.each_ref().map(|spec| spec.name.clone()),
             conditions: heading.to_string(),
             seed: self.plan.seed.to_string(),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::MatchError;
-use super::shard::{MatchIdentity, Played, RecordFault, ranges};
+use super::resume::{MatchIdentity, Played, RecordFault, ranges};
 use super::statistics::Sprt;
 use super::tally::Tally;
 use crate::record::{Record, RecordError, read};

@@ -1,23 +1,22 @@
 //! `pasang match`: engine-vs-engine matches refereed by the project's own
 //! rules, and `--compliance`, a step-by-step check of one engine.
 //!
-//! Engines are driven through the crate's `client` module. The parts: `openings` (rule sets, start positions
-//! and opening plies per game pair), `referee` (one game, every move
-//! checked, verdicts), `statistics` (Elo, LOS, SPRT), `tally` (the
-//! running score and its reports), `shard` (`--shard` and `--resume`), `merge`
-//! (`--merge`) and `compliance`. The match itself: `args` (the command
-//! line), `config` (the arguments checked) and `runner` (the games played
-//! on worker threads); game records live in
-//! [`crate::record`]. This file chooses between match, merge and
-//! compliance check: `pasang match compliance` and `pasang match merge`
-//! are subcommands of their own, and the older flags `--compliance` and
-//! `--merge` do the same.
+//! Engines are driven through the crate's `client` module; what each pair
+//! starts from comes from [`crate::openings`], and which pairs a shard
+//! plays from [`crate::shard`]. The parts: `referee` (one game, every move
+//! checked, verdicts), `statistics` (Elo, LOS, SPRT), `tally` (the running
+//! score and its reports), `resume` (records read back, for `--resume` and
+//! `--merge`), `merge` and `compliance`. The match itself: `args` (the
+//! command line), `config` (the arguments checked) and `runner` (the games
+//! played on worker threads); game records live in [`crate::record`]. This
+//! file chooses between match, merge and compliance check: `pasang match
+//! compliance` and `pasang match merge` are subcommands of their own, and
+//! the older flags `--compliance` and `--merge` do the same.
 
 pub(crate) mod compliance;
 pub(crate) mod merge;
-pub(crate) mod openings;
 pub(crate) mod referee;
-pub(crate) mod shard;
+pub(crate) mod resume;
 pub(crate) mod statistics;
 pub(crate) mod tally;
 

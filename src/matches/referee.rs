@@ -13,12 +13,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::openings::Opening;
 use crate::client::{
     ClientError, EngineProcess, EngineScore, EngineSpec, Identity, InfoLine, MatchLimits,
     rule_settings,
 };
 use crate::notation::parse_move;
+use crate::openings::Opening;
 use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
 use crate::protocol::{BestMove, Command, GoParams, PositionBase, ReplyKind};

@@ -11,13 +11,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::config::MatchConfig;
 use super::referee::{PlayedGame, Seat};
-use super::shard::{MatchIdentity, Played, RecordFault, Shard};
+use super::resume::{MatchIdentity, Played, RecordFault};
 use super::statistics::Decision;
 use super::tally::Tally;
-use super::{MatchError, openings, referee};
+use super::{MatchError, referee};
 use crate::client::EngineSpec;
+use crate::openings;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::record::{self, Record, Scoresheet};
+use crate::shard::Shard;
 
 /// Why the records file (`--out`) cannot be opened or resumed.
 #[derive(Debug, thiserror::Error)]

@@ -485,12 +485,17 @@ fn three_shards_merge_to_the_whole_match() {
         "{judged}"
     );
 
-    // Pair by pair, the same games.
-    let whole_games = read_records(&whole_path);
+    assert_same_games(&read_records(&whole_path), &shard_paths);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The shards played the whole match's games, pair by pair, each shard
+/// its own pairs.
+fn assert_same_games(whole_games: &[record::Record], shard_paths: &[std::path::PathBuf]) {
     let shard_games: Vec<record::Record> =
         shard_paths.iter().flat_map(|p| read_records(p)).collect();
     assert_eq!(shard_games.len(), 6);
-    for game in &whole_games {
+    for game in whole_games {
         let round = game.tag("Round");
         let twin = shard_games
             .iter()
@@ -530,7 +535,6 @@ fn three_shards_merge_to_the_whole_match() {
                 .all(|g| pair_of(g) % 3 == k as u64)
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

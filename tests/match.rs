@@ -847,3 +847,73 @@ fn a_ugi_engine_plays_a_uci_engine() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `pasang openings` writes a file that `pasang match --openings` plays:
+/// every line legal under the match's rule sets, each pair from its line.
+#[test]
+fn openings_from_the_tool_start_a_match() {
+    let dir = temp_dir("openings");
+    let book = dir.join("fair.txt");
+    let written = common::pasang()
+        .args([
+            "openings", "--plies", "2", "--depth", "8", "--window", "300",
+        ])
+        .args([
+            "--centre",
+            "wall,open",
+            "--out",
+            book.to_str().expect("utf-8"),
+        ])
+        .output()
+        .expect("pasang runs");
+    assert_eq!(written.status.code(), Some(0), "{}", text(&written.stderr));
+    let file = std::fs::read_to_string(&book).expect("openings written");
+    let header = file.lines().next().expect("a header");
+    let lines: Vec<&str> = file.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(
+        header.ends_with(&format!(": {} of 60 kept", lines.len())),
+        "{header}"
+    );
+    assert!(!lines.is_empty() && lines.len() < 60, "{header}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.split(" moves ").nth(1).unwrap().split(' ').count() == 2)
+    );
+    let out = dir.join("games.pgn");
+    let pasang = common::PASANG;
+    let engine = format!("cmd={pasang},option.Move Overhead=0");
+    let played = run(&[
+        "--engine",
+        &format!("{engine},name=a"),
+        "--engine",
+        &format!("{engine},name=b"),
+        "--nodes",
+        "300",
+        "--games",
+        "4",
+        "--centre",
+        "wall,open",
+        "--openings",
+        book.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    let first_line: Vec<&str> = lines[0]
+        .split(" moves ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .collect();
+    let games = read_records(&out);
+    assert_eq!(games.len(), 4);
+    let plies: Vec<&str> = games[0]
+        .moves
+        .iter()
+        .take(2)
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(plies, first_line);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,6 +10,7 @@ mod annotate;
 mod bench;
 mod datagen;
 mod error;
+mod openings;
 mod perft;
 mod play;
 mod progress;
@@ -67,6 +68,9 @@ enum CliCommand {
     Bench(bench::BenchArgs),
     /// Plays engine-vs-engine matches refereed by the rules.
     Match(Box<crate::matches::MatchArgs>),
+    /// Writes an openings file of fair starts for `pasang match
+    /// --openings`: lines of a few plies scored near even by a deep search.
+    Openings(openings::OpeningsArgs),
     /// Writes training data: self-play at fixed nodes or depth, every
     /// searched position with its score and the game's result.
     Datagen(datagen::DatagenArgs),
@@ -243,6 +247,7 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Perft(args)) => perft::run(&args),
         Some(CliCommand::Bench(args)) => bench::run(&args),
         Some(CliCommand::Match(args)) => crate::matches::run(&args).map_err(CliError::Match),
+        Some(CliCommand::Openings(args)) => openings::run(&args),
         Some(CliCommand::Datagen(args)) => datagen::run(&args),
         Some(CliCommand::Tune(args)) => tune::run(&args),
         Some(CliCommand::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use clap::{Args, Subcommand};
 
 use crate::client::{EngineSpec, SpecError, TimeControl, TimeControlError};
-use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, SecondColumn};
+use crate::openings::RuleSetArgs;
 use crate::shard::Shard;
 
 /// Arguments of `pasang match`.
@@ -49,18 +49,9 @@ pub(crate) struct MatchArgs {
     /// Games played at once, each by its own pair of engine processes.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Start layouts, a comma list of 1 and 2.
-    #[arg(long = RULE_OPTIONS[0].flag, value_delimiter = ',', default_value = RULE_OPTIONS[0].default, value_parser = Pattern::from_str)]
-    pub pattern: Vec<Pattern>,
-    /// Ka entry rules, a comma list of slide, jump, both.
-    #[arg(long = RULE_OPTIONS[1].flag, value_delimiter = ',', default_value = RULE_OPTIONS[1].default, value_parser = KaEntry::from_str)]
-    pub ka_entry: Vec<KaEntry>,
-    /// North's passage rules, a comma list of opposite, any.
-    #[arg(long = RULE_OPTIONS[2].flag, value_delimiter = ',', default_value = RULE_OPTIONS[2].default, value_parser = SecondColumn::from_str)]
-    pub second_column: Vec<SecondColumn>,
-    /// Hole rules, a comma list of wall, open.
-    #[arg(long = RULE_OPTIONS[3].flag, value_delimiter = ',', default_value = RULE_OPTIONS[3].default, value_parser = Centre::from_str)]
-    pub centre: Vec<Centre>,
+    /// The rule sets the pairs cycle through.
+    #[command(flatten)]
+    pub rules: RuleSetArgs,
     /// A file of start positions: one position string per line,
     /// optionally followed by `moves <ply>...`.
     #[arg(long, value_name = "FILE")]

@@ -9,7 +9,7 @@ use super::referee::RefereeSettings;
 use super::resume;
 use super::statistics::{Sprt, SprtError};
 use crate::client::{EngineSpec, MatchLimits, distinct_names};
-use crate::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book, rule_sets};
+use crate::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book};
 use crate::shard::Shard;
 
 /// Why the arguments do not make a match. `Display` gives the message
@@ -108,12 +108,7 @@ impl MatchConfig {
                 .map_or(0, |d| d.as_nanos() as u64)
         });
         let plan = OpeningPlan {
-            rule_sets: rule_sets(
-                &args.pattern,
-                &args.ka_entry,
-                &args.second_column,
-                &args.centre,
-            ),
+            rule_sets: args.rules.rule_sets(),
             book,
             random_plies: args.random_plies,
             seed,

@@ -9,7 +9,9 @@
 //! - [`in_process`]: the session with the engine in the same thread (the
 //!   static page's Web Worker);
 //! - [`request`]: the page's messages parsed into typed requests;
-//! - [`session`]: the session as a state machine (modes, searches);
+//! - [`message`]: the messages to the page, as types;
+//! - [`session`]: the session as a state machine (modes, searches), with
+//!   no I/O;
 //! - [`mode`]: the board's modes (play, analyse, watch, review);
 //! - [`clock`]: the optional clock of play mode;
 //! - [`game`]: the game shown, checked by the project's rules core;
@@ -23,6 +25,7 @@ pub mod game;
 #[cfg(feature = "cli")]
 pub mod http;
 pub mod in_process;
+pub mod message;
 pub mod mode;
 pub mod request;
 pub mod review;

@@ -157,12 +157,48 @@ pub enum FieldProblem {
     Rule(OptionValueError),
 }
 
+/// One message from the page as read, once: its request, or why it is
+/// refused, and its tag.
+#[derive(Debug)]
+pub struct Incoming {
+    /// The request, checked.
+    pub request: Result<Request, RequestError>,
+    /// The part of the page's address the request came from, if the page
+    /// tagged it (not blank): an error answering it carries the tag back.
+    pub tag: Option<String>,
+}
+
+impl Incoming {
+    /// Reads one message from the page.
+    pub fn read(text: &str) -> Incoming {
+        match serde_json::from_str::<Value>(text) {
+            Ok(message) => Incoming {
+                tag: message["tag"]
+                    .as_str()
+                    .filter(|tag| !tag.is_empty())
+                    .map(str::to_string),
+                request: Request::from_message(&message),
+            },
+            Err(error) => Incoming {
+                request: Err(RequestError::Malformed(Malformed::Json(error))),
+                tag: None,
+            },
+        }
+    }
+}
+
 impl Request {
-    /// Parses one message from the page. Fields are checked in the order
-    /// the refusals name them: the first wrong one is the one reported.
+    /// Parses one message from the page (as [`Incoming::read`], without
+    /// the tag): the tests' shorthand.
+    #[cfg(test)]
     pub fn parse(text: &str) -> Result<Request, RequestError> {
-        let message: Value =
-            serde_json::from_str(text).map_err(|e| RequestError::Malformed(Malformed::Json(e)))?;
+        Incoming::read(text).request
+    }
+
+    /// The request of a message read as JSON. Fields are checked in the
+    /// order the refusals name them: the first wrong one is the one
+    /// reported.
+    fn from_message(message: &Value) -> Result<Request, RequestError> {
         let kind = message["type"]
             .as_str()
             .ok_or(RequestError::Malformed(Malformed::NoType))?;
@@ -177,18 +213,18 @@ impl Request {
                 };
                 Request::New { rules, start }
             }
-            "move" => Request::Move(string(&message, "move")?.to_string()),
+            "move" => Request::Move(string(message, "move")?.to_string()),
             // In range, so it fits a usize.
-            "goto" => Request::Goto(number(&message, "ply", PLY_RANGE)? as usize),
+            "goto" => Request::Goto(number(message, "ply", PLY_RANGE)? as usize),
             "takeback" => Request::TakeBack,
-            "mode" => Request::Mode(mode_of(&message)?),
+            "mode" => Request::Mode(mode_of(message)?),
             "settings" => Request::Settings(Settings {
-                skill: optional(&message, "skill", SKILL_RANGE)?,
-                movetime: optional(&message, "movetime", MOVETIME_RANGE)?,
-                multipv: optional(&message, "multipv", MULTIPV_RANGE)?,
-                clock_base: optional(&message, "clock_minutes", CLOCK_MINUTES_RANGE)?
+                skill: optional(message, "skill", SKILL_RANGE)?,
+                movetime: optional(message, "movetime", MOVETIME_RANGE)?,
+                multipv: optional(message, "multipv", MULTIPV_RANGE)?,
+                clock_base: optional(message, "clock_minutes", CLOCK_MINUTES_RANGE)?
                     .map(|minutes| Duration::from_secs(60 * minutes)),
-                clock_increment: optional(&message, "clock_increment", CLOCK_INCREMENT_RANGE)?
+                clock_increment: optional(message, "clock_increment", CLOCK_INCREMENT_RANGE)?
                     .map(Duration::from_secs),
             }),
             "run" => Request::Run(
@@ -197,7 +233,7 @@ impl Request {
                     .ok_or_else(|| bad("on", FieldProblem::NotBool))?,
             ),
             "load" => {
-                let text = string(&message, "text")?.to_string();
+                let text = string(message, "text")?.to_string();
                 let review = match &message["review"] {
                     Value::Null => false,
                     value => value

@@ -6,6 +6,9 @@
 //! - `server`: `pasang gui`'s listener, one connection per page;
 //! - [`http`]: the page's files and the WebSocket upgrade;
 //! - [`connection`]: one page's socket, its engine process, the loop;
+//! - [`transport`]: a session's two ends as traits, the page's
+//!   ([`transport::PageLink`]) and the engine's ([`transport::EngineLink`],
+//!   a process or in-process alike), and the turn that moves what waits;
 //! - [`in_process`]: the session with the engine in the same thread (the
 //!   static page's Web Worker);
 //! - [`request`]: the page's messages parsed into typed requests;
@@ -33,6 +36,7 @@ pub mod rules_page;
 #[cfg(feature = "cli")]
 mod server;
 pub mod session;
+pub mod transport;
 
 #[cfg(feature = "cli")]
 pub use server::{GuiArgs, GuiError, run};

@@ -4,12 +4,15 @@
 //!
 //! A transport drives it through [`Session`]'s few methods, whatever
 //! carries the messages: [`Session::on_page`] with each page message,
-//! [`Session::on_engine`] with each engine line,
-//! [`Session::tick`] and [`Session::flush`] now and then, and
-//! [`Session::take_page`] for what to send back. `pasang gui`'s WebSocket
+//! [`Session::on_engine`] with each engine line (and
+//! [`Session::on_engine_gone`] if the engine goes), [`Session::tick`] and
+//! [`Session::flush`] now and then, [`Session::take_page`] and
+//! [`Session::take_engine`] for what to send on. [`super::transport::turn`]
+//! does that for any [`super::transport::PageLink`] and
+//! [`super::transport::EngineLink`]: `pasang gui`'s WebSocket
 //! ([`super::connection`]), the static site's Web Worker
-//! ([`super::in_process`]) and the unit tests (which play both sides) all
-//! drive it so.
+//! ([`super::in_process`]) and the tests' scripts; the unit tests here
+//! call the methods themselves, playing both ends.
 //!
 //! The engine is asked only to search (`setoption`, `ucinewgame`,
 //! `isready`, `position`, `go`, `stop`, as typed [`Command`]s that the
@@ -138,6 +141,11 @@ impl Session {
         self.engine.take_commands()
     }
 
+    /// Whether commands wait for the engine.
+    pub fn has_engine_commands(&self) -> bool {
+        self.engine.has_commands()
+    }
+
     /// Handles one message from the page; a refused one is answered with
     /// an `error` message and changes nothing.
     pub fn on_page(&mut self, text: &str) {
@@ -155,7 +163,6 @@ impl Session {
     }
 
     /// The engine process is gone: say so, and search no more.
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub fn on_engine_gone(&mut self, why: &str) {
         if self.engine.usable {
             self.engine.usable = false;

@@ -58,6 +58,10 @@ impl EngineState {
         std::mem::take(&mut self.commands)
     }
 
+    pub(super) fn has_commands(&self) -> bool {
+        !self.commands.is_empty()
+    }
+
     /// Sends an option if the engine has it and its value changed.
     fn set_option(&mut self, name: &str, value: String) {
         let known = self

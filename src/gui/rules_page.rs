@@ -64,16 +64,6 @@ enum Block {
 pub fn render(markdown: &str) -> String {
     let mut html = String::new();
     let mut block = Block::None;
-    let close = |html: &mut String, block: &mut Block| {
-        match block {
-            Block::Paragraph => html.push_str("</p>\n"),
-            Block::List(tag) => html.push_str(&format!("</li></{tag}>\n")),
-            Block::Table => html.push_str("</table>\n"),
-            Block::Code | Block::Indented => html.push_str("</code></pre>\n"),
-            Block::None => {}
-        }
-        *block = Block::None;
-    };
     for line in markdown.lines() {
         if block == Block::Code {
             if line.starts_with("```") {
@@ -112,30 +102,7 @@ pub fn render(markdown: &str) -> String {
                 inline(title)
             ));
         } else if trimmed.starts_with('|') {
-            if block != Block::Table {
-                close(&mut html, &mut block);
-                html.push_str("<table>\n");
-                block = Block::Table;
-            }
-            let cells: Vec<&str> = trimmed
-                .trim_matches('|')
-                .split('|')
-                .map(str::trim)
-                .collect();
-            // The row under the head, `|---|---:|`, only aligns.
-            if cells
-                .iter()
-                .all(|c| c.chars().all(|c| matches!(c, '-' | ':')))
-            {
-                continue;
-            }
-            let head = !html.ends_with("</tr>\n");
-            let tag = if head { "th" } else { "td" };
-            html.push_str("<tr>");
-            for cell in cells {
-                html.push_str(&format!("<{tag}>{}</{tag}>", inline(cell)));
-            }
-            html.push_str("</tr>\n");
+            table_row(&mut html, &mut block, trimmed);
         } else if let Some((tag, item)) = list_item(line) {
             if block == Block::List(tag) {
                 html.push_str("</li>\n<li>");
@@ -163,6 +130,46 @@ pub fn render(markdown: &str) -> String {
     }
     close(&mut html, &mut block);
     html
+}
+
+/// Ends the open block, if any.
+fn close(html: &mut String, block: &mut Block) {
+    match block {
+        Block::Paragraph => html.push_str("</p>\n"),
+        Block::List(tag) => html.push_str(&format!("</li></{tag}>\n")),
+        Block::Table => html.push_str("</table>\n"),
+        Block::Code | Block::Indented => html.push_str("</code></pre>\n"),
+        Block::None => {}
+    }
+    *block = Block::None;
+}
+
+/// A table's row (`| a | b |`), opening the table at its first.
+fn table_row(html: &mut String, block: &mut Block, trimmed: &str) {
+    if *block != Block::Table {
+        close(html, block);
+        html.push_str("<table>\n");
+        *block = Block::Table;
+    }
+    let cells: Vec<&str> = trimmed
+        .trim_matches('|')
+        .split('|')
+        .map(str::trim)
+        .collect();
+    // The row under the head, `|---|---:|`, only aligns.
+    if cells
+        .iter()
+        .all(|c| c.chars().all(|c| matches!(c, '-' | ':')))
+    {
+        return;
+    }
+    let head = !html.ends_with("</tr>\n");
+    let tag = if head { "th" } else { "td" };
+    html.push_str("<tr>");
+    for cell in cells {
+        html.push_str(&format!("<{tag}>{}</{tag}>", inline(cell)));
+    }
+    html.push_str("</tr>\n");
 }
 
 fn heading(line: &str) -> Option<(usize, &str)> {

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use super::mode::ModeName;
 use crate::position::Player;
 
 /// One message for the page; its `type` field names the variant.
@@ -106,7 +107,7 @@ pub struct StateMessage {
     #[serde(flatten)]
     pub board: BoardState,
     /// The mode's name.
-    pub mode: &'static str,
+    pub mode: ModeName,
     /// The person's side in play mode.
     #[serde(serialize_with = "optional_player")]
     pub person: Option<Player>,
@@ -467,7 +468,7 @@ mod tests {
                 status: "Drawn".into(),
                 rules: BTreeMap::from([("centre", "open".to_string())]),
             },
-            mode: "play",
+            mode: ModeName::Play,
             person: Some(Player::North),
             running: true,
             skill: 5,

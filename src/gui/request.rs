@@ -7,10 +7,12 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use serde::Deserialize;
+use serde::de::IntoDeserializer;
 use serde_json::Value;
 
 use super::game::GameError;
-use super::mode::Mode;
+use super::mode::{Mode, ModeName};
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::rules::{OptionValueError, Rules};
@@ -202,8 +204,12 @@ impl Request {
         let kind = message["type"]
             .as_str()
             .ok_or(RequestError::Malformed(Malformed::NoType))?;
+        let kind =
+            Kind::deserialize(kind.into_deserializer()).map_err(|_: serde::de::value::Error| {
+                RequestError::Malformed(Malformed::UnknownType(kind.to_string()))
+            })?;
         Ok(match kind {
-            "new" => {
+            Kind::New => {
                 let rules = rules_of(&message["rules"])?;
                 let start = match &message["position"] {
                     Value::Null => None,
@@ -213,12 +219,12 @@ impl Request {
                 };
                 Request::New { rules, start }
             }
-            "move" => Request::Move(string(message, "move")?.to_string()),
+            Kind::Move => Request::Move(string(message, "move")?.to_string()),
             // In range, so it fits a usize.
-            "goto" => Request::Goto(number(message, "ply", PLY_RANGE)? as usize),
-            "takeback" => Request::TakeBack,
-            "mode" => Request::Mode(mode_of(message)?),
-            "settings" => Request::Settings(Settings {
+            Kind::Goto => Request::Goto(number(message, "ply", PLY_RANGE)? as usize),
+            Kind::TakeBack => Request::TakeBack,
+            Kind::Mode => Request::Mode(mode_of(message)?),
+            Kind::Settings => Request::Settings(Settings {
                 skill: optional(message, "skill", SKILL_RANGE)?,
                 movetime: optional(message, "movetime", MOVETIME_RANGE)?,
                 multipv: optional(message, "multipv", MULTIPV_RANGE)?,
@@ -227,12 +233,12 @@ impl Request {
                 clock_increment: optional(message, "clock_increment", CLOCK_INCREMENT_RANGE)?
                     .map(Duration::from_secs),
             }),
-            "run" => Request::Run(
+            Kind::Run => Request::Run(
                 message["on"]
                     .as_bool()
                     .ok_or_else(|| bad("on", FieldProblem::NotBool))?,
             ),
-            "load" => {
+            Kind::Load => {
                 let text = string(message, "text")?.to_string();
                 let review = match &message["review"] {
                     Value::Null => false,
@@ -242,15 +248,26 @@ impl Request {
                 };
                 Request::Load { text, review }
             }
-            "pick" => Request::Pick(message["game"].as_u64()),
-            "save" => Request::Save,
-            other => {
-                return Err(RequestError::Malformed(Malformed::UnknownType(
-                    other.to_string(),
-                )));
-            }
+            Kind::Pick => Request::Pick(message["game"].as_u64()),
+            Kind::Save => Request::Save,
         })
     }
+}
+
+/// A message's `type`, as the page names it.
+#[derive(Copy, Clone, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    New,
+    Move,
+    Goto,
+    TakeBack,
+    Mode,
+    Settings,
+    Run,
+    Load,
+    Pick,
+    Save,
 }
 
 /// A missing or bad field.
@@ -298,19 +315,19 @@ fn optional(
 
 /// The mode of a `mode` message; play's side is South unless given.
 fn mode_of(message: &Value) -> Result<Mode, RequestError> {
-    Ok(match message["mode"].as_str() {
-        Some("play") => Mode::Play {
+    let name =
+        ModeName::deserialize(&message["mode"]).map_err(|_| bad("mode", FieldProblem::Mode))?;
+    Ok(match name {
+        ModeName::Play => Mode::Play {
             person: match message["side"].as_str() {
                 Some("south") | None => Player::South,
                 Some("north") => Player::North,
                 Some(other) => return Err(bad("side", FieldProblem::Side(other.to_string()))),
             },
         },
-        // The command line's American spelling too.
-        Some("analyse" | "analyze") => Mode::Analyse,
-        Some("watch") => Mode::Watch,
-        Some("review") => Mode::Review,
-        _ => return Err(bad("mode", FieldProblem::Mode)),
+        ModeName::Analyse => Mode::Analyse,
+        ModeName::Watch => Mode::Watch,
+        ModeName::Review => Mode::Review,
     })
 }
 

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use super::analysis::describe;
@@ -460,4 +461,104 @@ fn a_file_of_two_games_is_picked_from_and_reviewed() {
         .unwrap();
     assert_eq!(review["running"], false);
     assert_eq!(review["game"]["plies"], done["game"]["plies"]);
+}
+
+/// The state the page would be shown now.
+fn state_now(s: &mut Session) -> Value {
+    s.send_state();
+    page(s).pop().unwrap()
+}
+
+/// Whatever page message `text` is, the session answers with messages the
+/// page can read and does not panic; a refused one is answered with one
+/// error and leaves the state as it was, with nothing for the engine.
+fn answers_and_a_refusal_changes_nothing(text: &str) -> Result<(), TestCaseError> {
+    let mut s = session();
+    s.on_page(r#"{"type":"move","move":"c"}"#);
+    s.on_engine("bestmove j");
+    s.take_engine();
+    let before = state_now(&mut s);
+    s.on_page(text);
+    let messages = page(&mut s);
+    prop_assert!(messages.iter().all(|m| m["type"].is_string()), "{text}");
+    if messages.iter().any(|m| m["type"] == "error") {
+        prop_assert_eq!(messages.len(), 1, "{}", text);
+        prop_assert!(
+            messages[0]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        );
+        prop_assert_eq!(state_now(&mut s), before, "{}", text);
+        prop_assert!(s.take_engine().is_empty(), "{}", text);
+    }
+    Ok(())
+}
+
+/// A field the page's messages have (or not), with a value of any kind.
+fn field() -> impl Strategy<Value = (&'static str, Value)> {
+    let names = prop::sample::select(vec![
+        "rules",
+        "position",
+        "move",
+        "ply",
+        "mode",
+        "side",
+        "skill",
+        "movetime",
+        "multipv",
+        "clock_minutes",
+        "clock_increment",
+        "on",
+        "text",
+        "review",
+        "game",
+        "tag",
+        "other",
+    ]);
+    let values = prop::sample::select(vec![
+        Value::Null,
+        json!(true),
+        json!(-1),
+        json!(0),
+        json!(1),
+        json!(3),
+        json!(21),
+        json!(1.5),
+        json!(u64::MAX),
+        json!(""),
+        json!("c"),
+        json!("k11"),
+        json!("north"),
+        json!("east"),
+        json!("play"),
+        json!("analyze"),
+        json!("1. c j *"),
+        json!({"pattern": "2", "centre": "x"}),
+        json!([1]),
+    ]);
+    (names, values)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn no_page_message_panics_and_a_refused_one_changes_nothing(
+        kind in prop::sample::select(vec![
+            "new", "move", "goto", "takeback", "mode", "settings", "run", "load", "pick",
+            "save", "fly", "",
+        ]),
+        fields in prop::collection::vec(field(), 0..4),
+    ) {
+        let mut message = json!({"type": kind});
+        for (name, value) in fields {
+            message[name] = value;
+        }
+        answers_and_a_refusal_changes_nothing(&message.to_string())?;
+    }
+
+    #[test]
+    fn no_text_from_the_page_panics(text in ".{0,40}") {
+        answers_and_a_refusal_changes_nothing(&text)?;
+    }
 }

@@ -1,6 +1,7 @@
-//! The page's messages as typed requests: [`Request::parse`] turns one
-//! JSON message into a [`Request`] whose fields are checked (types,
-//! ranges, rule values), or says which field is wrong. What needs the
+//! The page's messages as typed requests: [`Incoming::read`] parses one
+//! JSON message, once, into a [`Request`] whose fields are checked (types,
+//! ranges, rule values), or says which field is wrong, with the tag an
+//! error carries back. What needs the
 //! session's state (a move's legality, whether it is the person's turn,
 //! how many games the file open holds) the session checks when it acts.
 

@@ -88,7 +88,7 @@ impl EngineLink for ProcessEngine {
     fn send(&mut self, command: &Command) -> Result<(), EngineGone> {
         self.process
             .send(command)
-            .map_err(|error| EngineGone(error.to_string()))
+            .map_err(|error| EngineGone(Box::new(error)))
     }
 
     fn receive(&mut self, max: usize) -> Result<Vec<String>, EngineGone> {
@@ -102,10 +102,10 @@ impl EngineLink for ProcessEngine {
                 Err(ClientError::Timeout(_)) => break,
                 // The lines before the end are the session's first.
                 Err(error) if !lines.is_empty() => {
-                    self.gone = Some(EngineGone(error.to_string()));
+                    self.gone = Some(EngineGone(Box::new(error)));
                     break;
                 }
-                Err(error) => return Err(EngineGone(error.to_string())),
+                Err(error) => return Err(EngineGone(Box::new(error))),
             }
         }
         Ok(lines)

@@ -22,10 +22,12 @@ use crate::protocol::Command;
 /// stops sending cannot starve the engine.
 const MAX_PAGE_MESSAGES_PER_TURN: usize = 64;
 
-/// Why the engine can be reached no more, in words for the page.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct EngineGone(pub String);
+/// Why the engine can be reached no more: the transport's own error (an
+/// engine process's [`crate::client::ClientError`], say), kept as its
+/// source; the page is told its words.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct EngineGone(pub Box<dyn std::error::Error + Send + Sync>);
 
 /// The page has gone (its connection closed or failed).
 #[derive(Clone, Copy, Debug, Eq, PartialEq, thiserror::Error)]
@@ -54,7 +56,7 @@ pub trait EngineLink {
 }
 
 /// What one [`turn`] did.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
+#[derive(Debug, Default)]
 pub struct Turn {
     /// Commands sent to the engine (an in-process engine has work).
     pub sent: usize,
@@ -113,7 +115,7 @@ fn exchange(
             Ok(commands.len())
         }
         Err(gone) => {
-            session.on_engine_gone(&gone.0);
+            session.on_engine_gone(&gone.to_string());
             Err(gone)
         }
     }
@@ -184,8 +186,8 @@ mod tests {
             moves: VecDeque::from(["c"]),
             ..ScriptedEngine::default()
         };
-        let first = turn(&mut session, &mut page, Some(&mut engine), 100);
-        assert_eq!(first.map(|turn| turn.sent > 0), Ok(true));
+        let first = turn(&mut session, &mut page, Some(&mut engine), 100).unwrap();
+        assert!(first.sent > 0 && first.engine_gone.is_none());
         assert_eq!(
             engine.heard.last().map(String::as_str),
             Some("go movetime 1000")
@@ -199,9 +201,9 @@ mod tests {
         );
         // A new game: the engine has no move left, and is gone.
         page.script.push_back(r#"{"type":"new"}"#);
-        let second = turn(&mut session, &mut page, Some(&mut engine), 100);
-        let gone = second.map(|turn| turn.engine_gone);
-        assert_eq!(gone, Ok(Some(EngineGone("out of moves".into()))));
+        let second = turn(&mut session, &mut page, Some(&mut engine), 100).unwrap();
+        let gone = second.engine_gone.map(|gone| gone.to_string());
+        assert_eq!(gone.as_deref(), Some("out of moves"));
         assert!(
             page.heard
                 .iter()

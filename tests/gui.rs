@@ -111,6 +111,14 @@ fn next_of(socket: &mut WebSocket<MaybeTlsStream<TcpStream>>, type_: &str) -> Va
 #[test]
 fn http_answers_and_a_session_over_the_socket() {
     let server = Server::start();
+    http_answers(&server);
+    let mut socket = server.websocket();
+    a_game_over_the_socket(&server, &mut socket);
+    an_oversized_message_closes_the_session(&server, &mut socket);
+}
+
+/// The page, the rules and their pictures, and the errors.
+fn http_answers(server: &Server) {
     let page = server.http("GET /?mode=play&side=south HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
     assert!(page.contains("<svg id=\"board\""));
@@ -141,32 +149,37 @@ fn http_answers_and_a_session_over_the_socket() {
             "{request:?}: {answer}"
         );
     }
+}
 
-    let mut socket = server.websocket();
-    let hello = next_of(&mut socket, "hello");
+/// Sends `value` to the session.
+fn send(socket: &mut WebSocket<MaybeTlsStream<TcpStream>>, value: Value) {
+    socket.send(Message::text(value.to_string())).unwrap();
+}
+
+/// A game against the engine, saved, taken back and loaded again.
+#[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
+fn a_game_over_the_socket(server: &Server, socket: &mut WebSocket<MaybeTlsStream<TcpStream>>) {
+    let hello = next_of(socket, "hello");
     assert!(hello["engine"].as_str().unwrap().starts_with("pasang"));
-    let state = next_of(&mut socket, "state");
+    let state = next_of(socket, "state");
     assert_eq!(state["engine_ok"], true);
     #[cfg(target_os = "linux")]
     assert_eq!(server.children(), 1, "one engine for the page");
-    let send = |socket: &mut WebSocket<_>, value: Value| {
-        socket.send(Message::text(value.to_string())).unwrap();
-    };
     send(
-        &mut socket,
+        socket,
         json!({"type": "settings", "skill": 0, "movetime": 50}),
     );
-    send(&mut socket, json!({"type": "move", "move": "b4c4n"}));
-    let error = next_of(&mut socket, "error");
+    send(socket, json!({"type": "move", "move": "b4c4n"}));
+    let error = next_of(socket, "error");
     assert!(
         error["message"].as_str().unwrap().contains("b4c4n"),
         "{error}"
     );
-    send(&mut socket, json!({"type": "move", "move": "c"}));
+    send(socket, json!({"type": "move", "move": "c"}));
     // The engine answers as North; the server plays its move.
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let state = next_of(&mut socket, "state");
+        let state = next_of(socket, "state");
         if state["moves"].as_array().unwrap().len() == 2 {
             assert_eq!(state["status"], "South to move");
             break;
@@ -174,29 +187,35 @@ fn http_answers_and_a_session_over_the_socket() {
         assert!(Instant::now() < deadline, "no engine move");
     }
     // Saved as a match record, loaded back.
-    send(&mut socket, json!({"type": "save"}));
-    let record = next_of(&mut socket, "record");
+    send(socket, json!({"type": "save"}));
+    let record = next_of(socket, "record");
     let text = record["text"].as_str().unwrap().to_string();
     assert!(
         text.contains("[Event \"pasang gui\"]") && text.contains("1. c "),
         "{text}"
     );
     assert_eq!(pasang::record::read(&text).unwrap().len(), 1);
-    send(&mut socket, json!({"type": "takeback"}));
-    let state = next_of(&mut socket, "state");
+    send(socket, json!({"type": "takeback"}));
+    let state = next_of(socket, "state");
     assert_eq!(state["moves"], json!([]));
-    send(&mut socket, json!({"type": "mode", "mode": "analyse"}));
-    send(&mut socket, json!({"type": "run", "on": false}));
-    send(&mut socket, json!({"type": "load", "text": text}));
+    send(socket, json!({"type": "mode", "mode": "analyse"}));
+    send(socket, json!({"type": "run", "on": false}));
+    send(socket, json!({"type": "load", "text": text}));
     let loaded = loop {
-        let state = next_of(&mut socket, "state");
+        let state = next_of(socket, "state");
         if state["moves"].as_array().unwrap().len() == 2 {
             break state;
         }
     };
     assert_eq!(loaded["cursor"], 2);
+}
 
-    // A message over the limit closes the session, and its engine goes.
+/// A message over the limit closes the session, and its engine goes.
+#[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
+fn an_oversized_message_closes_the_session(
+    server: &Server,
+    socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
+) {
     let huge = "x".repeat(2 << 20);
     let _ = socket.send(Message::text(huge));
     let closed = (0..100).any(|_| match socket.read() {
@@ -248,7 +267,19 @@ fn the_page_in_a_real_browser() {
     let server = Server::start();
     let mut browser = Browser::start(&binary);
     let base = format!("http://{}/", server.address);
+    the_start_and_a_clock(&mut browser, &base);
+    phase_two_by_clicks(&mut browser, &base);
+    let plies = a_whole_game_by_clicks(&mut browser, &base);
+    analysis_and_watching(&mut browser, &base);
+    println!(
+        "the_page_in_a_real_browser: {plies} plies played, {:.1} s in all",
+        started.elapsed().as_secs_f64()
+    );
+}
 
+/// The start (121 points, 120 stones, no ka, within a 1200x900 window)
+/// and a clock.
+fn the_start_and_a_clock(browser: &mut Browser, base: &str) {
     // The start: 121 points, 120 stones, no ka, within a 1200x900 window.
     browser.open(&format!("{base}?mode=play&side=south"));
     browser.wait_for(
@@ -285,7 +316,10 @@ fn the_page_in_a_real_browser() {
         5,
     );
     assert_eq!(browser.text("#clock-north"), "1:00");
+}
 
+/// Phase 2 by clicks, a take-back and the board flipped.
+fn phase_two_by_clicks(browser: &mut Browser, base: &str) {
     // Phase 2 by clicks: the stone, its landing point, and (where the
     // landing takes either of two lines) the line.
     browser.open(&format!("{base}?mode=play&side=south&moves=c%20j"));
@@ -321,7 +355,11 @@ fn the_page_in_a_real_browser() {
     browser.wait_for(&format!("JSON.stringify({a1}) !== '{before}'"), 5);
     let after = browser.eval(a1);
     assert!(after[0].as_f64() > before[0].as_f64() && after[1].as_f64() < before[1].as_f64());
+}
 
+/// A whole game by clicks against a quick engine, checked move by move
+/// and stepped through with the arrow keys: its length in plies.
+fn a_whole_game_by_clicks(browser: &mut Browser, base: &str) -> usize {
     // A whole game by clicks against a quick engine.
     browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
     let deadline = Instant::now() + Duration::from_secs(90);
@@ -381,6 +419,11 @@ fn the_page_in_a_real_browser() {
         5,
     );
 
+    moves.len()
+}
+
+/// Analysis of a position given in the address, and watching.
+fn analysis_and_watching(browser: &mut Browser, base: &str) {
     // Analysis of a position given in the address shows a score and lines.
     let position = "wwwwwbbbb.w/bwwwwbbbb.w/bbwwwbbbw.w/bb.wwbbww.w/..S.wb....N/bb.bb+bbbb./ww.wwbwbbb./w..wbbwwbb./ww.bbbwwwb./ww.bbbwwww./wb.bbbwwwww s 14 20 cj";
     let encoded = position.replace('+', "%2B").replace(' ', "%20");
@@ -407,11 +450,6 @@ fn the_page_in_a_real_browser() {
         "document.querySelector('#moves').children.length >= 6 && document.querySelectorAll('#lines li').length >= 1",
         20,
     );
-    println!(
-        "the_page_in_a_real_browser: {} plies played, {:.1} s in all",
-        moves.len(),
-        started.elapsed().as_secs_f64()
-    );
 }
 
 /// A position's board as [`Browser::drawn_board`] reads it: a1 first.
@@ -431,7 +469,6 @@ fn the_board_fits_three_screens_and_a_game_is_reviewed() {
     let server = Server::start();
     let mut browser = Browser::start(&binary);
     let base = format!("http://{}/", server.address);
-
     // A phone held upright, a tablet, a desktop: every point of the board
     // on screen, the board as large as the screen allows, no sideways
     // scrolling; the panel below the board on narrow screens, beside it
@@ -441,53 +478,70 @@ fn the_board_fits_three_screens_and_a_game_is_reviewed() {
         (768, 1024, true, true),
         (1440, 900, false, false),
     ] {
-        browser.viewport(width, height, mobile);
-        browser.open(&format!("{base}?mode=play&side=south&moves=c%20j"));
-        let measured = browser.eval(
-            "(() => {
-               const points = [...document.querySelectorAll('[data-point]')];
-               const boxes = points.map(g => g.getBoundingClientRect());
-               const board = document.querySelector('#board').getBoundingClientRect();
-               const panel = document.querySelector('#panel').getBoundingClientRect();
-               const onScreen = r => r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5
-                 && r.bottom <= innerHeight + 0.5;
-               const inside = boxes.filter(r => onScreen(r) && r.width > 0).length;
-               // The first few points off the screen, for the message.
-               const outside = points.filter((g, i) => !onScreen(boxes[i]))
-                 .slice(0, 3).map(g => g.dataset.point + ' ' + JSON.stringify(g.getBoundingClientRect()));
-               return { inside, outside, smallest: Math.min(...boxes.map(r => Math.min(r.width, r.height))),
-                 board: board.width, innerWidth, innerHeight,
-                 scrollWidth: document.documentElement.scrollWidth,
-                 below: panel.top >= board.bottom - 0.5, beside: panel.left >= board.right - 0.5 };
-             })()",
-        );
-        let what = format!("{width}x{height}: {measured}");
-        assert_eq!(measured["innerWidth"], width, "{what}");
-        assert_eq!(measured["inside"], 121, "{what}");
-        assert!(
-            measured["scrollWidth"].as_f64().unwrap() <= f64::from(width),
-            "{what}"
-        );
-        // A point is a 60th of 740 units: at least 26 px even on the phone.
-        let board = measured["board"].as_f64().unwrap();
-        let short_side = f64::from(width.min(height));
-        assert!(board >= 0.85 * short_side - 40.0, "{what}");
-        assert!(
-            measured["smallest"].as_f64().unwrap() >= board * 55.0 / 740.0,
-            "{what}"
-        );
-        assert_eq!(measured["below"], stacked, "{what}");
-        assert_eq!(measured["beside"], !stacked, "{what}");
-        // Phase 2 needs the legal points: they are marked and on screen.
-        assert!(browser.click("[data-point=b1].legal.origin"), "{what}");
-        browser.wait_for(
-            "document.querySelector('[data-point=b1]').classList.contains('selected')",
-            5,
-        );
+        the_board_fits(&mut browser, &base, (width, height), mobile, stacked);
     }
+    a_file_of_two_games_is_reviewed(&mut browser, &base);
+    wrong_addresses_are_said(&mut browser, &base);
+}
 
-    // Review: a file of two games; the second is picked, analysed, and a
-    // click on the graph at a ply shows that ply's position.
+/// On a screen of `width` by `height`: every point of the board on
+/// screen, the board as large as the screen allows, no sideways
+/// scrolling, the panel below the board if `stacked`, else beside it.
+fn the_board_fits(
+    browser: &mut Browser,
+    base: &str,
+    (width, height): (u32, u32),
+    mobile: bool,
+    stacked: bool,
+) {
+    browser.viewport(width, height, mobile);
+    browser.open(&format!("{base}?mode=play&side=south&moves=c%20j"));
+    let measured = browser.eval(
+        "(() => {
+           const points = [...document.querySelectorAll('[data-point]')];
+           const boxes = points.map(g => g.getBoundingClientRect());
+           const board = document.querySelector('#board').getBoundingClientRect();
+           const panel = document.querySelector('#panel').getBoundingClientRect();
+           const onScreen = r => r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5
+             && r.bottom <= innerHeight + 0.5;
+           const inside = boxes.filter(r => onScreen(r) && r.width > 0).length;
+           // The first few points off the screen, for the message.
+           const outside = points.filter((g, i) => !onScreen(boxes[i]))
+             .slice(0, 3).map(g => g.dataset.point + ' ' + JSON.stringify(g.getBoundingClientRect()));
+           return { inside, outside, smallest: Math.min(...boxes.map(r => Math.min(r.width, r.height))),
+             board: board.width, innerWidth, innerHeight,
+             scrollWidth: document.documentElement.scrollWidth,
+             below: panel.top >= board.bottom - 0.5, beside: panel.left >= board.right - 0.5 };
+         })()",
+    );
+    let what = format!("{width}x{height}: {measured}");
+    assert_eq!(measured["innerWidth"], width, "{what}");
+    assert_eq!(measured["inside"], 121, "{what}");
+    assert!(
+        measured["scrollWidth"].as_f64().unwrap() <= f64::from(width),
+        "{what}"
+    );
+    // A point is a 60th of 740 units: at least 26 px even on the phone.
+    let board = measured["board"].as_f64().unwrap();
+    let short_side = f64::from(width.min(height));
+    assert!(board >= 0.85 * short_side - 40.0, "{what}");
+    assert!(
+        measured["smallest"].as_f64().unwrap() >= board * 55.0 / 740.0,
+        "{what}"
+    );
+    assert_eq!(measured["below"], stacked, "{what}");
+    assert_eq!(measured["beside"], !stacked, "{what}");
+    // Phase 2 needs the legal points: they are marked and on screen.
+    assert!(browser.click("[data-point=b1].legal.origin"), "{what}");
+    browser.wait_for(
+        "document.querySelector('[data-point=b1]').classList.contains('selected')",
+        5,
+    );
+}
+
+/// Review: a file of two games; the second is picked, analysed, and a
+/// click on the graph at a ply shows that ply's position.
+fn a_file_of_two_games_is_reviewed(browser: &mut Browser, base: &str) {
     browser.viewport(1440, 900, false);
     let opening = ["c", "j", "b4c4n", "k7j7w", "c4c7ew", "j7k7s"];
     let rules = Rules::default();
@@ -546,9 +600,11 @@ fn the_board_fits_three_screens_and_a_game_is_reviewed() {
     assert!(browser.text("#summary").contains("Cid"));
     assert_eq!(browser.text("#save"), "Save annotated record");
     let _ = std::fs::remove_file(&file);
+}
 
-    // A wrong address is said, and "analyze" is taken as the command line
-    // takes it.
+/// A wrong address is said, and "analyze" is taken as the command line
+/// takes it.
+fn wrong_addresses_are_said(browser: &mut Browser, base: &str) {
     browser.open(&format!("{base}?mode=analyse&position=garbage"));
     browser.wait_for("!document.querySelector('#error').hidden", 10);
     let error = browser.text("#error");

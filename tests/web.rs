@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use common::Session;
+use common::browser::Browser;
 use serde_json::json;
 
 const LONG: Duration = Duration::from_secs(120);
@@ -317,34 +318,56 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     }
     let mut server = StaticServer::start(site).expect("python3 -m http.server starts");
     let base = format!("http://127.0.0.1:{}/", server.port);
-    let mut browser = common::browser::Browser::start(&binary);
+    let mut browser = Browser::start(&binary);
     for (width, height, mobile) in [(360, 640, true), (1280, 900, false)] {
-        browser.viewport(width, height, mobile);
-        // A game against the engine by clicks, 20 plies or to its end.
-        browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
-        browser.wait_for(
-            "document.querySelector('#status').textContent === 'South to move'",
-            30,
-        );
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            let plies = browser.eval("document.querySelector('#moves').children.length");
-            let status = browser.text("#status");
-            if plies.as_u64() >= Some(20) || status.contains("wins") || status.starts_with("Draw") {
-                break;
-            }
-            assert!(Instant::now() < deadline, "the game stalled: {status}");
-            let clicked = browser.click_a_move();
-            std::thread::sleep(Duration::from_millis(if clicked { 40 } else { 20 }));
-        }
-        // No sideways scroll.
-        assert_eq!(
-            browser.eval("document.documentElement.scrollWidth <= innerWidth"),
-            json!(true),
-            "{width}x{height} scrolls sideways"
-        );
+        a_game_by_clicks(&mut browser, &base, (width, height), mobile);
     }
+    analysis_review_and_a_bad_address(&mut browser, &base);
+    the_page_in_malay_and_the_rules(&mut browser, &base);
+    the_worker_example(&mut browser);
 
+    // Offline: the server stopped, the page (with a query) loads again.
+    browser.open(&format!("{base}?mode=play&side=north"));
+    browser.wait_for("navigator.serviceWorker.controller !== null", 30);
+    server.stop();
+    browser.open(&format!("{base}?mode=play&side=south"));
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        30,
+    );
+}
+
+/// A game against the engine by clicks, 20 plies or to its end, on a
+/// screen of `width` by `height`, which does not scroll sideways.
+fn a_game_by_clicks(browser: &mut Browser, base: &str, (width, height): (u32, u32), mobile: bool) {
+    browser.viewport(width, height, mobile);
+    browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        30,
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let plies = browser.eval("document.querySelector('#moves').children.length");
+        let status = browser.text("#status");
+        if plies.as_u64() >= Some(20) || status.contains("wins") || status.starts_with("Draw") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the game stalled: {status}");
+        let clicked = browser.click_a_move();
+        std::thread::sleep(Duration::from_millis(if clicked { 40 } else { 20 }));
+    }
+    // No sideways scroll.
+    assert_eq!(
+        browser.eval("document.documentElement.scrollWidth <= innerWidth"),
+        json!(true),
+        "{width}x{height} scrolls sideways"
+    );
+}
+
+/// Analysis shows lines and stops when asked; a record is opened and
+/// reviewed; a bad address is answered as `pasang gui` answers it.
+fn analysis_review_and_a_bad_address(browser: &mut Browser, base: &str) {
     // Analysis shows lines, and stops when asked.
     browser.open(&format!("{base}?mode=analyse&multipv=2"));
     browser.wait_for("document.querySelectorAll('#lines li').length === 2", 30);
@@ -378,17 +401,21 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         "document.querySelector('#error').textContent.includes('mode=chess: there is no such mode')",
         10,
     );
+}
 
+/// Malay, kept for the next visit, and back to English; the rules page
+/// on a phone and a desktop.
+fn the_page_in_malay_and_the_rules(browser: &mut Browser, base: &str) {
     // Malay: the switch changes the page's words, and is kept for the
     // next visit; then back to English.
-    let choose = |browser: &mut common::browser::Browser, language: &str| {
+    let choose = |browser: &mut Browser, language: &str| {
         browser.eval(&format!(
             "(() => {{ const l = document.querySelector('#language'); l.value = '{language}';
                l.dispatchEvent(new Event('change')); }})()"
         ));
     };
     browser.open(&format!("{base}?mode=play&side=south"));
-    choose(&mut browser, "ms");
+    choose(browser, "ms");
     browser.wait_for(
         "document.querySelector('[data-mode=play]').textContent === 'Main' && document.querySelector('#status').textContent === 'Giliran Selatan'",
         10,
@@ -398,7 +425,7 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         "document.documentElement.lang === 'ms' && document.querySelector('#status').textContent === 'Giliran Selatan'",
         30,
     );
-    choose(&mut browser, "en");
+    choose(browser, "en");
     browser.wait_for(
         "document.querySelector('#status').textContent === 'South to move'",
         10,
@@ -421,8 +448,10 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         );
     }
     browser.viewport(1280, 900, false);
+}
 
-    // The package's worker example: the engine as text in a Web Worker.
+/// The package's worker example: the engine as text in a Web Worker.
+fn the_worker_example(browser: &mut Browser) {
     let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
     let examples = StaticServer::start(&web).expect("python3 -m http.server starts");
     browser.call(
@@ -442,16 +471,6 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         30,
     );
     drop(examples);
-
-    // Offline: the server stopped, the page (with a query) loads again.
-    browser.open(&format!("{base}?mode=play&side=north"));
-    browser.wait_for("navigator.serviceWorker.controller !== null", 30);
-    server.stop();
-    browser.open(&format!("{base}?mode=play&side=south"));
-    browser.wait_for(
-        "document.querySelector('#status').textContent === 'South to move'",
-        30,
-    );
 }
 
 /// `bench`'s nodes per second from its output.
@@ -476,7 +495,7 @@ fn bench_speed_against_native() {
         return;
     };
     let server = StaticServer::start(site).expect("python3 -m http.server starts");
-    let mut browser = common::browser::Browser::start(&binary);
+    let mut browser = Browser::start(&binary);
     browser.open(&format!("http://127.0.0.1:{}/", server.port));
     let mut rounds = Vec::new();
     for _ in 0..5 {

@@ -1,6 +1,7 @@
-//! One page connection: its WebSocket, its own engine process and the
-//! [`Session`] between them. The engine is started when the page connects
-//! and killed when the socket closes, whatever the reason.
+//! One page connection: its WebSocket (a [`PageLink`]), its own engine
+//! process (an [`EngineLink`]) and the [`Session`] between them, moved by
+//! [`turn`]. The engine is started when the page connects and killed when
+//! the socket closes, whatever the reason.
 
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -9,13 +10,15 @@ use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
 use super::session::Session;
+use super::transport::{EngineGone, EngineLink, PageGone, PageLink, turn};
 use crate::client::{ClientError, EngineProcess, EngineSpec};
+use crate::protocol::Command;
 
 /// Largest message the page may send (a loaded game record is the
 /// largest); a larger one closes the connection.
 pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 
-/// How long the loop waits for the page before looking at the engine:
+/// How long a turn waits for the page before looking at the engine:
 /// the latency of engine output on the page.
 const POLL: Duration = Duration::from_millis(25);
 
@@ -36,9 +39,15 @@ pub fn serve(stream: TcpStream, spec: &EngineSpec) {
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_MESSAGE_BYTES))
         .max_frame_size(Some(MAX_MESSAGE_BYTES));
-    let mut socket = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
+    let socket = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
     let (mut engine, mut session) = match start_engine(spec) {
-        Ok((engine, name, options)) => (Some(engine), Session::new(&name, options)),
+        Ok((process, name, options)) => (
+            Some(ProcessEngine {
+                process,
+                gone: None,
+            }),
+            Session::new(&name, options),
+        ),
         Err(error) => {
             let mut session = Session::new(&spec.name, Vec::new());
             session.on_engine_gone(&format!("'{}': {error}", spec.command_line()));
@@ -46,71 +55,92 @@ pub fn serve(stream: TcpStream, spec: &EngineSpec) {
             (None, session)
         }
     };
-    loop {
-        if !send_all(&mut socket, session.take_page()) {
-            break;
+    let mut page = SocketPage(socket);
+    // Turns till the page goes.
+    while let Ok(done) = turn(&mut session, &mut page, engine.as_mut(), MAX_LINES_PER_TURN) {
+        // A gone engine is dropped (killed, if it still runs).
+        if let Some(error) = done.engine_gone
+            && let Some(gone) = engine.take()
+        {
+            let stderr = gone.process.stderr_tail();
+            if !stderr.is_empty() {
+                log::warn!(
+                    "{} ({error}) last wrote to stderr: {}",
+                    spec.name,
+                    stderr.join(" | ")
+                );
+            }
         }
-        match socket.read() {
-            Ok(Message::Text(text)) => session.on_page(text.as_str()),
-            Ok(Message::Close(_)) => break,
-            Ok(_) => {}
+    }
+    if let Some(engine) = engine {
+        engine.process.quit(Duration::from_millis(200));
+    }
+}
+
+/// The page's engine process as the session's [`EngineLink`].
+struct ProcessEngine {
+    process: EngineProcess,
+    /// Why it went, found while reading lines that are handed over first.
+    gone: Option<EngineGone>,
+}
+
+impl EngineLink for ProcessEngine {
+    fn send(&mut self, command: &Command) -> Result<(), EngineGone> {
+        self.process
+            .send(command)
+            .map_err(|error| EngineGone(Box::new(error)))
+    }
+
+    fn receive(&mut self, max: usize) -> Result<Vec<String>, EngineGone> {
+        if let Some(gone) = self.gone.take() {
+            return Err(gone);
+        }
+        let mut lines = Vec::new();
+        while lines.len() < max {
+            match self.process.next_line(Instant::now()) {
+                Ok(line) => lines.push(line.text),
+                Err(ClientError::Timeout(_)) => break,
+                // The lines before the end are the session's first.
+                Err(error) if !lines.is_empty() => {
+                    self.gone = Some(EngineGone(Box::new(error)));
+                    break;
+                }
+                Err(error) => return Err(EngineGone(Box::new(error))),
+            }
+        }
+        Ok(lines)
+    }
+}
+
+/// The page's WebSocket as the session's [`PageLink`].
+struct SocketPage(WebSocket<TcpStream>);
+
+impl PageLink for SocketPage {
+    /// Waits up to [`POLL`] for a message.
+    fn receive(&mut self) -> Result<Option<String>, PageGone> {
+        match self.0.read() {
+            Ok(Message::Text(text)) => Ok(Some(text.as_str().to_string())),
+            Ok(Message::Close(_)) => Err(PageGone),
+            Ok(_) => Ok(None),
             Err(tungstenite::Error::Io(error))
                 if matches!(
                     error.kind(),
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) => {}
+                ) =>
+            {
+                Ok(None)
+            }
             // Closed, reset, or a message over the limit: the page is gone.
-            Err(_) => break,
+            Err(_) => Err(PageGone),
         }
-        if let Some(process) = engine.as_mut() {
-            let commands = session.take_engine();
-            let sent = commands
-                .iter()
-                .try_for_each(|command| process.send(command));
-            let mut gone = sent.err();
-            // What the engine has said so far, without waiting; at most
-            // MAX_LINES_PER_TURN, so that a flood cannot starve the page.
-            let mut lines_read = 0;
-            while gone.is_none() && lines_read < MAX_LINES_PER_TURN {
-                lines_read += 1;
-                match process.next_line(Instant::now()) {
-                    Ok(line) => session.on_engine(&line.text),
-                    Err(ClientError::Timeout(_)) => break,
-                    Err(error) => gone = Some(error),
-                }
-            }
-            if let Some(error) = gone {
-                let stderr = process.stderr_tail();
-                if !stderr.is_empty() {
-                    log::warn!(
-                        "{} ({error}) last wrote to stderr: {}",
-                        spec.name,
-                        stderr.join(" | ")
-                    );
-                }
-                session.on_engine_gone(&error.to_string());
-                engine = None;
-            }
-        }
-        session.tick(Instant::now());
-        session.flush();
     }
-    if let Some(process) = engine {
-        process.quit(Duration::from_millis(200));
-    }
-}
 
-/// Sends messages to the page; false when it is gone.
-fn send_all(socket: &mut WebSocket<TcpStream>, messages: Vec<String>) -> bool {
-    if messages.is_empty() {
-        return true;
-    }
-    for message in messages {
-        if socket.write(Message::text(message)).is_err() {
-            return false;
+    fn send(&mut self, messages: Vec<String>) -> Result<(), PageGone> {
+        for message in messages {
+            self.0.write(Message::text(message)).map_err(|_| PageGone)?;
         }
+        self.0.flush().map_err(|_| PageGone)
     }
-    socket.flush().is_ok()
 }
 
 /// Starts the engine and shakes hands: the process, its name and the

@@ -3,12 +3,13 @@
 //! never decides what is legal; it is sent the legal moves of the shown
 //! position with what each captures, and sends back a move's notation.
 
-use serde_json::{Value, json};
-
+use super::message::{BoardState, MovePlace, MoveState, Over, OverReason};
 use crate::bitboard::{Bitboard, Square};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
-use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
+use crate::notation::{
+    MoveError, PositionError, format_position, parse_move, parse_position, start_position,
+};
 use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
 use crate::position::{Player, Position};
@@ -76,6 +77,14 @@ impl Game {
             game: record::Game::new(rules, position),
             cursor: 0,
         })
+    }
+
+    /// A game under `rules` from the start of the rules' pattern.
+    pub fn at_start(rules: Rules) -> Game {
+        Game {
+            game: record::Game::new(rules, start_position(rules.pattern)),
+            cursor: 0,
+        }
     }
 
     /// The rules played under.
@@ -228,54 +237,56 @@ impl Game {
         })
     }
 
-    /// Everything the page draws, as the `state` message.
-    pub fn state(&self) -> Value {
+    /// Everything the page draws, for the `state` message.
+    pub fn state(&self) -> BoardState {
         let shown = self.shown();
         let status = self.status();
         let board: String = Square::all()
             .map(|square| crate::notation::board_char(&shown, square))
             .collect();
-        let legal: Vec<Value> = match status {
+        let legal = match status {
             Status::InPlay => legal_moves(&shown, &self.rules())
                 .iter()
-                .map(|&mv| move_json(&shown, mv))
+                .map(|&mv| move_state(&shown, mv))
                 .collect(),
             Status::Over { .. } => Vec::new(),
         };
         let last = (self.cursor > 0).then(|| {
             let before = self.game.positions()[self.cursor - 1];
-            move_json(&before, self.game.moves()[self.cursor - 1])
+            move_state(&before, self.game.moves()[self.cursor - 1])
         });
         let side = shown.side_to_move();
         let (over, text) = match status {
-            Status::InPlay => (Value::Null, format!("{} to move", player_title(side))),
+            Status::InPlay => (None, format!("{} to move", player_title(side))),
             Status::Over { winner, reason, .. } => (
-                json!({
-                    "winner": winner.map(Player::name),
-                    "reason": match reason { Reason::Score => "points", Reason::Suntuk => "suntuk" },
+                Some(Over {
+                    winner,
+                    reason: match reason {
+                        Reason::Score => OverReason::Points,
+                        Reason::Suntuk => OverReason::Suntuk,
+                    },
                 }),
                 describe_result(&status, side),
             ),
         };
-        json!({
-            "type": "state",
-            "board": board,
-            "side": side.name(),
-            "phase": shown.phase().number(),
-            "scores": [shown.score(Player::South), shown.score(Player::North)],
-            "position": format_position(&shown),
-            "start": self.start_string(),
-            "moves": self.moves_to_end(),
-            "cursor": self.cursor,
-            "legal": legal,
-            "last": last,
-            "over": over,
-            "status": text,
-            "rules": RULE_OPTIONS
+        BoardState {
+            board,
+            side,
+            phase: shown.phase().number(),
+            scores: [shown.score(Player::South), shown.score(Player::North)],
+            position: format_position(&shown),
+            start: self.start_string(),
+            moves: self.moves_to_end(),
+            cursor: self.cursor,
+            legal,
+            last,
+            over,
+            status: text,
+            rules: RULE_OPTIONS
                 .iter()
-                .map(|option| (option.field.to_string(), json!(option.value(&self.rules()))))
-                .collect::<serde_json::Map<_, _>>(),
-        })
+                .map(|option| (option.field, option.value(&self.rules())))
+                .collect(),
+        }
     }
 }
 
@@ -286,25 +297,34 @@ fn names(set: Bitboard) -> Vec<String> {
 
 /// A move of `position` as the page needs it: its notation, where it
 /// goes (a file for a passage, points otherwise) and what it takes.
-fn move_json(position: &Position, mv: Move) -> Value {
+fn move_state(position: &Position, mv: Move) -> MoveState {
     let capture = position.capture(mv);
-    let mut value = json!({
-        "move": mv.to_string(),
-        "captures": names(capture.points_taken()),
-        "points": capture.points(),
-    });
-    if mv.is_passage() {
-        value["file"] = json!(mv.passage_file());
-    } else {
-        value["from"] = json!(mv.from().to_string());
-        value["to"] = json!(mv.to().to_string());
+    MoveState {
+        notation: mv.to_string(),
+        captures: names(capture.points_taken()),
+        points: capture.points(),
+        place: if mv.is_passage() {
+            MovePlace::Passage {
+                file: mv.passage_file(),
+            }
+        } else {
+            MovePlace::Step {
+                from: mv.from().to_string(),
+                to: mv.to().to_string(),
+            }
+        },
     }
-    value
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
+
+    /// The state as the page reads it.
+    fn state_of(game: &Game) -> Value {
+        serde_json::to_value(game.state()).unwrap()
+    }
 
     #[test]
     fn the_state_gives_each_rule_option_by_its_field() {
@@ -312,7 +332,7 @@ mod tests {
             centre: crate::rules::Centre::Open,
             ..Rules::default()
         };
-        let state = Game::new(rules, None).unwrap().state();
+        let state = state_of(&Game::new(rules, None).unwrap());
         assert_eq!(
             state["rules"],
             json!({"pattern": "1", "ka_entry": "slide", "second_column": "opposite", "centre": "open"})
@@ -322,7 +342,8 @@ mod tests {
     #[test]
     fn the_start_has_eleven_passages_and_120_stones() {
         let game = Game::new(Rules::default(), None).unwrap();
-        let state = game.state();
+        assert_eq!(state_of(&Game::at_start(Rules::default())), state_of(&game));
+        let state = state_of(&game);
         assert_eq!(state["legal"].as_array().unwrap().len(), 11);
         let board = state["board"].as_str().unwrap();
         assert_eq!(board.len(), 121);
@@ -342,7 +363,7 @@ mod tests {
         game.play("c").unwrap();
         game.play("j").unwrap();
         game.play("b4c4").unwrap();
-        let state = game.state();
+        let state = state_of(&game);
         assert_eq!(state["moves"], json!(["c", "j", "b4c4n"]));
         assert_eq!(state["last"]["from"], "b4");
         assert_eq!(state["last"]["captures"], json!(["c6", "c7", "c8"]));
@@ -371,7 +392,7 @@ mod tests {
     fn a_finished_game_says_why_and_refuses_moves() {
         let text = ".........../.........../.........../.........../.........../.....+...../.........../.........../.........../w........../SN........b s 50 60 ak";
         let mut game = Game::new(Rules::default(), Some(text)).unwrap();
-        let state = game.state();
+        let state = state_of(&game);
         assert_eq!(state["over"]["reason"], "suntuk");
         assert_eq!(state["over"]["winner"], "north");
         assert!(state["status"].as_str().unwrap().contains("suntuk"));

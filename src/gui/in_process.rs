@@ -1,8 +1,9 @@
 //! The board's session with the engine in the same thread: what the static
 //! page's Web Worker runs, compiled to WebAssembly. Page messages go in and
 //! come out as with `pasang gui`'s socket; the engine is a
-//! [`LineDriver`] fed the session's commands as protocol lines, so the
-//! session cannot tell it from an engine process.
+//! [`LineDriver`] fed the session's commands as protocol lines, behind the
+//! same [`EngineLink`] as an engine process, so the session cannot tell
+//! them apart; the page's end is a [`PageLink`] on two queues.
 //!
 //! A search pauses every few milliseconds (see `host`). While one call is
 //! paused the page may call again: a page message then waits in a queue if
@@ -16,10 +17,10 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use super::session::Session;
+use super::transport::{EngineGone, EngineLink, PageGone, PageLink, turn};
 use crate::client::{Protocol, line};
-use crate::host::Instant;
 use crate::protocol::options::OPTIONS;
-use crate::protocol::{ENGINE_NAME, LineDriver, Output};
+use crate::protocol::{Command, ENGINE_NAME, LineDriver, Output};
 
 /// Lines the engine printed, waiting for the session.
 type EngineLines = Arc<Mutex<VecDeque<String>>>;
@@ -98,9 +99,6 @@ impl InProcessBoard {
 
     /// Looks at the clock and the review; sends what the engine said.
     pub fn tick(&self) {
-        if let Ok(mut session) = self.session.try_borrow_mut() {
-            session.tick(Instant::now());
-        }
         self.pump();
     }
 
@@ -109,43 +107,79 @@ impl InProcessBoard {
         std::mem::take(&mut self.to_page.borrow_mut())
     }
 
-    /// Moves messages between the page, the session and the engine until
-    /// none is left, running the engine (which may pause for the page).
-    /// Does nothing but queue while the session is busy.
+    /// Turns the session ([`turn`]) until nothing is left to do, running
+    /// the engine between turns (it may pause for the page). Does nothing
+    /// but queue while the session is busy.
     fn pump(&self) {
         loop {
-            {
+            let sent = {
                 let Ok(mut session) = self.session.try_borrow_mut() else {
                     return;
                 };
-                loop {
-                    let message = self.waiting.borrow_mut().pop_front();
-                    let Some(message) = message else { break };
-                    session.on_page(&message);
-                }
-                let lines: Vec<String> = self
-                    .engine_lines
-                    .lock()
-                    .unwrap_or_else(|poison| poison.into_inner())
-                    .drain(..)
-                    .collect();
-                for engine_line in &lines {
-                    session.on_engine(engine_line);
-                }
-                session.flush();
-                self.to_page.borrow_mut().extend(session.take_page());
-                let commands = session.take_engine();
-                if commands.is_empty() && self.waiting.borrow().is_empty() {
+                let mut page = WorkerPage {
+                    waiting: &self.waiting,
+                    to_page: &self.to_page,
+                };
+                let mut engine = LocalEngine {
+                    driver: &self.engine,
+                    lines: &self.engine_lines,
+                };
+                // Neither end of this session can go.
+                let sent = turn(&mut session, &mut page, Some(&mut engine), usize::MAX)
+                    .map_or(0, |done| done.sent);
+                let idle = !session.has_engine_commands() && self.waiting.borrow().is_empty();
+                if sent == 0 && idle {
                     return;
                 }
-                for command in &commands {
-                    self.engine.input(&line(command, Protocol::Uci));
-                }
-            }
+                sent
+            };
             // The session is free while the engine runs: a call made
             // during a pause reaches it. A second call returns at once.
-            self.engine.run();
+            if sent > 0 {
+                self.engine.run();
+            }
         }
+    }
+}
+
+/// The Worker's page as the session's [`PageLink`]: the messages the page
+/// has called with, and those kept for it to take.
+struct WorkerPage<'a> {
+    waiting: &'a RefCell<VecDeque<String>>,
+    to_page: &'a RefCell<Vec<String>>,
+}
+
+impl PageLink for WorkerPage<'_> {
+    fn receive(&mut self) -> Result<Option<String>, PageGone> {
+        Ok(self.waiting.borrow_mut().pop_front())
+    }
+
+    fn send(&mut self, messages: Vec<String>) -> Result<(), PageGone> {
+        self.to_page.borrow_mut().extend(messages);
+        Ok(())
+    }
+}
+
+/// This program's engine, in the same thread, as the session's
+/// [`EngineLink`]: commands go in as protocol lines, as to a process.
+struct LocalEngine<'a> {
+    driver: &'a LineDriver,
+    lines: &'a EngineLines,
+}
+
+impl EngineLink for LocalEngine<'_> {
+    fn send(&mut self, command: &Command) -> Result<(), EngineGone> {
+        self.driver.input(&line(command, Protocol::Uci));
+        Ok(())
+    }
+
+    fn receive(&mut self, max: usize) -> Result<Vec<String>, EngineGone> {
+        let mut lines = self
+            .lines
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let count = lines.len().min(max);
+        Ok(lines.drain(..count).collect())
     }
 }
 

@@ -6,10 +6,15 @@
 //! - `server`: `pasang gui`'s listener, one connection per page;
 //! - [`http`]: the page's files and the WebSocket upgrade;
 //! - [`connection`]: one page's socket, its engine process, the loop;
+//! - [`transport`]: a session's two ends as traits, the page's
+//!   ([`transport::PageLink`]) and the engine's ([`transport::EngineLink`],
+//!   a process or in-process alike), and the turn that moves what waits;
 //! - [`in_process`]: the session with the engine in the same thread (the
 //!   static page's Web Worker);
 //! - [`request`]: the page's messages parsed into typed requests;
-//! - [`session`]: the session as a state machine (modes, searches);
+//! - [`message`]: the messages to the page, as types;
+//! - [`session`]: the session as a state machine (modes, searches), with
+//!   no I/O;
 //! - [`mode`]: the board's modes (play, analyse, watch, review);
 //! - [`clock`]: the optional clock of play mode;
 //! - [`game`]: the game shown, checked by the project's rules core;
@@ -23,6 +28,7 @@ pub mod game;
 #[cfg(feature = "cli")]
 pub mod http;
 pub mod in_process;
+pub mod message;
 pub mod mode;
 pub mod request;
 pub mod review;
@@ -30,6 +36,7 @@ pub mod rules_page;
 #[cfg(feature = "cli")]
 mod server;
 pub mod session;
+pub mod transport;
 
 #[cfg(feature = "cli")]
 pub use server::{GuiArgs, GuiError, run};

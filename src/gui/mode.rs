@@ -1,6 +1,8 @@
 //! What the page may be doing: the board's modes, shared by the page's
 //! requests ([`super::request`]) and the session ([`super::session`]).
 
+use serde::{Deserialize, Serialize};
+
 use crate::position::Player;
 
 /// What the page may be doing.
@@ -20,14 +22,30 @@ pub enum Mode {
     Review,
 }
 
+/// A mode's name in the page's messages, both ways: the `state`
+/// message's `mode` and the `mode` request's.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModeName {
+    /// `play`.
+    Play,
+    /// `analyse` (the command line's American `analyze` is read too).
+    #[serde(alias = "analyze")]
+    Analyse,
+    /// `watch`.
+    Watch,
+    /// `review`.
+    Review,
+}
+
 impl Mode {
     /// The mode's name in the page's messages.
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> ModeName {
         match self {
-            Mode::Play { .. } => "play",
-            Mode::Analyse => "analyse",
-            Mode::Watch => "watch",
-            Mode::Review => "review",
+            Mode::Play { .. } => ModeName::Play,
+            Mode::Analyse => ModeName::Analyse,
+            Mode::Watch => ModeName::Watch,
+            Mode::Review => ModeName::Review,
         }
     }
 }

@@ -1,16 +1,19 @@
-//! The page's messages as typed requests: [`Request::parse`] turns one
-//! JSON message into a [`Request`] whose fields are checked (types,
-//! ranges, rule values), or says which field is wrong. What needs the
+//! The page's messages as typed requests: [`Incoming::read`] parses one
+//! JSON message, once, into a [`Request`] whose fields are checked (types,
+//! ranges, rule values), or says which field is wrong, with the tag an
+//! error carries back. What needs the
 //! session's state (a move's legality, whether it is the person's turn,
 //! how many games the file open holds) the session checks when it acts.
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use serde::Deserialize;
+use serde::de::IntoDeserializer;
 use serde_json::Value;
 
 use super::game::GameError;
-use super::mode::Mode;
+use super::mode::{Mode, ModeName};
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::rules::{OptionValueError, Rules};
@@ -157,17 +160,57 @@ pub enum FieldProblem {
     Rule(OptionValueError),
 }
 
+/// One message from the page as read, once: its request, or why it is
+/// refused, and its tag.
+#[derive(Debug)]
+pub struct Incoming {
+    /// The request, checked.
+    pub request: Result<Request, RequestError>,
+    /// The part of the page's address the request came from, if the page
+    /// tagged it (not blank): an error answering it carries the tag back.
+    pub tag: Option<String>,
+}
+
+impl Incoming {
+    /// Reads one message from the page.
+    pub fn read(text: &str) -> Incoming {
+        match serde_json::from_str::<Value>(text) {
+            Ok(message) => Incoming {
+                tag: message["tag"]
+                    .as_str()
+                    .filter(|tag| !tag.is_empty())
+                    .map(str::to_string),
+                request: Request::from_message(&message),
+            },
+            Err(error) => Incoming {
+                request: Err(RequestError::Malformed(Malformed::Json(error))),
+                tag: None,
+            },
+        }
+    }
+}
+
 impl Request {
-    /// Parses one message from the page. Fields are checked in the order
-    /// the refusals name them: the first wrong one is the one reported.
+    /// Parses one message from the page (as [`Incoming::read`], without
+    /// the tag): the tests' shorthand.
+    #[cfg(test)]
     pub fn parse(text: &str) -> Result<Request, RequestError> {
-        let message: Value =
-            serde_json::from_str(text).map_err(|e| RequestError::Malformed(Malformed::Json(e)))?;
+        Incoming::read(text).request
+    }
+
+    /// The request of a message read as JSON. Fields are checked in the
+    /// order the refusals name them: the first wrong one is the one
+    /// reported.
+    fn from_message(message: &Value) -> Result<Request, RequestError> {
         let kind = message["type"]
             .as_str()
             .ok_or(RequestError::Malformed(Malformed::NoType))?;
+        let kind =
+            Kind::deserialize(kind.into_deserializer()).map_err(|_: serde::de::value::Error| {
+                RequestError::Malformed(Malformed::UnknownType(kind.to_string()))
+            })?;
         Ok(match kind {
-            "new" => {
+            Kind::New => {
                 let rules = rules_of(&message["rules"])?;
                 let start = match &message["position"] {
                     Value::Null => None,
@@ -177,27 +220,27 @@ impl Request {
                 };
                 Request::New { rules, start }
             }
-            "move" => Request::Move(string(&message, "move")?.to_string()),
+            Kind::Move => Request::Move(string(message, "move")?.to_string()),
             // In range, so it fits a usize.
-            "goto" => Request::Goto(number(&message, "ply", PLY_RANGE)? as usize),
-            "takeback" => Request::TakeBack,
-            "mode" => Request::Mode(mode_of(&message)?),
-            "settings" => Request::Settings(Settings {
-                skill: optional(&message, "skill", SKILL_RANGE)?,
-                movetime: optional(&message, "movetime", MOVETIME_RANGE)?,
-                multipv: optional(&message, "multipv", MULTIPV_RANGE)?,
-                clock_base: optional(&message, "clock_minutes", CLOCK_MINUTES_RANGE)?
+            Kind::Goto => Request::Goto(number(message, "ply", PLY_RANGE)? as usize),
+            Kind::TakeBack => Request::TakeBack,
+            Kind::Mode => Request::Mode(mode_of(message)?),
+            Kind::Settings => Request::Settings(Settings {
+                skill: optional(message, "skill", SKILL_RANGE)?,
+                movetime: optional(message, "movetime", MOVETIME_RANGE)?,
+                multipv: optional(message, "multipv", MULTIPV_RANGE)?,
+                clock_base: optional(message, "clock_minutes", CLOCK_MINUTES_RANGE)?
                     .map(|minutes| Duration::from_secs(60 * minutes)),
-                clock_increment: optional(&message, "clock_increment", CLOCK_INCREMENT_RANGE)?
+                clock_increment: optional(message, "clock_increment", CLOCK_INCREMENT_RANGE)?
                     .map(Duration::from_secs),
             }),
-            "run" => Request::Run(
+            Kind::Run => Request::Run(
                 message["on"]
                     .as_bool()
                     .ok_or_else(|| bad("on", FieldProblem::NotBool))?,
             ),
-            "load" => {
-                let text = string(&message, "text")?.to_string();
+            Kind::Load => {
+                let text = string(message, "text")?.to_string();
                 let review = match &message["review"] {
                     Value::Null => false,
                     value => value
@@ -206,15 +249,26 @@ impl Request {
                 };
                 Request::Load { text, review }
             }
-            "pick" => Request::Pick(message["game"].as_u64()),
-            "save" => Request::Save,
-            other => {
-                return Err(RequestError::Malformed(Malformed::UnknownType(
-                    other.to_string(),
-                )));
-            }
+            Kind::Pick => Request::Pick(message["game"].as_u64()),
+            Kind::Save => Request::Save,
         })
     }
+}
+
+/// A message's `type`, as the page names it.
+#[derive(Copy, Clone, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    New,
+    Move,
+    Goto,
+    TakeBack,
+    Mode,
+    Settings,
+    Run,
+    Load,
+    Pick,
+    Save,
 }
 
 /// A missing or bad field.
@@ -262,19 +316,19 @@ fn optional(
 
 /// The mode of a `mode` message; play's side is South unless given.
 fn mode_of(message: &Value) -> Result<Mode, RequestError> {
-    Ok(match message["mode"].as_str() {
-        Some("play") => Mode::Play {
+    let name =
+        ModeName::deserialize(&message["mode"]).map_err(|_| bad("mode", FieldProblem::Mode))?;
+    Ok(match name {
+        ModeName::Play => Mode::Play {
             person: match message["side"].as_str() {
                 Some("south") | None => Player::South,
                 Some("north") => Player::North,
                 Some(other) => return Err(bad("side", FieldProblem::Side(other.to_string()))),
             },
         },
-        // The command line's American spelling too.
-        Some("analyse" | "analyze") => Mode::Analyse,
-        Some("watch") => Mode::Watch,
-        Some("review") => Mode::Review,
-        _ => return Err(bad("mode", FieldProblem::Mode)),
+        ModeName::Analyse => Mode::Analyse,
+        ModeName::Watch => Mode::Watch,
+        ModeName::Review => Mode::Review,
     })
 }
 

@@ -11,8 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use serde_json::{Value, json};
-
+use super::message::{GameEntry, PageMessage, Players, ReviewMessage, Standing};
 use crate::position::Player;
 use crate::record::Record;
 use crate::review::{
@@ -69,24 +68,26 @@ impl OpenedFile {
 
     /// The `games` message: each game's number, players, result and
     /// length, for the page's picker.
-    pub fn games_message(&self) -> Value {
-        let games: Vec<Value> = self
+    pub fn games_message(&self) -> PageMessage {
+        let tag = |record: &Record, name| record.tag(name).map(str::to_string);
+        let games = self
             .records
             .iter()
             .enumerate()
-            .map(|(index, record)| {
-                json!({
-                    "game": index + 1,
-                    "south": record.tag("South"),
-                    "north": record.tag("North"),
-                    "event": record.tag("Event"),
-                    "result": record.result.as_str(),
-                    "plies": record.moves.len(),
-                    "annotated": record.tag("StartEvaluation").is_some(),
-                })
+            .map(|(index, record)| GameEntry {
+                game: index + 1,
+                south: tag(record, "South"),
+                north: tag(record, "North"),
+                event: tag(record, "Event"),
+                result: record.result.as_str(),
+                plies: record.moves.len(),
+                annotated: record.tag("StartEvaluation").is_some(),
             })
             .collect();
-        json!({"type": "games", "games": games, "chosen": self.chosen})
+        PageMessage::Games {
+            games,
+            chosen: self.chosen,
+        }
     }
 }
 
@@ -285,7 +286,7 @@ impl GameReview {
     /// from 0, South's `win` percent and the evaluation's `text`, or
     /// null), and once done the whole review as `pasang annotate --json`
     /// gives it (`game`).
-    pub fn message(&self) -> Value {
+    pub fn message(&self) -> PageMessage {
         let (running, done, total, partial, game) = match &self.stage {
             Stage::Running {
                 done,
@@ -293,32 +294,35 @@ impl GameReview {
                 standings,
                 ..
             } => {
-                let partial: Vec<Value> = standings
+                let partial = standings
                     .iter()
-                    .map(|standing| match standing {
-                        Some((win, text)) => {
-                            json!({"win": (win * 10.0).round() / 10.0, "text": text})
-                        }
-                        None => Value::Null,
+                    .map(|standing| {
+                        standing.as_ref().map(|(win, text)| Standing {
+                            win: (win * 10.0).round() / 10.0,
+                            text: text.clone(),
+                        })
                     })
                     .collect();
-                (true, *done, *total, json!(partial), Value::Null)
+                (true, *done, *total, Some(partial), None)
             }
             Stage::Done(game) => {
                 let total = self.moves.len() + 1;
-                (false, total, total, Value::Null, game.to_json())
+                (false, total, total, None, Some(game.to_json()))
             }
         };
-        json!({
-            "type": "review",
-            "players": {"south": self.record.tag("South"), "north": self.record.tag("North")},
-            "result": self.record.result.as_str(),
-            "running": running,
-            "done": done,
-            "total": total,
-            "partial": partial,
-            "game": game,
-        })
+        let tag = |name| self.record.tag(name).map(str::to_string);
+        PageMessage::Review(Box::new(ReviewMessage {
+            players: Players {
+                south: tag("South"),
+                north: tag("North"),
+            },
+            result: self.record.result.as_str(),
+            running,
+            done,
+            total,
+            partial,
+            game,
+        }))
     }
 }
 
@@ -335,6 +339,12 @@ impl Drop for GameReview {
 mod tests {
     use super::*;
     use crate::record;
+    use serde_json::Value;
+
+    /// A message as the page reads it.
+    fn wire(message: PageMessage) -> Value {
+        serde_json::from_str(&message.to_json()).unwrap()
+    }
 
     const TWO_GAMES: &str = "[Event \"a\"]\n[South \"Ann\"]\n[North \"Bob\"]\n[Result \"*\"]\n\n1. c j *\n\n\
                              [Event \"b\"]\n[South \"Cid\"]\n[North \"Dee\"]\n[Result \"*\"]\n\n1. d *\n";
@@ -343,13 +353,13 @@ mod tests {
     fn a_file_of_games_offers_each() {
         let mut file = OpenedFile::new(record::read(TWO_GAMES).unwrap());
         assert_eq!(file.len(), 2);
-        let message = file.games_message();
+        let message = wire(file.games_message());
         assert_eq!(message["games"][1]["south"], "Cid");
         assert_eq!(message["games"][0]["plies"], 2);
         assert_eq!(message["chosen"], Value::Null);
         assert_eq!(file.game(2).unwrap().moves.len(), 1);
         assert!(file.choose(2));
-        assert_eq!(file.games_message()["chosen"], 2);
+        assert_eq!(wire(file.games_message())["chosen"], 2);
         assert!(!file.choose(0) && !file.choose(3) && file.game(3).is_none());
     }
 
@@ -359,14 +369,17 @@ mod tests {
         let moves = vec!["c".to_string(), "j".to_string()];
         let mut review = GameReview::start(record, moves.clone());
         assert!(review.is_of(&moves) && review.running());
-        assert_eq!(review.message()["total"], 3);
+        assert_eq!(wire(review.message())["total"], 3);
         let mut partial = Vec::new();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
         while review.running() {
             assert!(std::time::Instant::now() < deadline, "no end");
             review.poll().unwrap();
             if review.running() {
-                partial = review.message()["partial"].as_array().unwrap().clone();
+                partial = wire(review.message())["partial"]
+                    .as_array()
+                    .unwrap()
+                    .clone();
                 // The positions are searched from the end back: a known
                 // one is followed by known ones only.
                 let known: Vec<bool> = partial.iter().map(|p| !p.is_null()).collect();
@@ -374,7 +387,7 @@ mod tests {
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        let message = review.message();
+        let message = wire(review.message());
         assert_eq!(message["done"], 3);
         // What is known of a position is its winning chances.
         if let Some(last) = partial.last() {
@@ -387,6 +400,9 @@ mod tests {
         let again = record::read(&text).unwrap().remove(0);
         let read = GameReview::from_annotated(&again, moves).unwrap();
         assert!(!read.running());
-        assert_eq!(read.message()["game"]["plies"], message["game"]["plies"]);
+        assert_eq!(
+            wire(read.message())["game"]["plies"],
+            message["game"]["plies"]
+        );
     }
 }

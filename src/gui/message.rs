@@ -1,0 +1,505 @@
+//! The board's messages to the page, as types: [`PageMessage`] is every
+//! message the session sends (over the WebSocket or out of the Web
+//! Worker), written as JSON by serde. The page (`assets/app.js`) reads
+//! them by their `type` and field names, which the unit tests here pin.
+//!
+//! The page's messages to the board are the other way's types,
+//! [`super::request::Request`].
+
+use std::collections::BTreeMap;
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use super::mode::ModeName;
+use crate::position::Player;
+
+/// One message for the page; its `type` field names the variant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum PageMessage {
+    /// The session has started, with this engine.
+    Hello {
+        /// The engine's name, as it gave it.
+        engine: String,
+    },
+    /// Everything the page draws.
+    State(Box<StateMessage>),
+    /// A request refused, or the engine or the review failing.
+    Error(ErrorMessage),
+    /// The engine starts to search the position after `ply`.
+    Search {
+        /// Why it searches.
+        purpose: SearchPurpose,
+        /// The side to move there (the scores to come are its view).
+        #[serde(serialize_with = "player")]
+        side: Player,
+        /// The ply searched.
+        ply: usize,
+    },
+    /// One line of the engine's search.
+    Info(InfoMessage),
+    /// A record of the game, answering `save`.
+    Record {
+        /// The record's text.
+        text: String,
+        /// Whether it is the review's annotated record (left out if not).
+        #[serde(skip_serializing_if = "is_false")]
+        annotated: bool,
+    },
+    /// The games of the record file open, for the page's picker.
+    Games {
+        /// Each game of the file.
+        games: Vec<GameEntry>,
+        /// The game on the board (from 1), once one is chosen.
+        chosen: Option<usize>,
+    },
+    /// How far the review of the game has come.
+    Review(Box<ReviewMessage>),
+}
+
+impl PageMessage {
+    /// An `error` message with `message`, untagged.
+    pub fn error(message: impl Into<String>) -> PageMessage {
+        PageMessage::Error(ErrorMessage {
+            message: message.into(),
+            tag: None,
+        })
+    }
+
+    /// The message as the JSON text the page reads.
+    pub fn to_json(&self) -> String {
+        // These types have string keys only, so serde_json cannot fail on
+        // them; should it ever, the page hears why instead of nothing.
+        serde_json::to_string(self).unwrap_or_else(|error| {
+            let why = Value::String(format!("cannot write a message: {error}"));
+            format!(r#"{{"type":"error","message":{why}}}"#)
+        })
+    }
+}
+
+/// The `error` message.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ErrorMessage {
+    /// What went wrong, in words.
+    pub message: String,
+    /// The tag of the request refused (the part of the page's address it
+    /// came from), if it had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+}
+
+/// Why the engine searches, in the `search` message.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchPurpose {
+    /// For a move to play (play and watch modes).
+    Move,
+    /// Analysis of the shown position.
+    Analyse,
+}
+
+/// The `state` message: the game as the page draws it ([`BoardState`])
+/// with the session's mode and settings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StateMessage {
+    /// The game.
+    #[serde(flatten)]
+    pub board: BoardState,
+    /// The mode's name.
+    pub mode: ModeName,
+    /// The person's side in play mode.
+    #[serde(serialize_with = "optional_player")]
+    pub person: Option<Player>,
+    /// Whether analysis or watching runs.
+    pub running: bool,
+    /// The engine's skill level in play.
+    pub skill: u64,
+    /// Time per engine move without a clock, ms.
+    pub movetime: u64,
+    /// Lines shown in analysis.
+    pub multipv: u64,
+    /// Whether the engine can be asked to search.
+    pub engine_ok: bool,
+    /// The clocks, if play has one.
+    pub clock: Option<ClockState>,
+    /// Whether the engine is searching for a move.
+    pub thinking: bool,
+}
+
+/// The game as the page draws it (from [`super::game::Game::state`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoardState {
+    /// The 121 points, a character each (as `d` shows them).
+    pub board: String,
+    /// The side to move.
+    #[serde(serialize_with = "player")]
+    pub side: Player,
+    /// The phase (1, 2 or 3).
+    pub phase: u8,
+    /// South's and North's points.
+    pub scores: [u32; 2],
+    /// The shown position's string.
+    pub position: String,
+    /// The start position's string.
+    pub start: String,
+    /// Every move of the game.
+    pub moves: Vec<String>,
+    /// The ply on view.
+    pub cursor: usize,
+    /// The moves the page may offer (none when they are not the
+    /// person's, or the game is over).
+    pub legal: Vec<MoveState>,
+    /// The move that led to the shown position.
+    pub last: Option<MoveState>,
+    /// How the game ended, if it did.
+    pub over: Option<Over>,
+    /// The status in words ("South to move", the result).
+    pub status: String,
+    /// Each rule option's value by its page field.
+    pub rules: BTreeMap<&'static str, String>,
+}
+
+/// A move as the page needs it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveState {
+    /// Its notation.
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// The points whose stones it takes.
+    pub captures: Vec<String>,
+    /// The points it scores.
+    pub points: u32,
+    /// Where it goes.
+    #[serde(flatten)]
+    pub place: MovePlace,
+}
+
+/// Where a move goes: a file for a passage, points otherwise.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum MovePlace {
+    /// A passage onto the board at `file`.
+    Passage {
+        /// The file, from 0.
+        file: usize,
+    },
+    /// A stone moved from one point to another.
+    Step {
+        /// The point left.
+        from: String,
+        /// The point reached.
+        to: String,
+    },
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Over {
+    /// The winner (none for a draw).
+    #[serde(serialize_with = "optional_player")]
+    pub winner: Option<Player>,
+    /// Why it ended.
+    pub reason: OverReason,
+}
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OverReason {
+    /// On points, the stones all placed or taken.
+    Points,
+    /// Suntuk: the side to move cannot move.
+    Suntuk,
+    /// A clock ran out.
+    Time,
+}
+
+/// The clocks of play mode.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+pub struct ClockState {
+    /// South's time left, ms.
+    pub south: u64,
+    /// North's time left, ms.
+    pub north: u64,
+    /// The running clock's side.
+    #[serde(serialize_with = "optional_player")]
+    pub running: Option<Player>,
+    /// The time control's minutes per side.
+    pub minutes: u64,
+    /// Its increment, seconds.
+    pub increment: u64,
+}
+
+/// The `info` message: one line of the engine's search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InfoMessage {
+    /// The line's number (1 the best).
+    pub multipv: u64,
+    /// The depth searched.
+    pub depth: u64,
+    /// Nodes per second, if the engine said.
+    pub nps: Option<u64>,
+    /// The score as South sees it (`+1.50`, `-#2`).
+    pub score: String,
+    /// The score for the evaluation bar (mates as +-100,000).
+    pub south: i64,
+    /// The line's legal moves.
+    pub pv: Vec<String>,
+    /// The side to move in the searched position.
+    #[serde(serialize_with = "player")]
+    pub side: Player,
+    /// The ply searched.
+    pub ply: usize,
+}
+
+/// One game of a record file, in the `games` message.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameEntry {
+    /// Its number, from 1.
+    pub game: usize,
+    /// Who played South.
+    pub south: Option<String>,
+    /// Who played North.
+    pub north: Option<String>,
+    /// The event.
+    pub event: Option<String>,
+    /// Its result token.
+    pub result: &'static str,
+    /// Its length in plies.
+    pub plies: usize,
+    /// Whether it carries a review.
+    pub annotated: bool,
+}
+
+/// The `review` message.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReviewMessage {
+    /// The players' names.
+    pub players: Players,
+    /// The game's result token.
+    pub result: &'static str,
+    /// Whether the search still runs.
+    pub running: bool,
+    /// Positions searched.
+    pub done: usize,
+    /// Positions to search.
+    pub total: usize,
+    /// While it runs, what is known of each position (per ply from 0).
+    pub partial: Option<Vec<Option<Standing>>>,
+    /// Once done, the review as `pasang annotate --json` gives it (that
+    /// command's own JSON, written by [`crate::review`]).
+    pub game: Option<Value>,
+}
+
+/// South's and North's names from a record's tags.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Players {
+    /// South's.
+    pub south: Option<String>,
+    /// North's.
+    pub north: Option<String>,
+}
+
+/// What is known of one position of a running review.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standing {
+    /// South's winning chances, percent to a tenth.
+    pub win: f64,
+    /// The evaluation in words.
+    pub text: String,
+}
+
+fn is_false(value: &bool) -> bool {
+    !value
+}
+
+/// A side as the page names it.
+fn player<S: Serializer>(side: &Player, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(side.name())
+}
+
+fn optional_player<S: Serializer>(side: &Option<Player>, serializer: S) -> Result<S::Ok, S::Error> {
+    match side {
+        Some(side) => serializer.serialize_str(side.name()),
+        None => serializer.serialize_none(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wire(message: PageMessage) -> Value {
+        serde_json::from_str(&message.to_json()).unwrap()
+    }
+
+    /// Each message type's JSON, key by key, as the page reads it.
+    #[test]
+    fn the_wire_form_of_each_message_is_pinned() {
+        let hello = PageMessage::Hello {
+            engine: "pasang".into(),
+        };
+        assert_eq!(hello.to_json(), r#"{"type":"hello","engine":"pasang"}"#);
+        assert_eq!(
+            PageMessage::error("no").to_json(),
+            r#"{"type":"error","message":"no"}"#
+        );
+        let tagged = PageMessage::Error(ErrorMessage {
+            message: "no".into(),
+            tag: Some("moves=x".into()),
+        });
+        assert_eq!(
+            tagged.to_json(),
+            r#"{"type":"error","message":"no","tag":"moves=x"}"#
+        );
+        let search = PageMessage::Search {
+            purpose: SearchPurpose::Analyse,
+            side: Player::North,
+            ply: 3,
+        };
+        assert_eq!(
+            search.to_json(),
+            r#"{"type":"search","purpose":"analyse","side":"north","ply":3}"#
+        );
+        let info = PageMessage::Info(InfoMessage {
+            multipv: 2,
+            depth: 5,
+            nps: None,
+            score: "-#2".into(),
+            south: -100_000,
+            pv: vec!["j".into()],
+            side: Player::South,
+            ply: 1,
+        });
+        assert_eq!(
+            info.to_json(),
+            r#"{"type":"info","multipv":2,"depth":5,"nps":null,"score":"-#2","south":-100000,"pv":["j"],"side":"south","ply":1}"#
+        );
+        let record = |annotated| PageMessage::Record {
+            text: "1. c *".into(),
+            annotated,
+        };
+        assert_eq!(
+            record(false).to_json(),
+            r#"{"type":"record","text":"1. c *"}"#
+        );
+        assert_eq!(
+            record(true).to_json(),
+            r#"{"type":"record","text":"1. c *","annotated":true}"#
+        );
+    }
+
+    #[test]
+    fn the_wire_form_of_games_and_review_is_pinned() {
+        let games = PageMessage::Games {
+            games: vec![GameEntry {
+                game: 1,
+                south: Some("Ann".into()),
+                north: None,
+                event: Some("a".into()),
+                result: "*",
+                plies: 2,
+                annotated: false,
+            }],
+            chosen: None,
+        };
+        assert_eq!(
+            games.to_json(),
+            r#"{"type":"games","games":[{"game":1,"south":"Ann","north":null,"event":"a","result":"*","plies":2,"annotated":false}],"chosen":null}"#
+        );
+        let review = PageMessage::Review(Box::new(ReviewMessage {
+            players: Players {
+                south: Some("Ann".into()),
+                north: Some("Bob".into()),
+            },
+            result: "1-0",
+            running: true,
+            done: 1,
+            total: 3,
+            partial: Some(vec![
+                None,
+                Some(Standing {
+                    win: 52.5,
+                    text: "+0.10".into(),
+                }),
+            ]),
+            game: None,
+        }));
+        assert_eq!(
+            review.to_json(),
+            r#"{"type":"review","players":{"south":"Ann","north":"Bob"},"result":"1-0","running":true,"done":1,"total":3,"partial":[null,{"win":52.5,"text":"+0.10"}],"game":null}"#
+        );
+    }
+
+    #[test]
+    fn the_wire_form_of_the_state_is_pinned() {
+        let step = MoveState {
+            notation: "b4c4n".into(),
+            captures: vec!["c6".into()],
+            points: 1,
+            place: MovePlace::Step {
+                from: "b4".into(),
+                to: "c4".into(),
+            },
+        };
+        let passage = MoveState {
+            notation: "c".into(),
+            captures: Vec::new(),
+            points: 0,
+            place: MovePlace::Passage { file: 2 },
+        };
+        let state = PageMessage::State(Box::new(StateMessage {
+            board: BoardState {
+                board: "w+b".into(),
+                side: Player::South,
+                phase: 2,
+                scores: [11, 9],
+                position: "p".into(),
+                start: "s".into(),
+                moves: vec!["c".into()],
+                cursor: 1,
+                legal: vec![step],
+                last: Some(passage),
+                over: Some(Over {
+                    winner: None,
+                    reason: OverReason::Points,
+                }),
+                status: "Drawn".into(),
+                rules: BTreeMap::from([("centre", "open".to_string())]),
+            },
+            mode: ModeName::Play,
+            person: Some(Player::North),
+            running: true,
+            skill: 5,
+            movetime: 1000,
+            multipv: 3,
+            engine_ok: true,
+            clock: Some(ClockState {
+                south: 60_000,
+                north: 59_000,
+                running: Some(Player::South),
+                minutes: 1,
+                increment: 2,
+            }),
+            thinking: false,
+        }));
+        assert_eq!(
+            state.to_json(),
+            concat!(
+                r#"{"type":"state","board":"w+b","side":"south","phase":2,"scores":[11,9],"#,
+                r#""position":"p","start":"s","moves":["c"],"cursor":1,"#,
+                r#""legal":[{"move":"b4c4n","captures":["c6"],"points":1,"from":"b4","to":"c4"}],"#,
+                r#""last":{"move":"c","captures":[],"points":0,"file":2},"#,
+                r#""over":{"winner":null,"reason":"points"},"status":"Drawn","rules":{"centre":"open"},"#,
+                r#""mode":"play","person":"north","running":true,"skill":5,"movetime":1000,"multipv":3,"#,
+                r#""engine_ok":true,"clock":{"south":60000,"north":59000,"running":"south","minutes":1,"increment":2},"#,
+                r#""thinking":false}"#
+            )
+        );
+        assert_eq!(
+            wire(PageMessage::Hello { engine: "x".into() })["type"],
+            "hello"
+        );
+    }
+}

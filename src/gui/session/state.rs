@@ -1,0 +1,70 @@
+//! The `state` message: the game as [`super::Game::state`] draws it, with
+//! the session's mode, settings, clock and what the engine is doing.
+
+use super::Session;
+use crate::gui::message::{ClockState, Over, OverReason, PageMessage, SearchPurpose, StateMessage};
+use crate::gui::mode::Mode;
+use crate::host::Instant;
+use crate::outcome::player_title;
+use crate::position::Player;
+
+impl Session {
+    /// Sends the game state with the session's mode and settings.
+    pub(super) fn send_state(&mut self) {
+        let message = self.state();
+        self.send_page(PageMessage::State(Box::new(message)));
+    }
+
+    fn state(&self) -> StateMessage {
+        let mut board = self.game.state();
+        let person = match self.mode {
+            Mode::Play { person } => Some(person),
+            _ => None,
+        };
+        // In play, the engine's stones are not the person's to move.
+        if person.is_some_and(|person| self.game.shown().side_to_move() != person) {
+            board.legal.clear();
+        }
+        if let Some(loser) = self.flagged() {
+            let end = self.game.end();
+            let winner = loser.opponent();
+            board.over = Some(Over {
+                winner: Some(winner),
+                reason: OverReason::Time,
+            });
+            board.legal.clear();
+            board.status = format!(
+                "{} wins on time: {}'s clock ran out (South {} - North {})",
+                player_title(winner),
+                player_title(loser),
+                end.score(Player::South),
+                end.score(Player::North)
+            );
+        }
+        StateMessage {
+            board,
+            mode: self.mode.name(),
+            person,
+            running: self.running,
+            skill: self.skill,
+            movetime: self.movetime,
+            multipv: self.multipv,
+            engine_ok: self.engine.usable,
+            clock: self.clock.map(|clock| {
+                let now = Instant::now();
+                let (base, increment) = clock.control();
+                ClockState {
+                    south: clock.left(Player::South, now).as_millis() as u64,
+                    north: clock.left(Player::North, now).as_millis() as u64,
+                    running: clock.running(),
+                    minutes: base.as_secs() / 60,
+                    increment: increment.as_secs(),
+                }
+            }),
+            thinking: self
+                .engine
+                .search
+                .is_some_and(|search| !search.stopping && search.purpose == SearchPurpose::Move),
+        }
+    }
+}

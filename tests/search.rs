@@ -470,9 +470,10 @@ fn proven_results_outlive_the_table() {
     }
     assert_eq!(checked, 5, "too few large endgames");
     // Proofs of the root's own children are reused; the iterations before
-    // their depth is reached are searched again.
+    // their depth is reached are searched again (with ProbCut's shallow
+    // searches, 0.59 of the first search's nodes at its introduction).
     assert!(
-        second_total * 2 < first_total,
+        second_total * 3 < first_total * 2,
         "{first_total} then {second_total} nodes"
     );
 }

@@ -16,6 +16,26 @@ const FUTILITY_DEPTH: i32 = 6;
 /// left, in centipoints.
 const FUTILITY_MARGIN: i32 = 100;
 
+/// The shallowest node ProbCut may end.
+const PROBCUT_DEPTH: i32 = 8;
+/// How many spreads beyond the bound the shallow result must lie.
+const PROBCUT_SPREADS: i32 = 3;
+/// Divisor of [`PROBCUT_SPREADS`]: t = PROBCUT_SPREADS / PROBCUT_SCALE.
+const PROBCUT_SCALE: i32 = 2;
+
+/// The spread, in centipoints, of a search of depth d around what one of
+/// depth d/2 (rounded down to even) predicts, by stones on the board: the
+/// fit of docs/strength.md on 2,640 positions of self-play games (v_deep
+/// = a v_shallow + b with a 1.0-1.1 and b within 20, so v_shallow alone).
+const fn probcut_spread(stones: u32) -> i32 {
+    match stones {
+        0..30 => 130,
+        30..60 => 125,
+        60..90 => 165,
+        _ => 210,
+    }
+}
+
 /// Whether a stored score of this bound settles a node searched with the
 /// window (`alpha`, `beta`).
 #[inline(always)]
@@ -147,6 +167,43 @@ impl Worker<'_> {
                 // A guess, not a result of the game: not proven.
                 self.horizon_hits += 1;
                 return static_eval;
+            }
+        }
+
+        // ProbCut (Buro): a search half as deep predicts this one within a
+        // spread fitted per stage; where its result lies far enough beyond
+        // beta (or below alpha), the deep search would too. Under the same
+        // conditions as reverse futility.
+        if !pv_node
+            && self.selective
+            && depth >= PROBCUT_DEPTH
+            && depth < position.stone_count() as i32
+            && beta.abs() < MATE_BOUND
+            && alpha.abs() < MATE_BOUND
+            && position.ka(Player::South).is_some()
+            && position.ka(Player::North).is_some()
+        {
+            let margin = probcut_spread(position.stone_count()) * PROBCUT_SPREADS / PROBCUT_SCALE;
+            let shallow = (depth / 2) & !1;
+            let high = beta + margin;
+            if high < MATE_BOUND {
+                let score = self.negamax(position, shallow, high - 1, high, ply, false);
+                if self.stopped {
+                    return 0;
+                }
+                if score >= high {
+                    return beta;
+                }
+            }
+            let low = alpha - margin;
+            if low > -MATE_BOUND {
+                let score = self.negamax(position, shallow, low, low + 1, ply, false);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= low {
+                    return alpha;
+                }
             }
         }
 

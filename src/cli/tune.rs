@@ -73,6 +73,14 @@ pub struct TuneArgs {
     /// the file is the last fit's.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "1")]
     train_fractions: Vec<f64>,
+    /// Pattern fit: keep the terms at the engine's own weights (fit only
+    /// their common scale) and fit the tables as a correction to them.
+    #[arg(long)]
+    fixed_terms: bool,
+    /// Pattern fit: fit the rays' tables only (the windows stay zero and
+    /// the engine skips them).
+    #[arg(long)]
+    no_windows: bool,
     /// Pattern fit: seed of the order of the positions.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -112,6 +120,8 @@ fn run_patterns(args: &TuneArgs, out: &std::path::Path) -> Result<i32, CliError>
             holdout: args.holdout.clamp(2, u32::MAX as u64) as u32,
             train_fraction: fraction,
             tables: true,
+            fixed_terms: args.fixed_terms,
+            windows: !args.no_windows,
             seed: args.seed,
         };
         let began = Instant::now();

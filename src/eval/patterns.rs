@@ -186,6 +186,80 @@ pub fn for_each_cell(position: &Position, mut visit: impl FnMut(usize)) {
     }
 }
 
+/// Tables of a stage as the search reads them: one window table for
+/// every line class and every offset, so no window is read backwards at a
+/// leaf (the tables for the far offsets are the near ones' with their
+/// indices reversed, made once on loading), and the two ray tables.
+const SEARCH_WINDOW_TABLES: usize = LINE_CLASSES * OFFSETS;
+/// Cells of a stage in the search's layout.
+const SEARCH_STAGE_CELLS: usize = (SEARCH_WINDOW_TABLES + 2) * CELLS;
+
+/// [`for_each_cell`] in the search's layout: the same lines, each at its
+/// cell of [`Patterns::search_cells`].
+#[inline(always)]
+fn for_each_search_cell(position: &Position, windows: bool, mut visit: impl FnMut(usize)) {
+    for axis in [Axis::Rank, Axis::File] {
+        if !windows {
+            break;
+        }
+        for line in 0..SIZE {
+            let code = line_code(position, axis, line, &SPREAD);
+            let base = line.min(SIZE - 1 - line) * OFFSETS * CELLS;
+            for offset in 0..OFFSETS {
+                visit(base + offset * CELLS + ((code >> (2 * offset)) & DIGITS) as usize);
+            }
+        }
+    }
+    let side = position.side_to_move();
+    for (player, table) in [
+        (side, SEARCH_WINDOW_TABLES),
+        (side.opponent(), SEARCH_WINDOW_TABLES + 1),
+    ] {
+        let Some(ka) = position.ka(player) else {
+            continue;
+        };
+        let (rank, file) = (ka.rank(), ka.file());
+        let base = table * CELLS;
+        let along_rank = line_code(position, Axis::Rank, rank, &SPREAD);
+        let back_rank = line_code(position, Axis::Rank, rank, &SPREAD_BACKWARDS);
+        let along_file = line_code(position, Axis::File, file, &SPREAD);
+        let back_file = line_code(position, Axis::File, file, &SPREAD_BACKWARDS);
+        visit(base + ((along_rank >> (2 * (file + 1))) & DIGITS) as usize);
+        visit(base + ((back_rank >> (2 * (SIZE - file))) & DIGITS) as usize);
+        visit(base + ((along_file >> (2 * (rank + 1))) & DIGITS) as usize);
+        visit(base + ((back_file >> (2 * (SIZE - rank))) & DIGITS) as usize);
+    }
+}
+
+/// The stored cells laid out for the search ([`SEARCH_STAGE_CELLS`] a
+/// stage).
+fn search_layout(cells: &[i16]) -> Box<[i16]> {
+    let mut out = vec![0i16; STAGES * SEARCH_STAGE_CELLS];
+    for stage in 0..STAGES {
+        let from = &cells[stage * STAGE_CELLS..][..STAGE_CELLS];
+        let to = &mut out[stage * SEARCH_STAGE_CELLS..][..SEARCH_STAGE_CELLS];
+        for line_class in 0..LINE_CLASSES {
+            for offset in 0..OFFSETS {
+                let table = line_class * OFFSET_CLASSES + offset.min(OFFSETS - 1 - offset);
+                for index in 0..CELLS {
+                    let stored = match offset.cmp(&(OFFSETS / 2)) {
+                        std::cmp::Ordering::Less => index,
+                        std::cmp::Ordering::Equal => index.min(REVERSED[index] as usize),
+                        std::cmp::Ordering::Greater => REVERSED[index] as usize,
+                    };
+                    to[(line_class * OFFSETS + offset) * CELLS + index] =
+                        from[table * CELLS + stored];
+                }
+            }
+        }
+        for ray in 0..2 {
+            to[(SEARCH_WINDOW_TABLES + ray) * CELLS..][..CELLS]
+                .copy_from_slice(&from[(OWN_RAYS + ray) * CELLS..][..CELLS]);
+        }
+    }
+    out.into_boxed_slice()
+}
+
 /// The cells a position reads, with its stage: what the tuner stores of a
 /// position.
 #[derive(Copy, Clone, Debug)]
@@ -288,6 +362,11 @@ pub struct Patterns {
     terms: [i32; COUNT],
     /// Every cell in centipoints, stage after stage.
     cells: Box<[i16]>,
+    /// The same laid out for the search ([`search_layout`]).
+    search_cells: Box<[i16]>,
+    /// Whether any window cell is not zero: a file of rays alone costs
+    /// the search no window lookups.
+    windows: bool,
     /// [`super::OPPONENT_TERMS_MAX`] under these weights.
     opponent_max: [i32; ALL_POINTS as usize + 1],
     /// Where the weights came from.
@@ -311,6 +390,12 @@ impl Patterns {
     pub fn new(terms: [i32; COUNT], cells: Vec<i16>, name: &str) -> Option<Patterns> {
         (cells.len() == TOTAL_CELLS).then(|| Patterns {
             terms,
+            windows: (0..STAGES).any(|stage| {
+                cells[stage * STAGE_CELLS..][..WINDOW_TABLES * CELLS]
+                    .iter()
+                    .any(|&cell| cell != 0)
+            }),
+            search_cells: search_layout(&cells),
             cells: cells.into_boxed_slice(),
             opponent_max: opponent_terms_max(&terms),
             name: name.to_string(),
@@ -433,12 +518,30 @@ impl Patterns {
         &self.cells
     }
 
-    /// The tables' sum over `position`, in centipoints.
+    /// The tables' sum over `position`, in centipoints (0 before phase 3
+    /// of the side to move).
     #[inline]
     pub fn table_sum(&self, position: &Position) -> i32 {
+        if !moves_matter(position) {
+            return 0;
+        }
+        let stage = &self.search_cells[stage(position) * SEARCH_STAGE_CELLS..];
+        let stage: &[i16; SEARCH_STAGE_CELLS] = stage[..SEARCH_STAGE_CELLS]
+            .try_into()
+            .expect("a whole stage");
+        let mut sum = 0;
+        // Every index is a table's start plus a masked 10-bit code, below
+        // SEARCH_STAGE_CELLS: the compiler sees the array's length and
+        // the masks, and keeps most bounds checks out.
+        for_each_search_cell(position, self.windows, |cell| sum += stage[cell] as i32);
+        sum
+    }
+
+    /// The tables' sum from the stored layout: what the tuner's model
+    /// adds, for checking the search's layout against it.
+    pub fn stored_table_sum(&self, position: &Position) -> i32 {
         let stage = &self.cells[stage(position) * STAGE_CELLS..][..STAGE_CELLS];
         let mut sum = 0;
-        // Cells are below STAGE_CELLS by construction of the indices.
         for_each_cell(position, |cell| sum += stage[cell] as i32);
         sum
     }
@@ -553,6 +656,26 @@ mod tests {
             .map(|_| random.random_range(-500..=500))
             .collect();
         Patterns::new(WEIGHTS, cells, "random").unwrap()
+    }
+
+    /// The search's layout adds up what the stored tables do, with the
+    /// windows and without them.
+    #[test]
+    fn the_search_layout_is_the_stored_tables() {
+        let patterns = random_patterns(21);
+        let mut cells = patterns.cells().to_vec();
+        for stage in 0..STAGES {
+            cells[stage * STAGE_CELLS..][..WINDOW_TABLES * CELLS].fill(0);
+        }
+        let rays = Patterns::new(WEIGHTS, cells, "rays").unwrap();
+        assert!(patterns.windows && !rays.windows);
+        for (position, _) in positions() {
+            assert_eq!(
+                patterns.table_sum(&position),
+                patterns.stored_table_sum(&position)
+            );
+            assert_eq!(rays.table_sum(&position), rays.stored_table_sum(&position));
+        }
     }
 
     #[test]

@@ -166,6 +166,13 @@ pub struct PatternFitConfig {
     /// Whether the tables are fitted (false: the terms alone, by Newton's
     /// method, the baseline).
     pub tables: bool,
+    /// Whether the terms keep the engine's own weights (only their common
+    /// scale is fitted): the tables then learn a correction to the
+    /// evaluation the search was tuned with.
+    pub fixed_terms: bool,
+    /// Whether the window tables are fitted (false: the rays alone; the
+    /// windows stay zero, and the engine then skips reading them).
+    pub windows: bool,
     /// Seed of the order of the positions.
     pub seed: u64,
 }
@@ -182,6 +189,8 @@ impl Default for PatternFitConfig {
             holdout: 10,
             train_fraction: 1.0,
             tables: true,
+            fixed_terms: false,
+            windows: true,
             seed: 1,
         }
     }
@@ -367,6 +376,38 @@ fn newton_terms(
     Ok(w)
 }
 
+/// The engine's own weights times the one scale (logits a centipoint)
+/// that fits `targets` best, by Newton's method in one dimension.
+fn engine_terms(samples: &[PatternSample], targets: &[f32], split: &Split) -> [f64; COUNT] {
+    let unit = crate::eval::patterns::SCALE_OF_TERMS as f64;
+    let weights = Patterns::empty().terms().map(|w| w as f64 / unit);
+    let evaluation = |s: &PatternSample| -> f64 {
+        weights
+            .iter()
+            .zip(&s.terms)
+            .map(|(w, &x)| w * x as f64)
+            .sum()
+    };
+    let mut scale = 0.001;
+    for _ in 0..20 {
+        let (gradient, curvature) = samples
+            .par_iter()
+            .zip(targets)
+            .filter(|(s, _)| split.trains(s))
+            .map(|(s, &y)| {
+                let e = evaluation(s);
+                let p = sigmoid(scale * e);
+                ((p - y as f64) * e, p * (1.0 - p) * e * e)
+            })
+            .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+        if curvature <= 0.0 {
+            break;
+        }
+        scale -= gradient / curvature;
+    }
+    weights.map(|w| w * scale)
+}
+
 /// Fits the terms and (with `config.tables`) the tables; `report` hears
 /// each epoch's losses as it ends.
 pub fn fit_patterns(
@@ -396,7 +437,11 @@ pub fn fit_patterns(
             lambda * s.result + (1.0 - lambda) * sigmoid(per_centipoint * s.score as f64) as f32
         })
         .collect();
-    let terms = newton_terms(samples, &targets, &split)?;
+    let terms = if config.fixed_terms {
+        engine_terms(samples, &targets, &split)
+    } else {
+        newton_terms(samples, &targets, &split)?
+    };
     let mut model = Model {
         terms,
         cells: vec![0.0; TOTAL_CELLS],
@@ -495,6 +540,7 @@ fn adam(
         .chain(model.cells.iter().map(|&c| c as f64))
         .collect();
     let (mut first, mut second) = (vec![0.0f64; parameters], vec![0.0f64; parameters]);
+    let fixed: Vec<f64> = weights[..COUNT].to_vec();
     let (beta1, beta2, epsilon) = (0.9f64, 0.999f64, 1e-8);
     let mut step = 0i32;
     let mut order = train.to_vec();
@@ -557,12 +603,20 @@ fn adam(
                     g
                 })
                 .collect();
+            let window_cells = crate::eval::patterns::WINDOW_TABLES * crate::eval::patterns::CELLS;
             for p in 0..parameters {
+                if !config.windows && p >= COUNT && (p - COUNT) % STAGE_CELLS < window_cells {
+                    continue;
+                }
                 let g = updates[p];
                 first[p] = beta1 * first[p] + (1.0 - beta1) * g;
                 second[p] = beta2 * second[p] + (1.0 - beta2) * g * g;
                 weights[p] -=
                     rate * (first[p] / correct1) / ((second[p] / correct2).sqrt() + epsilon);
+            }
+            if config.fixed_terms {
+                // The terms stay the engine's.
+                weights[..COUNT].copy_from_slice(&fixed);
             }
             for t in 0..COUNT {
                 model.terms[t] = weights[t] / rms[t];

@@ -136,7 +136,14 @@ fn run_patterns(args: &TuneArgs, out: &std::path::Path) -> Result<i32, CliError>
             "fraction {fraction}: {} training positions, {} held out; score scale {:.6} logits/cp; result weight {}",
             fit.positions.0, fit.positions.1, fit.per_centipoint, args.result_weight
         );
-        print_losses("terms alone (Newton)", &fit.terms_only);
+        print_losses(
+            if args.fixed_terms {
+                "terms alone (the engine's weights, their scale fitted)"
+            } else {
+                "terms alone (Newton)"
+            },
+            &fit.terms_only,
+        );
         if let Some(best) = fit.epochs.last() {
             print_losses("terms + tables (Adam, last epoch)", best);
         }

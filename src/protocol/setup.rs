@@ -284,4 +284,33 @@ mod tests {
         assert!(set_option(&mut engine, "Centre", Some("sideways")).is_err());
         assert_eq!(engine.rules().pattern, crate::rules::Pattern::Two);
     }
+
+    /// `EvalFile` with a pattern file: a good one replaces the tables, a
+    /// bad one is refused with its reason and the tables stay.
+    #[test]
+    fn eval_file_loads_pattern_tables_or_keeps_them() {
+        use crate::eval::patterns::Patterns;
+        let mut engine = Engine::new();
+        let dir = std::env::temp_dir();
+        let good = dir.join(format!("pasang-test-{}.patterns", std::process::id()));
+        let bad = dir.join(format!("pasang-test-{}-bad.patterns", std::process::id()));
+        std::fs::write(&good, Patterns::empty().to_bytes()).unwrap();
+        std::fs::write(&bad, b"PSNGPATT and then nothing a file needs").unwrap();
+        set_option(&mut engine, "Use Patterns", Some("true")).unwrap();
+        let refusal = set_option(&mut engine, "EvalFile", Some(bad.to_str().unwrap()))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            refusal.contains("the pattern tables are unchanged"),
+            "{refusal}"
+        );
+        assert_eq!(engine.patterns().name(), "<embedded>");
+        assert!(engine.uses_patterns());
+        set_option(&mut engine, "EvalFile", Some(good.to_str().unwrap())).unwrap();
+        assert_eq!(engine.patterns().name(), good.display().to_string());
+        assert!(engine.uses_patterns());
+        let _ = std::fs::remove_file(good);
+        let _ = std::fs::remove_file(bad);
+    }
 }

@@ -1,6 +1,6 @@
 //! Fits the 20 terms and the pattern tables ([`crate::eval::patterns`])
-//! jointly: sparse logistic regression by Adam over mini-batches, on
-//! rayon's threads.
+//! jointly: sparse logistic regression by Adam over mini-batches (the
+//! step falling linearly to a tenth), on rayon's threads.
 //!
 //! The target of a position blends its game's result with its search
 //! score: y = λ x result + (1 - λ) x s(k x score), s the logistic
@@ -547,6 +547,7 @@ fn adam(
     let mut random = SmallRng::seed_from_u64(config.seed);
     let threads = rayon::current_num_threads().max(1);
     let mut history = Vec::new();
+    let total_steps = (config.epochs * train.len().div_ceil(config.batch.max(1))).max(1);
     for epoch in 0..config.epochs {
         order.shuffle(&mut random);
         for batch in order.chunks(config.batch.max(1)) {
@@ -577,7 +578,10 @@ fn adam(
             step += 1;
             let n = batch.len() as f64;
             let (correct1, correct2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
-            let rate = config.learning_rate;
+            // The step shrinks linearly to a tenth over the run: the
+            // windows' many rare cells jitter at a constant step.
+            let done = (step - 1) as f64 / total_steps as f64;
+            let rate = config.learning_rate * (1.0 - 0.9 * done);
             let (l2, smoothing) = (config.cell_l2, config.smoothing);
             // Terms first, then the cells stage by stage, with the pulls
             // towards zero and the neighbouring stages.

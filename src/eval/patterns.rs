@@ -302,7 +302,7 @@ pub const VERSION: u32 = 1;
 const HEADER_BYTES: usize = 8 + 5 * 4;
 
 /// The pattern file built into the engine: the joint fit of terms and
-/// tables to 3.63M positions of 3,000-node self-play (docs/strength.md,
+/// tables to 5.25M positions of 3,000-node self-play (docs/strength.md,
 /// "Pattern tables"), which plays even with the terms at equal nodes.
 static EMBEDDED: &[u8] = include_bytes!("pasang.patterns");
 

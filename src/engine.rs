@@ -10,6 +10,7 @@ use crate::eval::wdl::Wdl;
 use std::sync::Arc;
 
 use crate::eval::nnue::Network;
+use crate::eval::patterns::Patterns;
 use crate::eval::{EvalParts, evaluate};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -39,6 +40,10 @@ pub(crate) const DEFAULT_HASH_MIB: usize = 16;
 /// match that decided it).
 pub const USE_NNUE: bool = false;
 
+/// Whether the pattern tables evaluate by default (docs/strength.md has
+/// the measurements that keep them off).
+pub const USE_PATTERNS: bool = false;
+
 /// The current game and settings.
 pub struct Engine {
     /// The rules chosen; they apply to positions set afterwards.
@@ -53,6 +58,8 @@ pub struct Engine {
     /// The network `set_use_network` switches on (the embedded one or a
     /// loaded one).
     network: Arc<Network>,
+    /// The pattern tables `set_use_patterns` switches on.
+    patterns: Arc<Patterns>,
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
@@ -78,9 +85,11 @@ impl Engine {
             hash_mib: DEFAULT_HASH_MIB,
             settings: Settings {
                 network: USE_NNUE.then(Network::embedded),
+                patterns: USE_PATTERNS.then(Patterns::embedded),
                 ..Settings::default()
             },
             network: Network::embedded(),
+            patterns: Patterns::embedded(),
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::elo_range().1,
@@ -272,6 +281,36 @@ impl Engine {
     /// The network `set_use_network` switches on.
     pub fn network(&self) -> &Network {
         &self.network
+    }
+
+    /// Whether the pattern tables evaluate in searches (where the network
+    /// does not).
+    pub fn set_use_patterns(&mut self, on: bool) {
+        self.settings.patterns = on.then(|| self.patterns.clone());
+    }
+
+    /// Whether the pattern tables evaluate in searches.
+    pub fn uses_patterns(&self) -> bool {
+        self.settings.patterns.is_some()
+    }
+
+    /// Replaces the pattern tables (in use at once if they are switched
+    /// on).
+    pub fn set_patterns(&mut self, patterns: Arc<Patterns>) {
+        if self.settings.patterns.is_some() {
+            self.settings.patterns = Some(patterns.clone());
+        }
+        self.patterns = patterns;
+    }
+
+    /// The pattern tables `set_use_patterns` switches on.
+    pub fn patterns(&self) -> &Patterns {
+        &self.patterns
+    }
+
+    /// The current position's evaluation by the pattern tables.
+    pub fn pattern_evaluation(&self) -> crate::eval::patterns::PatternParts {
+        self.patterns.evaluate(&self.position, &self.game_rules)
     }
 
     /// The static evaluation of the current position and its terms.

@@ -8,6 +8,7 @@
 
 pub mod features;
 pub mod nnue;
+pub mod patterns;
 pub mod wdl;
 mod weights;
 
@@ -40,17 +41,24 @@ pub struct EvalParts {
 
 /// Whether the move terms apply: in phase 3 of the side to move.
 #[inline(always)]
-fn moves_matter(position: &Position) -> bool {
+pub(crate) fn moves_matter(position: &Position) -> bool {
     position.phase() == Phase::KaMove
 }
 
 /// The weighted sum of `terms`, in 1/SCALE centipoints.
 #[inline(always)]
 const fn weighted(terms: &Terms) -> i32 {
+    weighted_by(&WEIGHTS, terms)
+}
+
+/// The sum of `terms` weighted by `weights` (1/SCALE centipoint a unit):
+/// the pattern evaluation brings weights of its own.
+#[inline(always)]
+pub(crate) const fn weighted_by(weights: &[i32; COUNT], terms: &Terms) -> i32 {
     let mut sum = 0;
     let mut term = 0;
     while term < COUNT {
-        sum += WEIGHTS[term] * terms[term];
+        sum += weights[term] * terms[term];
         term += 1;
     }
     sum
@@ -116,17 +124,31 @@ pub fn evaluate_with(position: &Position, rules: &Rules, own: MoveProfile) -> Ev
 /// The weighted sum of the opponent's terms alone.
 #[inline(always)]
 const fn opponent_sum(opponent: MoveProfile, left: i32) -> i32 {
-    weighted(&features::opponent_terms(opponent, left))
+    opponent_sum_by(&WEIGHTS, opponent, left)
+}
+
+/// The same under `weights`.
+#[inline(always)]
+pub(crate) const fn opponent_sum_by(
+    weights: &[i32; COUNT],
+    opponent: MoveProfile,
+    left: i32,
+) -> i32 {
+    weighted_by(weights, &features::opponent_terms(opponent, left))
 }
 
 /// The most the opponent's terms can add with `left` points on the board,
 /// in 1/SCALE centipoints: the bound that lets a leaf below its window
-/// skip counting them. The terms of moves, of the richest capture and of
-/// reach add up separately, so each is maximised on its own.
-const OPPONENT_TERMS_MAX: [i32; ALL_POINTS as usize + 1] = {
+/// skip counting them.
+const OPPONENT_TERMS_MAX: [i32; ALL_POINTS as usize + 1] = opponent_terms_max(&WEIGHTS);
+
+/// [`OPPONENT_TERMS_MAX`] under `weights`. The terms of moves, of the
+/// richest capture and of reach add up separately, so each is maximised
+/// on its own.
+pub(crate) const fn opponent_terms_max(weights: &[i32; COUNT]) -> [i32; ALL_POINTS as usize + 1] {
     /// The largest sum with one field of the profile at 0..=most and
     /// the others 0 (field 0 moves, 1 best, 2 reach).
-    const fn best_over(field: usize, most: u32, left: i32) -> i32 {
+    const fn best_over(weights: &[i32; COUNT], field: usize, most: u32, left: i32) -> i32 {
         let mut best = i32::MIN;
         let mut value = 0;
         while value <= most {
@@ -147,7 +169,7 @@ const OPPONENT_TERMS_MAX: [i32; ALL_POINTS as usize + 1] = {
                     reach: value,
                 },
             };
-            let sum = opponent_sum(profile, left);
+            let sum = opponent_sum_by(weights, profile, left);
             if sum > best {
                 best = sum;
             }
@@ -158,7 +180,8 @@ const OPPONENT_TERMS_MAX: [i32; ALL_POINTS as usize + 1] = {
     let mut table = [0; ALL_POINTS as usize + 1];
     let mut left = 0;
     while left <= ALL_POINTS {
-        let none = opponent_sum(
+        let none = opponent_sum_by(
+            weights,
             MoveProfile {
                 moves: 0,
                 best: 0,
@@ -168,13 +191,13 @@ const OPPONENT_TERMS_MAX: [i32; ALL_POINTS as usize + 1] = {
         );
         // No side has more than 40 moves (two lines at each of 20
         // landings), no line more than 10 stones (20 points).
-        table[left as usize] = best_over(0, 40, left)
-            + (best_over(1, 20, left) - none)
-            + (best_over(2, 20, left) - none);
+        table[left as usize] = best_over(weights, 0, 40, left)
+            + (best_over(weights, 1, 20, left) - none)
+            + (best_over(weights, 2, 20, left) - none);
         left += 1;
     }
     table
-};
+}
 
 /// The evaluation's total, or an upper bound of it that is at most
 /// `alpha` when the opponent's moves could not lift it above `alpha`:

@@ -6,7 +6,7 @@
 //! an engine's rules use it.
 
 use super::reply::{OptionLine, OptionType};
-use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS, USE_NNUE};
+use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS, USE_NNUE, USE_PATTERNS};
 pub(crate) use crate::rules::RULE_OPTIONS;
 use crate::search::{Reference, skill};
 use crate::tt::MAX_HASH_MIB;
@@ -47,6 +47,7 @@ pub(crate) enum OptionId {
     ReferencePlayer,
     DebugLogFile,
     UseNnue,
+    UsePatterns,
     EvalFile,
 }
 
@@ -140,6 +141,13 @@ pub(crate) const OPTIONS: &[(&str, OptionId, OptionKind)] = &[
         "Use NNUE",
         OptionId::UseNnue,
         OptionKind::Check { default: USE_NNUE },
+    ),
+    (
+        "Use Patterns",
+        OptionId::UsePatterns,
+        OptionKind::Check {
+            default: USE_PATTERNS,
+        },
     ),
     ("EvalFile", OptionId::EvalFile, OptionKind::Text),
 ];

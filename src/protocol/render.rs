@@ -34,8 +34,9 @@ pub(crate) fn display(engine: &Engine) -> String {
 pub(crate) fn eval_report(engine: &Engine) -> String {
     let evaluation = engine.evaluation();
     let network = engine.network();
+    let patterns = engine.pattern_evaluation();
     format!(
-        "margin {} mobility {} danger {} threats {} tempo {} total {} (centipoints, side to move: {}); network {} ({}, {})",
+        "margin {} mobility {} danger {} threats {} tempo {} total {} (centipoints, side to move: {}); network {} ({}, {}); patterns {} = terms {} + tables {} ({}, {})",
         evaluation.margin,
         evaluation.mobility,
         evaluation.danger,
@@ -49,6 +50,15 @@ pub(crate) fn eval_report(engine: &Engine) -> String {
             "in use"
         } else {
             "not in use: Use NNUE is off"
+        },
+        patterns.total,
+        patterns.terms,
+        patterns.tables,
+        engine.patterns().name(),
+        if engine.uses_patterns() {
+            "in use where the network is not"
+        } else {
+            "not in use: Use Patterns is off"
         }
     )
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::engine::Engine;
 use crate::eval::nnue::{Network, NetworkError};
+use crate::eval::patterns::{PatternError, Patterns, starts_like_patterns};
 use crate::moves::Move;
 use crate::notation::{
     ListMoveError, MoveError, PositionError, parse_move, parse_position, play_moves, shorten,
@@ -62,6 +63,10 @@ pub enum Refusal {
     /// `EvalFile`: the file is no network; the engine keeps its own.
     #[error("EvalFile: {0}; the network is unchanged")]
     Network(NetworkError),
+    /// `EvalFile`: a pattern file that cannot be used; the engine keeps
+    /// its tables.
+    #[error("EvalFile: {0}; the pattern tables are unchanged")]
+    Patterns(PatternError),
     /// `Hash`: the table could not be had; the previous size stays.
     #[error(transparent)]
     Table(#[from] TableError),
@@ -161,13 +166,23 @@ pub fn set_option(
         OptionId::Elo => engine.set_elo(spin()? as i32),
         OptionId::ReferencePlayer => engine.set_reference(needed()?.parse()?),
         OptionId::UseNnue => engine.set_use_network(boolean()?),
-        OptionId::EvalFile => {
-            let network = match text {
-                None => Network::embedded(),
-                Some(path) => Arc::new(Network::load(Path::new(path)).map_err(Refusal::Network)?),
-            };
-            engine.set_network(network);
-        }
+        OptionId::UsePatterns => engine.set_use_patterns(boolean()?),
+        // A file that starts like a pattern file is one (or a bad one);
+        // anything else is read as a network, as before.
+        OptionId::EvalFile => match text {
+            None => {
+                engine.set_network(Network::embedded());
+                engine.set_patterns(Patterns::embedded());
+            }
+            Some(path) if starts_like_patterns(Path::new(path)) => {
+                let patterns = Patterns::load(Path::new(path)).map_err(Refusal::Patterns)?;
+                engine.set_patterns(Arc::new(patterns));
+            }
+            Some(path) => {
+                let network = Network::load(Path::new(path)).map_err(Refusal::Network)?;
+                engine.set_network(Arc::new(network));
+            }
+        },
         OptionId::DebugLogFile => return Ok(OptionEffect::LogFile(text.map(str::to_string))),
         OptionId::Rule(index) => {
             let rule = &RULE_OPTIONS[*index];
@@ -268,5 +283,34 @@ mod tests {
         assert_eq!(engine.game_rules().pattern, crate::rules::Pattern::Two);
         assert!(set_option(&mut engine, "Centre", Some("sideways")).is_err());
         assert_eq!(engine.rules().pattern, crate::rules::Pattern::Two);
+    }
+
+    /// `EvalFile` with a pattern file: a good one replaces the tables, a
+    /// bad one is refused with its reason and the tables stay.
+    #[test]
+    fn eval_file_loads_pattern_tables_or_keeps_them() {
+        use crate::eval::patterns::Patterns;
+        let mut engine = Engine::new();
+        let dir = std::env::temp_dir();
+        let good = dir.join(format!("pasang-test-{}.patterns", std::process::id()));
+        let bad = dir.join(format!("pasang-test-{}-bad.patterns", std::process::id()));
+        std::fs::write(&good, Patterns::empty().to_bytes()).unwrap();
+        std::fs::write(&bad, b"PSNGPATT and then nothing a file needs").unwrap();
+        set_option(&mut engine, "Use Patterns", Some("true")).unwrap();
+        let refusal = set_option(&mut engine, "EvalFile", Some(bad.to_str().unwrap()))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            refusal.contains("the pattern tables are unchanged"),
+            "{refusal}"
+        );
+        assert_eq!(engine.patterns().name(), "<embedded>");
+        assert!(engine.uses_patterns());
+        set_option(&mut engine, "EvalFile", Some(good.to_str().unwrap())).unwrap();
+        assert_eq!(engine.patterns().name(), good.display().to_string());
+        assert!(engine.uses_patterns());
+        let _ = std::fs::remove_file(good);
+        let _ = std::fs::remove_file(bad);
     }
 }

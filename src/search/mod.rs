@@ -53,6 +53,9 @@ pub struct Settings {
     /// The learned evaluation, used once both kas are in; `None`: the
     /// hand-fitted one everywhere.
     pub network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+    /// The 20 terms refitted with pattern tables, used where no network
+    /// is; `None`: the hand-fitted terms alone.
+    pub patterns: Option<std::sync::Arc<crate::eval::patterns::Patterns>>,
 }
 
 impl Default for Settings {
@@ -64,6 +67,7 @@ impl Default for Settings {
             skill_level: skill::MAX_LEVEL,
             reference: Reference::Off,
             network: None,
+            patterns: None,
         }
     }
 }

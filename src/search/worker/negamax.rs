@@ -49,8 +49,9 @@ fn cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
 
 impl Worker<'_> {
     /// The static evaluation: the network's once both kas are in, where
-    /// one is loaded, else the hand-fitted one (exact above `alpha`, a
-    /// bound at most `alpha` below it).
+    /// one is loaded, else the pattern tables' where they are on, else the
+    /// hand-fitted one (exact above `alpha`, a bound at most `alpha` below
+    /// it).
     #[inline]
     fn static_eval(
         &mut self,
@@ -65,6 +66,9 @@ impl Worker<'_> {
             && position.ka(Player::North).is_some()
         {
             return nnue.evaluate(position, ply);
+        }
+        if let Some(patterns) = self.shared.settings.patterns.as_deref() {
+            return patterns.evaluate_above(position, rules, own, alpha);
         }
         evaluate_above(position, rules, own, alpha)
     }

@@ -37,7 +37,7 @@ use std::sync::{Arc, OnceLock};
 use super::features::{ALL_POINTS, COUNT, Terms, add_opponent_terms, own_terms};
 use super::weights::{SCALE, WEIGHTS};
 use super::{moves_matter, opponent_sum_by, opponent_terms_max, weighted_by};
-use crate::bitboard::SIZE;
+use crate::bitboard::{SIZE, Square};
 use crate::movegen::{MoveProfile, ka_move_profile, move_profile};
 use crate::position::{Axis, Colour, Player, Position};
 use crate::rules::Rules;
@@ -171,19 +171,25 @@ pub fn for_each_cell(position: &Position, mut visit: impl FnMut(usize)) {
         let Some(ka) = position.ka(player) else {
             continue;
         };
-        let (rank, file) = (ka.rank(), ka.file());
-        let base = table * CELLS;
-        let along_rank = line_code(position, Axis::Rank, rank, &SPREAD);
-        let back_rank = line_code(position, Axis::Rank, rank, &SPREAD_BACKWARDS);
-        let along_file = line_code(position, Axis::File, file, &SPREAD);
-        let back_file = line_code(position, Axis::File, file, &SPREAD_BACKWARDS);
-        // Point p of a line is digit p forwards and digit 10 - p backwards;
-        // a ray starts next to the ka.
-        visit(base + ((along_rank >> (2 * (file + 1))) & DIGITS) as usize);
-        visit(base + ((back_rank >> (2 * (SIZE - file))) & DIGITS) as usize);
-        visit(base + ((along_file >> (2 * (rank + 1))) & DIGITS) as usize);
-        visit(base + ((back_file >> (2 * (SIZE - rank))) & DIGITS) as usize);
+        visit_rays(position, ka, table * CELLS, &mut visit);
     }
+}
+
+/// Visits the cells of the four rays out from `ka` in the ray table at
+/// `base`.
+#[inline(always)]
+fn visit_rays(position: &Position, ka: Square, base: usize, visit: &mut impl FnMut(usize)) {
+    let (rank, file) = (ka.rank(), ka.file());
+    let along_rank = line_code(position, Axis::Rank, rank, &SPREAD);
+    let back_rank = line_code(position, Axis::Rank, rank, &SPREAD_BACKWARDS);
+    let along_file = line_code(position, Axis::File, file, &SPREAD);
+    let back_file = line_code(position, Axis::File, file, &SPREAD_BACKWARDS);
+    // Point p of a line is digit p forwards and digit 10 - p backwards; a
+    // ray starts next to the ka.
+    visit(base + ((along_rank >> (2 * (file + 1))) & DIGITS) as usize);
+    visit(base + ((back_rank >> (2 * (SIZE - file))) & DIGITS) as usize);
+    visit(base + ((along_file >> (2 * (rank + 1))) & DIGITS) as usize);
+    visit(base + ((back_file >> (2 * (SIZE - rank))) & DIGITS) as usize);
 }
 
 /// Tables of a stage as the search reads them: one window table for
@@ -218,16 +224,7 @@ fn for_each_search_cell(position: &Position, windows: bool, mut visit: impl FnMu
         let Some(ka) = position.ka(player) else {
             continue;
         };
-        let (rank, file) = (ka.rank(), ka.file());
-        let base = table * CELLS;
-        let along_rank = line_code(position, Axis::Rank, rank, &SPREAD);
-        let back_rank = line_code(position, Axis::Rank, rank, &SPREAD_BACKWARDS);
-        let along_file = line_code(position, Axis::File, file, &SPREAD);
-        let back_file = line_code(position, Axis::File, file, &SPREAD_BACKWARDS);
-        visit(base + ((along_rank >> (2 * (file + 1))) & DIGITS) as usize);
-        visit(base + ((back_rank >> (2 * (SIZE - file))) & DIGITS) as usize);
-        visit(base + ((along_file >> (2 * (rank + 1))) & DIGITS) as usize);
-        visit(base + ((back_file >> (2 * (SIZE - rank))) & DIGITS) as usize);
+        visit_rays(position, ka, table * CELLS, &mut visit);
     }
 }
 

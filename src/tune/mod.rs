@@ -76,11 +76,7 @@ pub fn samples(text: &str, holdout: u64) -> Result<Vec<Sample>, TuneError> {
     let mut game = 0u64;
     for (number, line) in text.lines().enumerate() {
         if let Some(rest) = line.strip_prefix("# game ") {
-            game = rest
-                .split_whitespace()
-                .next()
-                .and_then(|word| word.parse().ok())
-                .unwrap_or(game);
+            game = game_index(rest).unwrap_or(game);
         } else if !line.starts_with('#') && !line.trim().is_empty() {
             lines.push((
                 number + 1,
@@ -343,6 +339,12 @@ fn solve(mut matrix: Vec<Vec<f64>>) -> Option<Vec<f64>> {
             .map(|row| matrix[row][n] / matrix[row][row])
             .collect(),
     )
+}
+
+/// The game index of a `# game <i> ...` line, from the words after
+/// `# game `.
+pub(crate) fn game_index<T: std::str::FromStr>(rest: &str) -> Option<T> {
+    rest.split_whitespace().next()?.parse().ok()
 }
 
 #[cfg(test)]

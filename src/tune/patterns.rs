@@ -122,11 +122,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<PatternSample>, TuneError> {
     for (number, line) in std::io::BufReader::new(file).lines().enumerate() {
         let line = line.map_err(read_error)?;
         if let Some(rest) = line.strip_prefix("# game ") {
-            game = rest
-                .split_whitespace()
-                .next()
-                .and_then(|word| word.parse().ok())
-                .unwrap_or(game);
+            game = super::game_index(rest).unwrap_or(game);
         } else if !line.starts_with('#') && !line.trim().is_empty() {
             chunk.push((number + 1, game, line));
             if chunk.len() == CHUNK_LINES {

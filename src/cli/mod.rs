@@ -196,6 +196,19 @@ pub(crate) fn replay(
     Ok(game)
 }
 
+/// The points `mv` captures from `before`, as `show` and `play` print them.
+pub(crate) fn points_taken(
+    before: &crate::position::Position,
+    mv: crate::moves::Move,
+) -> Vec<String> {
+    before
+        .capture(mv)
+        .points_taken()
+        .into_iter()
+        .map(|point| point.to_string())
+        .collect()
+}
+
 /// Logging to stderr at the levels `RUST_LOG` names; silent without it.
 fn init_logging() {
     let env = env_logger::Env::default().default_filter_or("off");

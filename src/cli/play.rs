@@ -450,12 +450,7 @@ impl Sitting {
         let before = self.replay.current();
         let after = before.play(mv);
         let mover = before.side_to_move();
-        let points: Vec<String> = before
-            .capture(mv)
-            .points_taken()
-            .into_iter()
-            .map(|point| point.to_string())
-            .collect();
+        let points = super::points_taken(&before, mv);
         writeln!(
             out,
             "{who} {mv}: +{} ({}); South {} - North {}{note}",

@@ -240,12 +240,7 @@ pub fn details(position: &Position, rules: &Rules, last: Option<(Position, Move)
     if let Some((before, mv)) = last {
         let mover = before.side_to_move();
         let gained = position.score(mover) - before.score(mover);
-        let points: Vec<String> = before
-            .capture(mv)
-            .points_taken()
-            .into_iter()
-            .map(|point| point.to_string())
-            .collect();
+        let points = super::points_taken(&before, mv);
         let _ = writeln!(
             text,
             "Last move: {mv} by {} (+{gained}: {})",

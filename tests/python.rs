@@ -71,15 +71,7 @@ fn environment(venv: &Path) -> Option<PathBuf> {
         Ok(output) => return skip("Python's venv", Some(&output)),
         Err(_) => return skip(&format!("Python ({interpreter})"), None),
     }
-    let install = run(Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-        ])
-        .args(REQUIREMENTS));
+    let install = run(pip_install(&python).args(REQUIREMENTS));
     match install {
         Ok(output) if output.status.success() => {}
         Ok(output) => return skip("maturin or pytest (from PyPI)", Some(&output)),
@@ -88,6 +80,19 @@ fn environment(venv: &Path) -> Option<PathBuf> {
     std::fs::write(&ready, "maturin and pytest installed\n")
         .expect("the target folder is writable");
     Some(python)
+}
+
+/// `python -m pip install --quiet`, without pip's version check.
+fn pip_install(python: &Path) -> Command {
+    let mut command = Command::new(python);
+    command.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]);
+    command
 }
 
 #[test]
@@ -107,13 +112,8 @@ fn the_python_module_installs_and_passes_its_tests() {
         std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&path)),
     )
     .expect("a PATH of folders");
-    let install = run(Command::new(&python)
+    let install = run(pip_install(&python)
         .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
             "--no-build-isolation",
             "--force-reinstall",
             "--no-deps",

@@ -12,19 +12,24 @@ use crate::tt::Bound;
 
 /// The deepest node that reverse futility may end.
 const FUTILITY_DEPTH: i32 = 6;
-/// How far above beta the static evaluation must stand, per ply of depth
-/// left, in centipoints, by stones on the board: the evaluation's error
-/// grows with the stones left, as ProbCut's spreads below do: +15.9 +- 9.5
-/// Elo over a flat 100 (SPRT at 50,000 nodes, 2,996 games,
-/// docs/strength.md).
-const fn futility_margin(stones: u32) -> i32 {
+
+/// The stage of the game by stones on the board, for the per-stage
+/// margins below: under 30, 30-59, 60-89, 90 or more.
+const fn stage(stones: u32) -> usize {
     match stones {
-        0..30 => 75,
-        30..60 => 95,
-        60..90 => 115,
-        _ => 140,
+        0..30 => 0,
+        30..60 => 1,
+        60..90 => 2,
+        _ => 3,
     }
 }
+
+/// How far above beta the static evaluation must stand, per ply of depth
+/// left, in centipoints, by [`stage`]: the evaluation's error grows with
+/// the stones left (the depth 2 -> 4 spreads of docs/strength.md: 90, 119,
+/// 149, 188). +15.9 +- 9.5 Elo over a flat 100 (SPRT at 50,000 nodes,
+/// 2,996 games).
+const FUTILITY_MARGINS: [i32; 4] = [75, 95, 115, 140];
 
 /// The shallowest node ProbCut may end.
 const PROBCUT_DEPTH: i32 = 8;
@@ -34,17 +39,10 @@ const PROBCUT_SPREADS: i32 = 3;
 const PROBCUT_SCALE: i32 = 2;
 
 /// The spread, in centipoints, of a search of depth d around what one of
-/// depth d/2 (rounded down to even) predicts, by stones on the board: the
+/// depth d/2 (rounded down to even) predicts, by [`stage`]: the
 /// fit of docs/strength.md on 2,640 positions of self-play games (v_deep
 /// = a v_shallow + b with a 1.0-1.1 and b within 20, so v_shallow alone).
-const fn probcut_spread(stones: u32) -> i32 {
-    match stones {
-        0..30 => 130,
-        30..60 => 125,
-        60..90 => 165,
-        _ => 210,
-    }
-}
+const PROBCUT_SPREAD: [i32; 4] = [130, 125, 165, 210];
 
 /// Whether a stored score of this bound settles a node searched with the
 /// window (`alpha`, `beta`).
@@ -175,7 +173,7 @@ impl Worker<'_> {
             }
             // Only whether the evaluation reaches the threshold matters,
             // so the opponent's moves are counted only if they could.
-            let threshold = beta + futility_margin(position.stone_count()) * depth;
+            let threshold = beta + FUTILITY_MARGINS[stage(position.stone_count())] * depth;
             let static_eval = self.static_eval(position, &rules, own, threshold - 1, ply);
             if static_eval >= threshold {
                 // A guess, not a result of the game: not proven.
@@ -197,7 +195,8 @@ impl Worker<'_> {
             && position.ka(Player::South).is_some()
             && position.ka(Player::North).is_some()
         {
-            let margin = probcut_spread(position.stone_count()) * PROBCUT_SPREADS / PROBCUT_SCALE;
+            let margin =
+                PROBCUT_SPREAD[stage(position.stone_count())] * PROBCUT_SPREADS / PROBCUT_SCALE;
             let shallow = (depth / 2) & !1;
             let high = beta + margin;
             if high < MATE_BOUND {

@@ -323,6 +323,7 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         a_game_by_clicks(&mut browser, &base, (width, height), mobile);
     }
     analysis_review_and_a_bad_address(&mut browser, &base);
+    save_a_worker_restart_and_review(&mut browser, &base);
     the_page_in_malay_and_the_rules(&mut browser, &base);
     the_worker_example(&mut browser);
 
@@ -334,6 +335,13 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     browser.wait_for(
         "document.querySelector('#status').textContent === 'South to move'",
         30,
+    );
+    // The board's Rules link, offline too.
+    let rules = browser.eval("document.querySelector('#rules-link').href");
+    browser.call("Page.navigate", json!({ "url": rules }));
+    browser.wait_for(
+        "document.readyState === 'complete' && document.querySelectorAll('h2').length > 3",
+        10,
     );
 }
 
@@ -400,6 +408,97 @@ fn analysis_review_and_a_bad_address(browser: &mut Browser, base: &str) {
     browser.wait_for(
         "document.querySelector('#error').textContent.includes('mode=chess: there is no such mode')",
         10,
+    );
+}
+
+/// What the page does before its scripts: records every record it saves
+/// (the text of each blob it offers for download) and every Web Worker it
+/// starts, so that a test can read the one and fail the other.
+const PAGE_HOOKS: &str = "
+    window.__saved = [];
+    const createObjectURL = URL.createObjectURL.bind(URL);
+    URL.createObjectURL = (blob) => { blob.text().then((text) => window.__saved.push(text)); return createObjectURL(blob); };
+    window.__workers = [];
+    const PageWorker = window.Worker;
+    window.Worker = class extends PageWorker {
+      constructor(...args) { super(...args); window.__workers.push(this); }
+    };";
+
+/// A game played on the static page is saved (the record carries today's
+/// date: `SystemTime` in WebAssembly once killed the worker here), goes on
+/// in a new worker when its worker dies, and is reviewed, with the
+/// review's progress shown while it runs.
+fn save_a_worker_restart_and_review(browser: &mut Browser, base: &str) {
+    browser.call("Page.enable", json!({}));
+    let hooks = browser.call(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": PAGE_HOOKS }),
+    );
+    browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
+    let plies = "document.querySelector('#moves').children.length";
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while browser.eval(plies).as_u64() < Some(8) {
+        assert!(Instant::now() < deadline, "the game stalled");
+        if !browser.click_a_move() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        30,
+    );
+    let played = browser.eval(plies).as_u64().unwrap();
+
+    // Save: the record arrives, dated, with the moves.
+    assert!(browser.click("#save"));
+    browser.wait_for("window.__saved.length === 1", 10);
+    let record = browser.eval("window.__saved[0]");
+    let record = record.as_str().unwrap();
+    let year = record
+        .split("[Date \"")
+        .nth(1)
+        .and_then(|rest| rest.get(..4))
+        .and_then(|year| year.parse::<u32>().ok());
+    assert!(year.is_some_and(|year| year >= 2025), "{record}");
+    assert!(record.contains("1. "), "{record}");
+
+    // The worker dies: the page says so, starts another and keeps the game.
+    browser.eval("window.__workers[0].onerror(new ErrorEvent('error'))");
+    browser.wait_for(
+        &format!(
+            "window.__workers.length === 2 && {plies} === {played} \
+             && document.querySelector('#error').textContent.includes('started again') \
+             && document.querySelector('#status').textContent === 'South to move'"
+        ),
+        30,
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while browser.eval(plies).as_u64() < Some(played + 2) {
+        assert!(Instant::now() < deadline, "no move after the restart");
+        if !browser.click_a_move() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let played = played + 2;
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        30,
+    );
+
+    // Review: its progress shows while it runs, then every ply is judged.
+    assert!(browser.click("#review-game"));
+    browser.wait_for(
+        "(() => { const bar = document.querySelector('#review-progress-bar');
+           return !document.querySelector('#review-progress').hidden && bar.value > 0 && bar.value < bar.max; })()",
+        60,
+    );
+    browser.wait_for(
+        &format!("document.querySelectorAll('[data-eval-graph] [data-ply]').length === {played}"),
+        120,
+    );
+    browser.call(
+        "Page.removeScriptToEvaluateOnNewDocument",
+        json!({ "identifier": hooks["identifier"] }),
     );
 }
 

@@ -45,6 +45,7 @@ export async function loadPasang(source) {
   const imports = {
     host: {
       now_ms: () => performance.now(),
+      date_now_ms: () => Date.now(),
       write: (ptr, len) => onLine(decoder.decode(new Uint8Array(exports.memory.buffer, ptr, len))),
       pause_for_page: () => {
         // A call made while another is paused runs to its end: one saved

@@ -288,9 +288,25 @@ mod tests {
             infinite: true,
             ..Limits::default()
         };
+        /// Says when the search has reported its first line: it runs, so
+        /// a stop now reaches it and not one before it.
+        struct Started(std::sync::atomic::AtomicBool);
+        impl Listener for Started {
+            fn info(&self, _: &crate::search::Info) {
+                self.0.store(true, std::sync::atomic::Ordering::Release);
+            }
+        }
+        let started = Started(std::sync::atomic::AtomicBool::new(false));
         let result = std::thread::scope(|scope| {
-            let search = scope.spawn(|| engine.search(&limits, &crate::search::Silent));
-            std::thread::sleep(std::time::Duration::from_millis(200));
+            let search = scope.spawn(|| engine.search(&limits, &started));
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while !started.0.load(std::sync::atomic::Ordering::Acquire) {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the infinite search reported nothing in 60 s"
+                );
+                std::thread::yield_now();
+            }
             handle.stop();
             search.join().unwrap()
         });

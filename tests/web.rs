@@ -245,6 +245,7 @@ fn the_typed_rules_api_plays_undoes_and_refuses_bad_input() {
         .expect("the native engine lists its moves");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new("node")
+        .arg("--expose-gc")
         .arg(root.join("web/tests/board.mjs"))
         .arg(site)
         .arg(moves)

@@ -33,8 +33,8 @@
 //! - the [`engine::Engine`] facade, typed (used by [`datagen`]);
 //! - [`eval`], whose terms the tuner's tests count;
 //! - [`protocol::Command`], the parsed protocol line (fuzzed);
-//! - [`cli::run`], the binary's entry point, and [`cli::svg`], the
-//!   board's picture (which the Python module draws with too);
+//! - [`cli::run`], the binary's entry point, and [`svg`], the board's
+//!   picture (which `show --svg` and the Python module draw);
 //! - [`record`], reading match records, and the training-data
 //!   format of [`datagen`];
 //! - [`review`], the game review behind `pasang annotate` and the board's
@@ -68,6 +68,7 @@ pub mod rules;
 pub mod search;
 #[cfg(feature = "cli")]
 pub mod shard;
+pub mod svg;
 pub mod tt;
 
 /// What the browser build (`web/`) runs beyond the engine: the board's

@@ -15,7 +15,8 @@ python-chess's names where they fit::
 - :mod:`pasang.records`: game records, read and written game by game;
 - :mod:`pasang.engine`: any engine process that speaks the protocol
   (UCI or UGI), driven as python-chess drives chess engines;
-- :func:`search`: the engine's search in this process.
+- :func:`search` and :func:`stop`: the engine's search in this process
+  (one engine, kept between calls; :class:`Searcher` for one of your own).
 
 Errors are exceptions named for what went wrong, all ``ValueError``
 subclasses carrying the engine's own message: :class:`IllegalMoveError`,
@@ -23,10 +24,12 @@ subclasses carrying the engine's own message: :class:`IllegalMoveError`,
 :class:`InvalidRulesError` and :class:`RecordError`.
 """
 
-from typing import Any, Dict, List, Optional
+import threading
+from typing import TYPE_CHECKING, List, Optional
 
 from ._pasang import (
     Board,
+    Searcher,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -44,7 +47,9 @@ __all__ = [
     "LegalMoves",
     "Outcome",
     "SearchResult",
+    "Searcher",
     "search",
+    "stop",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
@@ -66,38 +71,74 @@ class SearchResult:
     :meth:`pasang.engine.SimpleEngine.analyse` gives it) and ``lines``
     (every line, best first, when ``multipv`` asked for several)."""
 
-    def __init__(self, move: Optional[Move], ponder: Optional[Move], lines: List[Dict[str, Any]]) -> None:
+    def __init__(self, move: Optional[Move], ponder: Optional[Move], lines: "List[InfoDict]") -> None:
         self.move = move
         self.ponder = ponder
         self.lines = lines
-        self.info = lines[0] if lines else {}
+        self.info: "InfoDict" = lines[0] if lines else {}
 
     def __repr__(self) -> str:
         return "<SearchResult move={} ponder={} info={!r}>".format(self.move, self.ponder, self.info)
 
 
-def search(board: Board, limit: Any, *, multipv: int = 1, threads: int = 1, hash: int = 16) -> SearchResult:
+# The engine `search` keeps between calls, made at the first and again
+# only when a call asks for another table size or thread count.
+_searcher: Optional[Searcher] = None
+_searcher_lock = threading.Lock()
+
+
+def _searcher_for(hash: int, threads: int) -> Searcher:
+    global _searcher
+    with _searcher_lock:
+        if _searcher is None or _searcher.hash != hash or _searcher.threads != threads:
+            _searcher = Searcher(hash=hash, threads=threads)
+        return _searcher
+
+
+def search(
+    board: Board,
+    limit: "Limit",
+    *,
+    multipv: int = 1,
+    threads: int = 1,
+    hash: int = 16,
+    clear: bool = True,
+) -> SearchResult:
     """Searches ``board`` with the engine's search, in this process.
 
     ``limit`` is a :class:`pasang.engine.Limit` (``time`` in seconds,
     ``depth`` in plies, ``nodes``; at least one). The GIL is released while
-    the engine searches, so other Python threads run meanwhile. Each call
-    uses a fresh engine with a ``hash`` MiB table and ``threads`` threads;
-    with one thread a ``nodes`` limit gives the same result every time.
+    the engine searches, so other Python threads run meanwhile, and one of
+    them may end it with :func:`stop`. The engine (a ``hash`` MiB table,
+    ``threads`` threads) is kept between calls; its table is emptied first
+    unless ``clear`` is false, so with one thread a ``nodes`` limit gives
+    the same result every time.
     """
     from .engine import _line_info
 
-    time = getattr(limit, "time", None)
+    time = limit.time
     movetime = None if time is None else max(1, int(round(time * 1000)))
-    best, ponder, lines, _nodes = _pasang.search(
+    best, ponder, lines, _nodes = _searcher_for(hash, threads).search(
         board,
-        depth=getattr(limit, "depth", None),
-        nodes=getattr(limit, "nodes", None),
+        depth=limit.depth,
+        nodes=limit.nodes,
         movetime=movetime,
         multipv=multipv,
-        threads=threads,
-        hash=hash,
+        clear=clear,
     )
     turn = board.turn
     infos = [_line_info(line, turn) for line in lines]
     return SearchResult(best, ponder, infos)
+
+
+def stop() -> None:
+    """Stops the :func:`search` running now in another thread: it returns
+    its best move so far at once. Nothing happens when none runs."""
+    with _searcher_lock:
+        searcher = _searcher
+    if searcher is not None:
+        searcher.stop()
+
+
+if TYPE_CHECKING:
+    from .engine import InfoDict, Limit

@@ -24,13 +24,14 @@ import subprocess
 import threading
 import time as _time
 import weakref
-from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, TypedDict, Union, cast
 
-from ._pasang import Board, InvalidMoveError, Move
+from ._pasang import Board, InvalidMoveError, Move, rule_options
 
 __all__ = [
     "SimpleEngine",
     "Limit",
+    "InfoDict",
     "PlayResult",
     "Option",
     "Score",
@@ -263,7 +264,7 @@ class PlayResult:
     game is over), ``ponder`` (the expected reply) and ``info`` (the last
     line the engine reported)."""
 
-    def __init__(self, move: Optional[Move], ponder: Optional[Move], info: Dict[str, Any]) -> None:
+    def __init__(self, move: Optional[Move], ponder: Optional[Move], info: "InfoDict") -> None:
         self.move = move
         self.ponder = ponder
         self.info = info
@@ -299,13 +300,28 @@ class Option:
         )
 
 
-#: The engine options that carry the board's rules, by ``Board.rules`` key.
-RULE_OPTIONS = {
-    "pattern": "Pattern",
-    "ka_entry": "Ka Entry",
-    "second_column": "Second Column",
-    "centre": "Centre",
-}
+#: The engine options that carry the board's rules, by ``Board.rules`` key
+#: (from the engine's own table of rule options).
+RULE_OPTIONS: Dict[str, str] = {field: name for field, name, _values, _default in rule_options()}
+
+class InfoDict(TypedDict, total=False):
+    """One ``info`` line (or an in-process search's line) as python-chess
+    names its fields; each is there only when the engine said it."""
+
+    depth: int
+    seldepth: int
+    multipv: int
+    score: PovScore
+    wdl: PovWdl
+    nodes: int
+    nps: int
+    hashfull: int
+    time: float
+    pv: List[Move]
+    currmove: Move
+    currmovenumber: int
+    string: str
+
 
 _INFO_INTS = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "currmovenumber")
 
@@ -320,7 +336,7 @@ def _parse_moves(words: Iterable[str]) -> List[Move]:
     return moves
 
 
-def parse_info(line: str, turn: str) -> Dict[str, Any]:
+def parse_info(line: str, turn: str) -> InfoDict:
     """The fields of one ``info`` line as python-chess names them: depth,
     seldepth, multipv, score (a :class:`PovScore` for ``turn``), wdl (a
     :class:`PovWdl`), nodes, nps, hashfull, time (seconds), pv (moves),
@@ -359,10 +375,10 @@ def parse_info(line: str, turn: str) -> Dict[str, Any]:
         except (IndexError, ValueError):
             # A field cut short or not a number: keep what came before.
             break
-    return info
+    return cast(InfoDict, info)
 
 
-def _line_info(line: Sequence[Any], turn: str) -> Dict[str, Any]:
+def _line_info(line: Sequence[Any], turn: str) -> "InfoDict":
     """An in-process search's line (see ``pasang.search``) as an info dict."""
     multipv, depth, seldepth, (kind, value), (wins, draws, losses), nodes, time_ms, pv = line
     score: Score = Cp(value) if kind == "cp" else Mate(value)
@@ -426,6 +442,10 @@ class SimpleEngine:
                 bufsize=1,
                 **popen_args,
             )
+        except (FileNotFoundError, PermissionError):
+            # As python-chess: a path that is not there (or not allowed)
+            # raises the operating system's own error.
+            raise
         except OSError as error:
             raise EngineTerminatedError("cannot start engine {!r}: {}".format(args, error)) from error
         self._finalizer = weakref.finalize(self, _kill, self.process)
@@ -669,7 +689,7 @@ class SimpleEngine:
             raise ValueError("a search needs a limit: time, depth, nodes, mate or a clock")
         return " ".join(words)
 
-    def _search(self, board: Board, limit: Limit, multipv: int) -> "tuple[Optional[Move], Optional[Move], List[Dict[str, Any]]]":
+    def _search(self, board: Board, limit: Limit, multipv: int) -> "tuple[Optional[Move], Optional[Move], List[InfoDict]]":
         command = self._go(board, limit, multipv)
         turn = board.turn
         seconds = None
@@ -682,7 +702,7 @@ class SimpleEngine:
             seconds = (clock or 0.0) + self.timeout
         self._send(command)
         deadline = self._deadline(seconds)
-        lines: Dict[int, Dict[str, Any]] = {}
+        lines: Dict[int, InfoDict] = {}
         while True:
             line = self._read(deadline, "searching")
             if line.startswith("info string error"):
@@ -713,7 +733,7 @@ class SimpleEngine:
         best, ponder, infos = self._search(board, limit, self._multipv)
         return PlayResult(best, ponder, infos[0] if infos else {})
 
-    def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
+    def analyse(self, board: Board, limit: Limit, *, multipv: Optional[int] = None) -> Union[InfoDict, List[InfoDict]]:
         """Searches ``board`` within ``limit`` and returns the best line's
         info (score, wdl where the engine sends it, depth, nodes, pv, ...);
         with ``multipv``, a list of that many lines, best first."""

@@ -33,7 +33,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("pasang.learn needs NumPy: pip install numpy") from error
 
-from ._pasang import ACTIONS, PLANES, Board, Move, datagen_rule_sets
+from ._pasang import ACTIONS, PLANES, Board, Move, datagen_rule_sets, rule_options
 
 __all__ = [
     "ACTIONS",
@@ -94,7 +94,8 @@ class Batch(NamedTuple):
 
 
 _RESULT = {"w": 1.0, "d": 0.5, "l": 0.0}
-_RULE_KEYS = ("pattern", "ka_entry", "second_column", "centre")
+#: ``Board.rules``' keys, in the order the engine writes rule sets.
+_RULE_KEYS = tuple(field for field, _name, _values, _default in rule_options())
 
 
 def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterator[Batch]:

@@ -17,18 +17,38 @@ use pasang::notation::{
 use pasang::outcome::Status;
 use pasang::perft::perft;
 use pasang::position::{Player, Position};
-use pasang::record::GameResult;
-use pasang::rules::Rules;
+use pasang::record::{Game, GameResult};
+use pasang::rules::{RULE_OPTIONS, Rules};
 
 use crate::learn;
 use crate::{IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRulesError};
 
 pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(rule_options, module)?)?;
     module.add_class::<PyMove>()?;
     module.add_class::<Board>()?;
     module.add_class::<LegalMoves>()?;
     module.add_class::<Outcome>()?;
     Ok(())
+}
+
+/// The rule options, from the one table that spells them
+/// (`pasang::rules::RULE_OPTIONS`): for each, its `Board()` keyword (the
+/// page field), its protocol name, its values and its default, in the
+/// order the protocol announces them.
+#[pyfunction]
+fn rule_options() -> Vec<(&'static str, &'static str, Vec<&'static str>, &'static str)> {
+    RULE_OPTIONS
+        .iter()
+        .map(|option| {
+            (
+                option.field,
+                option.name,
+                option.values.to_vec(),
+                option.default,
+            )
+        })
+        .collect()
 }
 
 /// The exception for a move the library refused, with its message.
@@ -182,23 +202,33 @@ impl Outcome {
     }
 }
 
-/// Reads one rule option from a keyword argument (a string, or a number
-/// for `pattern`): the library's own parser and message.
-fn rule_value<T>(value: Option<&Bound<'_, PyAny>>, default: T) -> PyResult<T>
-where
-    T: std::str::FromStr<Err = pasang::rules::OptionValueError>,
-{
-    match value {
-        None => Ok(default),
-        Some(value) if value.is_none() => Ok(default),
-        Some(value) => {
-            let text: String = value.str()?.extract()?;
-            text.parse()
-                .map_err(|error: pasang::rules::OptionValueError| {
-                    InvalidRulesError::new_err(error.to_string())
-                })
+/// The rules of `Board()`'s keyword arguments, each named by its
+/// option's page field in [`RULE_OPTIONS`] (the one table that spells
+/// them) and read by its own parser (a string, or a number for
+/// `pattern`); `None` keeps an option's default.
+fn rules_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    let mut rules = Rules::default();
+    let Some(options) = options else {
+        return Ok(rules);
+    };
+    for (key, value) in options.iter() {
+        let key: String = key.extract()?;
+        let Some(option) = RULE_OPTIONS.iter().find(|option| option.field == key) else {
+            let fields: Vec<&str> = RULE_OPTIONS.iter().map(|option| option.field).collect();
+            return Err(PyTypeError::new_err(format!(
+                "Board() got an unexpected keyword argument '{key}' (the rule options are {})",
+                fields.join(", ")
+            )));
+        };
+        if value.is_none() {
+            continue;
         }
+        let text: String = value.str()?.extract()?;
+        rules = option
+            .apply(rules, &text)
+            .map_err(|error| InvalidRulesError::new_err(error.to_string()))?;
     }
+    Ok(rules)
 }
 
 /// The position string as a Python error on failure.
@@ -218,35 +248,42 @@ pub(crate) fn position_of(fen: &str) -> PyResult<Position> {
 #[pyclass(module = "pasang", name = "Board")]
 #[derive(Clone)]
 pub(crate) struct Board {
-    pub(crate) rules: Rules,
-    pub(crate) position: Position,
-    /// Each move played and the position it was played from.
-    pub(crate) stack: Vec<(Position, Move)>,
+    /// The core's game: rules, start, the moves (the move stack) and the
+    /// positions after them, as the engine, the referee and the records
+    /// hold a game.
+    game: Game,
 }
 
 impl Board {
     pub(crate) fn new(rules: Rules, position: Position) -> Board {
         Board {
-            rules,
-            position,
-            stack: Vec::new(),
+            game: Game::new(rules, position),
         }
     }
 
-    fn status(&self) -> Status {
-        Status::of(&self.position, &self.rules)
+    /// The position reached.
+    pub(crate) fn position(&self) -> Position {
+        self.game.current()
     }
 
-    fn play(&mut self, mv: Move) {
-        let before = self.position;
-        self.position = before.play(mv);
-        self.stack.push((before, mv));
+    /// The rules it is played under.
+    pub(crate) fn game_rules(&self) -> Rules {
+        self.game.rules()
+    }
+
+    fn status(&self) -> Status {
+        self.game.status()
+    }
+
+    /// The legal move written `text` here.
+    fn parsed(&self, text: &str) -> PyResult<Move> {
+        parse_move(&self.position(), &self.game_rules(), text).map_err(move_error)
     }
 
     fn key(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
-        self.position.hash(&mut hasher);
-        self.rules.hash(&mut hasher);
+        self.position().hash(&mut hasher);
+        self.game_rules().hash(&mut hasher);
         hasher.finish()
     }
 }
@@ -254,21 +291,9 @@ impl Board {
 #[pymethods]
 impl Board {
     #[new]
-    #[pyo3(signature = (fen = None, *, pattern = None, ka_entry = None, second_column = None, centre = None))]
-    fn py_new(
-        fen: Option<&str>,
-        pattern: Option<&Bound<'_, PyAny>>,
-        ka_entry: Option<&Bound<'_, PyAny>>,
-        second_column: Option<&Bound<'_, PyAny>>,
-        centre: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Board> {
-        let defaults = Rules::default();
-        let rules = Rules {
-            pattern: rule_value(pattern, defaults.pattern)?,
-            ka_entry: rule_value(ka_entry, defaults.ka_entry)?,
-            second_column: rule_value(second_column, defaults.second_column)?,
-            centre: rule_value(centre, defaults.centre)?,
-        };
+    #[pyo3(signature = (fen = None, **options))]
+    fn py_new(fen: Option<&str>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Board> {
+        let rules = rules_of(options)?;
         let position = match fen {
             Some(fen) => position_of(fen)?,
             None => start_position(rules.pattern),
@@ -280,63 +305,62 @@ impl Board {
     #[getter]
     fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        dict.set_item("pattern", self.rules.pattern.to_string())?;
-        dict.set_item("ka_entry", self.rules.ka_entry.to_string())?;
-        dict.set_item("second_column", self.rules.second_column.to_string())?;
-        dict.set_item("centre", self.rules.centre.to_string())?;
+        let rules = self.game_rules();
+        for option in &RULE_OPTIONS {
+            dict.set_item(option.field, option.value(&rules))?;
+        }
         Ok(dict)
     }
 
     /// The position string, as the engine reads and prints it.
     fn fen(&self) -> String {
-        format_position(&self.position)
+        format_position(&self.position())
     }
 
     /// Sets a position string and clears the move stack; on an error the
     /// board is unchanged.
     fn set_fen(&mut self, fen: &str) -> PyResult<()> {
-        self.position = position_of(fen)?;
-        self.stack.clear();
+        self.game = Game::new(self.game_rules(), position_of(fen)?);
         Ok(())
     }
 
     /// Back to the start of the rules' pattern, with an empty move stack.
     fn reset(&mut self) {
-        self.position = start_position(self.rules.pattern);
-        self.stack.clear();
+        let rules = self.game_rules();
+        self.game = Game::new(rules, start_position(rules.pattern));
     }
 
     /// The side to move: "south" or "north".
     #[getter]
     fn turn(&self) -> &'static str {
-        self.position.side_to_move().name()
+        self.position().side_to_move().name()
     }
 
     /// The phase of the side to move: 1 (take a passage), 2 (enter the
     /// ka) or 3 (move the ka).
     #[getter]
     fn phase(&self) -> u8 {
-        self.position.phase().number()
+        self.position().phase().number()
     }
 
     /// The points captured so far: (South's, North's).
     #[getter]
     fn scores(&self) -> (u32, u32) {
         (
-            self.position.score(Player::South),
-            self.position.score(Player::North),
+            self.position().score(Player::South),
+            self.position().score(Player::North),
         )
     }
 
     /// The moves played on this board, oldest first.
     #[getter]
     fn move_stack(&self) -> Vec<PyMove> {
-        self.stack.iter().map(|(_, mv)| PyMove::of(*mv)).collect()
+        self.game.moves().iter().map(|mv| PyMove::of(*mv)).collect()
     }
 
     /// The number of moves in `move_stack`.
     fn ply(&self) -> usize {
-        self.stack.len()
+        self.game.len()
     }
 
     /// The legal moves of the position (a snapshot: read it again after a
@@ -344,7 +368,7 @@ impl Board {
     #[getter]
     fn legal_moves(&self) -> LegalMoves {
         LegalMoves {
-            moves: legal_moves(&self.position, &self.rules).to_vec(),
+            moves: legal_moves(&self.position(), &self.game_rules()).to_vec(),
         }
     }
 
@@ -352,15 +376,13 @@ impl Board {
     /// one line can be captured). Raises `InvalidMoveError` or
     /// `IllegalMoveError` with the engine's message.
     fn parse_move(&self, text: &str) -> PyResult<PyMove> {
-        parse_move(&self.position, &self.rules, text)
-            .map(PyMove::of)
-            .map_err(move_error)
+        self.parsed(text).map(PyMove::of)
     }
 
     /// Whether `move` is legal here (a move written without its
     /// directions is, where it names one legal move).
     fn is_legal(&self, r#move: &PyMove) -> bool {
-        parse_move(&self.position, &self.rules, &r#move.text).is_ok()
+        self.parsed(&r#move.text).is_ok()
     }
 
     /// Plays `move`. An illegal move raises `IllegalMoveError` and leaves
@@ -371,35 +393,41 @@ impl Board {
                 "push takes a Move (use push_str for text)",
             ));
         };
-        let mv = parse_move(&self.position, &self.rules, &mv.get().text).map_err(move_error)?;
-        self.play(mv);
+        let mv = self.parsed(&mv.get().text)?;
+        self.game.push(mv);
         Ok(())
     }
 
     /// Plays the move written `text` and returns it; a malformed or
     /// illegal move raises and leaves the board as it was.
     fn push_str(&mut self, text: &str) -> PyResult<PyMove> {
-        let mv = parse_move(&self.position, &self.rules, text).map_err(move_error)?;
-        self.play(mv);
+        let mv = self.parsed(text)?;
+        self.game.push(mv);
         Ok(PyMove::of(mv))
+    }
+
+    /// `push_str` under python-chess's name: plays the move written
+    /// `text` (the project's notation, which stands where chess has UCI)
+    /// and returns it.
+    fn push_uci(&mut self, text: &str) -> PyResult<PyMove> {
+        self.push_str(text)
     }
 
     /// Takes back the last move and returns it (`IndexError` when no move
     /// was played).
     fn pop(&mut self) -> PyResult<PyMove> {
-        let (before, mv) = self
-            .stack
+        self.game
             .pop()
-            .ok_or_else(|| PyIndexError::new_err("pop from empty move stack"))?;
-        self.position = before;
-        Ok(PyMove::of(mv))
+            .map(PyMove::of)
+            .ok_or_else(|| PyIndexError::new_err("pop from empty move stack"))
     }
 
     /// The last move played (`IndexError` when none was).
     fn peek(&self) -> PyResult<PyMove> {
-        self.stack
+        self.game
+            .moves()
             .last()
-            .map(|(_, mv)| PyMove::of(*mv))
+            .map(|mv| PyMove::of(*mv))
             .ok_or_else(|| PyIndexError::new_err("peek at empty move stack"))
     }
 
@@ -427,24 +455,24 @@ impl Board {
 
     /// The result token: "1-0", "0-1", "1/2-1/2", or "*" while in play.
     fn result(&self) -> &'static str {
-        self.outcome().map_or("*", |outcome| outcome.result())
+        self.game.result().as_str()
     }
 
     /// The number of move paths `depth` plies deep (the engine's perft),
     /// counted without holding the GIL.
     fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let (position, rules) = (self.position, self.rules);
+        let (position, rules) = (self.position(), self.game_rules());
         py.detach(move || perft(&position, &rules, depth))
     }
 
     /// A copy; with `stack=False` its move stack is empty.
     #[pyo3(signature = (*, stack = true))]
     fn copy(&self, stack: bool) -> Board {
-        let mut board = self.clone();
-        if !stack {
-            board.stack.clear();
+        if stack {
+            self.clone()
+        } else {
+            Board::new(self.game_rules(), self.position())
         }
-        board
     }
 
     fn __copy__(&self) -> Board {
@@ -460,7 +488,7 @@ impl Board {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<Board>().is_ok_and(|other| {
             let other = other.borrow();
-            other.position == self.position && other.rules == self.rules
+            other.position() == self.position() && other.game_rules() == self.game_rules()
         })
     }
 
@@ -471,13 +499,13 @@ impl Board {
     /// The board as the engine's own SVG picture (the last move marked),
     /// so a notebook draws it.
     fn _repr_svg_(&self) -> String {
-        pasang::cli::svg::render(&self.position, self.stack.last().copied())
+        pasang::svg::render(&self.position(), self.game.last())
     }
 
     /// The legal moves as numbers of the fixed action space (see
     /// `pasang.learn`), in the order of `legal_moves`.
     fn legal_actions(&self) -> Vec<usize> {
-        legal_moves(&self.position, &self.rules)
+        legal_moves(&self.position(), &self.game_rules())
             .iter()
             .map(|mv| learn::action_of(*mv))
             .collect()
@@ -486,15 +514,13 @@ impl Board {
     /// The action number of the legal move `move` (`IllegalMoveError` when
     /// it is not legal here).
     fn action_of(&self, r#move: &PyMove) -> PyResult<usize> {
-        parse_move(&self.position, &self.rules, &r#move.text)
-            .map(learn::action_of)
-            .map_err(move_error)
+        self.parsed(&r#move.text).map(learn::action_of)
     }
 
     /// The legal move numbered `action` (`IllegalMoveError` when no legal
     /// move has that number).
     fn move_of_action(&self, action: usize) -> PyResult<PyMove> {
-        legal_moves(&self.position, &self.rules)
+        legal_moves(&self.position(), &self.game_rules())
             .iter()
             .find(|mv| learn::action_of(**mv) == action)
             .map(|mv| PyMove::of(*mv))
@@ -507,7 +533,7 @@ impl Board {
     /// stones, South's ka, North's ka, South to move), plane, then rank 1
     /// to 11, then file a to k.
     fn planes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &learn::planes(&self.position))
+        PyBytes::new(py, &learn::planes(&self.position()))
     }
 
     /// The SVG picture, as `_repr_svg_`.
@@ -516,13 +542,18 @@ impl Board {
     }
 
     fn __repr__(&self) -> String {
-        let rules = self.rules;
+        let rules = self.game_rules();
         let mut options = String::new();
         if rules != Rules::default() {
-            options = format!(
-                ", pattern={}, ka_entry='{}', second_column='{}', centre='{}'",
-                rules.pattern, rules.ka_entry, rules.second_column, rules.centre
-            );
+            for option in &RULE_OPTIONS {
+                let value = option.value(&rules);
+                // `pattern` is a number, as `Board()` takes it.
+                if value.parse::<u8>().is_ok() {
+                    options.push_str(&format!(", {}={value}", option.field));
+                } else {
+                    options.push_str(&format!(", {}='{value}'", option.field));
+                }
+            }
         }
         format!("Board('{}'{options})", self.fen())
     }

@@ -74,11 +74,11 @@ pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The rule sets in the order of the packed datagen format's rule-set
-/// byte (`pasang::datagen::all_rule_sets`): pattern, ka entry, second
+/// byte (`pasang::rules::Rules::all`): pattern, ka entry, second
 /// column and centre, as the protocol's values.
 #[pyfunction]
 fn datagen_rule_sets() -> Vec<(String, String, String, String)> {
-    pasang::datagen::all_rule_sets()
+    pasang::rules::Rules::all()
         .into_iter()
         .map(|rules| {
             (

@@ -114,6 +114,6 @@ fn record_board(tags: Tags) -> PyResult<Board> {
 #[pyfunction]
 fn rule_tags(board: &Board) -> Tags {
     let mut record = Record::default();
-    record.push_rule_tags(&board.rules);
+    record.push_rule_tags(&board.game_rules());
     record.tags
 }

@@ -127,7 +127,7 @@ def test_an_illegal_move_object_raises():
     "fen, message",
     [
         ("", "position string has 0 fields"),
-        ("x s 0 0 --", "board has 1 ranks"),
+        ("x s 0 0 --", "board has 1 rank;"),
         (Board().fen().replace(" s ", " x "), "side to move 'x' is not 's' or 'n'"),
         (Board().fen().replace(" 0 0 ", " 0 999 "), "score '999'"),
         (Board().fen().replace("+", "w"), "hole: f6 must be '+'"),
@@ -220,3 +220,29 @@ def test_a_python_walk_counts_what_perft_counts(walk):
     fen = board.fen()
     assert walk(board, 3) == board.perft(3)
     assert board.fen() == fen
+
+
+def test_push_uci_is_push_str():
+    board = Board()
+    assert board.push_uci("c") == Move.from_str("c")
+    assert board.move_stack == [Move.from_str("c")]
+    with pytest.raises(ValueError):
+        board.push_uci("zz9")
+    assert board.ply() == 1
+
+
+def test_rule_options_come_from_the_engine_table():
+    from pasang import _pasang
+    from pasang.engine import RULE_OPTIONS
+
+    options = _pasang.rule_options()
+    assert [field for field, *_ in options] == list(Board().rules)
+    assert RULE_OPTIONS == {field: name for field, name, _values, _default in options}
+    for field, _name, values, default in options:
+        assert default in values
+        assert Board(**{field: values[-1]}).rules[field] == values[-1]
+    with pytest.raises(TypeError, match="colour"):
+        Board(colour="blue")
+    assert repr(Board(pattern=2, centre="open")).endswith(
+        "pattern=2, ka_entry='slide', second_column='opposite', centre='open')"
+    )

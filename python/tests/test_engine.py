@@ -132,7 +132,7 @@ def test_a_dead_engine_raises_and_is_reaped(engine_path):
 def test_an_engine_that_exits_at_once(engine_path):
     with pytest.raises(EngineTerminatedError):
         SimpleEngine.popen([sys.executable, "-c", "pass"])
-    with pytest.raises(EngineTerminatedError, match="cannot start"):
+    with pytest.raises(FileNotFoundError):
         SimpleEngine.popen("/nonexistent/engine")
 
 
@@ -187,3 +187,44 @@ def test_score_objects():
     assert Mate(3).score(mate_score=10000) == 9997 and Mate(-2).is_mate()
     assert -Mate(0) == Mate(0)
     assert PovScore(Cp(50), "north").south() == Cp(-50)
+
+
+def test_popen_of_a_missing_path_raises_file_not_found(tmp_path):
+    """As python-chess: the operating system's own error, not a wrapper."""
+    with pytest.raises(FileNotFoundError):
+        SimpleEngine.popen_uci(str(tmp_path / "no-such-engine"))
+
+
+def test_search_keeps_its_engine_and_stays_deterministic():
+    """One engine serves every call (its table is not made again), and an
+    emptied table makes a nodes-limited search repeat itself."""
+    first = pasang.search(Board(), Limit(nodes=5000))
+    searcher = pasang._searcher
+    second = pasang.search(Board(), Limit(nodes=5000))
+    assert pasang._searcher is searcher
+    assert (first.move, first.info["nodes"]) == (second.move, second.info["nodes"])
+    pasang.search(Board(), Limit(nodes=1000), hash=8)
+    assert pasang._searcher is not searcher and pasang._searcher.hash == 8
+
+
+def test_stop_ends_a_search_from_another_thread():
+    found = []
+    thread = threading.Thread(target=lambda: found.append(pasang.search(Board(), Limit(time=60))))
+    started = time.monotonic()
+    thread.start()
+    # Stop until the search has ended: a stop before it starts reaches
+    # no later search, so it is sent again until one lands.
+    while thread.is_alive():
+        pasang.stop()
+        thread.join(0.05)
+        assert time.monotonic() - started < 30, "stop did not end the search"
+    assert found and found[0].move in Board().legal_moves
+    assert time.monotonic() - started < 30
+
+
+def test_a_searcher_of_ones_own():
+    searcher = pasang.Searcher(hash=4, threads=1)
+    move, _ponder, lines, nodes = searcher.search(Board(), nodes=2000)
+    assert move in Board().legal_moves and nodes > 0 and lines
+    with pytest.raises(ValueError):
+        pasang.Searcher(threads=0)

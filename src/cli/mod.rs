@@ -15,7 +15,6 @@ mod perft;
 mod play;
 mod progress;
 mod show;
-pub mod svg;
 mod tune;
 
 use std::process::ExitCode;

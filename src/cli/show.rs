@@ -161,7 +161,7 @@ pub fn run(args: &ShowArgs) -> Result<ExitCode, CliError> {
     let position = replay.current();
     let last = replay.last();
     if let Some(path) = &args.svg {
-        let picture = super::svg::render(&position, last);
+        let picture = crate::svg::render(&position, last);
         if path.as_os_str() == "-" {
             print!("{picture}");
             return Ok(ExitCode::SUCCESS);

@@ -139,18 +139,12 @@ impl DataGame {
     }
 }
 
-/// Every rule set: both patterns, three ka entries, two second-column
-/// rules, two centres ([`Rules::all`], from the table of rule options).
-pub fn all_rule_sets() -> Vec<Rules> {
-    Rules::all()
-}
-
 /// The rule set of game `index`, drawn from the seed.
 pub fn game_rules(seed: u64, index: u64) -> Rules {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(
         seed.wrapping_add(0xD1B5_4A32_D192_ED03) ^ index.wrapping_mul(0xA24B_AED4_963E_E407),
     );
-    let sets = all_rule_sets();
+    let sets = Rules::all();
     sets[(rng.next_u64() % sets.len() as u64) as usize]
 }
 

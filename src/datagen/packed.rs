@@ -10,7 +10,7 @@
 //! `r`, file `f`, both from 0), u8 South's and North's ka square (255: not
 //! entered), u8 South's and North's passage file (255: not taken), u8
 //! South's and North's points, u8 side to move (0 South, 1 North), u8 rule
-//! set (its index in [`super::all_rule_sets`]), i16 search score (cp, side
+//! set (its index in [`crate::rules::Rules::all`]), i16 search score (cp, side
 //! to move's view), u8 result (0 loss, 1 draw, 2 win, side to move's view),
 //! u8 0, i16 final margin (side to move's view), u16 0.
 
@@ -23,7 +23,6 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use super::all_rule_sets;
 use super::format::{self, DataRecord, DataResult, Header};
 use crate::bitboard::{Bitboard, POINT_COUNT, SIZE, Square};
 use crate::position::{Parts, PartsError, Player, Position};
@@ -104,7 +103,7 @@ impl PackedRecord {
             bytes[36 + player] = parts.scores[player].min(255) as u8;
         }
         bytes[38] = parts.side.index() as u8;
-        bytes[39] = all_rule_sets()
+        bytes[39] = crate::rules::Rules::all()
             .iter()
             .position(|rules| *rules == record.rules)
             .unwrap_or(0) as u8;
@@ -150,7 +149,9 @@ impl PackedRecord {
             1 => Player::North,
             _ => return Err(bad("side to move")),
         };
-        let rules = *all_rule_sets().get(b[39] as usize).ok_or(bad("rule set"))?;
+        let rules = *crate::rules::Rules::all()
+            .get(b[39] as usize)
+            .ok_or(bad("rule set"))?;
         let result = match b[42] {
             0 => DataResult::Loss,
             1 => DataResult::Draw,

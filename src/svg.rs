@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::player_title;
 use crate::bitboard::Square;
 use crate::moves::Move;
+use crate::outcome::player_title;
 use crate::position::{Colour, Player, Position};
 
 /// Pixels between neighbouring points.

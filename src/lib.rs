@@ -56,8 +56,6 @@ pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
-#[cfg(feature = "cli")]
-pub mod openings;
 pub mod outcome;
 pub mod perft;
 pub mod position;
@@ -65,9 +63,9 @@ pub mod protocol;
 pub mod record;
 pub mod review;
 pub mod rules;
-pub mod search;
 #[cfg(feature = "cli")]
-pub mod shard;
+pub mod schedule;
+pub mod search;
 pub mod svg;
 pub mod tt;
 

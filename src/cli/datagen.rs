@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::{CliError, Progress};
 use crate::datagen::{Config, Header, Report, SearchLimit, Target};
-use crate::shard::Shard;
+use crate::schedule::shard::Shard;
 
 /// The file format, after the flags in `--help`.
 const FORMAT: &str = "\

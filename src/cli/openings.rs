@@ -20,10 +20,10 @@ use crate::engine::Engine;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::notation::start_position;
-use crate::openings::{RuleSetArgs, describe};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{Pattern, Rules};
+use crate::schedule::openings::{RuleSetArgs, describe};
 use crate::search::{Limits, Score, Silent};
 
 /// The arguments of `pasang openings`.

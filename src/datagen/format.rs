@@ -19,7 +19,7 @@ use crate::notation::{PositionError, format_position, parse_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{OptionValueError, Rules};
-use crate::shard::Shard;
+use crate::schedule::shard::Shard;
 
 /// The header's first words; the number is the format version.
 pub const MAGIC: &str = "# pasang datagen 1";

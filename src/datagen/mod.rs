@@ -25,9 +25,9 @@ use rand::{Rng, SeedableRng};
 
 use crate::engine::Engine;
 use crate::notation::format_position;
-use crate::openings::{OpeningError, OpeningPlan};
 use crate::outcome::Status;
 use crate::rules::Rules;
+use crate::schedule::openings::{OpeningError, OpeningPlan};
 use crate::search::{Limits, Score, Silent};
 
 pub use format::{DataRecord, DataResult, Header, SearchLimit};

@@ -6,8 +6,8 @@ use std::str::FromStr;
 use clap::{Args, Subcommand};
 
 use crate::client::{EngineSpec, SpecError, TimeControl, TimeControlError};
-use crate::openings::RuleSetArgs;
-use crate::shard::Shard;
+use crate::schedule::openings::RuleSetArgs;
+use crate::schedule::shard::Shard;
 
 /// Arguments of `pasang match`.
 #[derive(Args, Debug)]

@@ -9,8 +9,8 @@ use super::referee::RefereeSettings;
 use super::resume;
 use super::statistics::{Sprt, SprtError};
 use crate::client::{EngineSpec, MatchLimits, distinct_names};
-use crate::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book};
-use crate::shard::Shard;
+use crate::schedule::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book};
+use crate::schedule::shard::Shard;
 
 /// Why the arguments do not make a match. `Display` gives the message
 /// printed before the usage exit.

@@ -2,8 +2,8 @@
 //! rules, and `--compliance`, a step-by-step check of one engine.
 //!
 //! Engines are driven through the crate's `client` module; what each pair
-//! starts from comes from [`crate::openings`], and which pairs a shard
-//! plays from [`crate::shard`]. The parts: `referee` (one game, every move
+//! starts from comes from [`crate::schedule::openings`], and which pairs a shard
+//! plays from [`crate::schedule::shard`]. The parts: `referee` (one game, every move
 //! checked, verdicts), `statistics` (Elo, LOS, SPRT), `tally` (the running
 //! score and its reports), `resume` (records read back, for `--resume` and
 //! `--merge`), `merge` and `compliance`. The match itself: `args` (the

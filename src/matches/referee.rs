@@ -18,12 +18,12 @@ use crate::client::{
     rule_settings,
 };
 use crate::notation::parse_move;
-use crate::openings::Opening;
 use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
 use crate::protocol::{BestMove, Command, GoParams, PositionBase, ReplyKind};
 use crate::record::{Ending, GameResult, RecordMove, Termination};
 use crate::rules::Rules;
+use crate::schedule::openings::Opening;
 
 /// A game the referee saw to its end: its verdict and its moves.
 #[derive(Clone, Debug)]

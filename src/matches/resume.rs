@@ -1,5 +1,5 @@
 //! A match's records read back: records say which match and pair each
-//! game belongs to (the pairs a shard plays: [`crate::shard`]), and
+//! game belongs to (the pairs a shard plays: [`crate::schedule::shard`]), and
 //! [`Played`] reads them, for `--resume` (skip what a shard already
 //! played) and `--merge` (see [`super::merge`]).
 

@@ -16,10 +16,10 @@ use super::statistics::Decision;
 use super::tally::Tally;
 use super::{MatchError, referee};
 use crate::client::EngineSpec;
-use crate::openings;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::record::{self, Record, Scoresheet};
-use crate::shard::Shard;
+use crate::schedule::openings;
+use crate::schedule::shard::Shard;
 
 /// Why the records file (`--out`) cannot be opened or resumed.
 #[derive(Debug, thiserror::Error)]

@@ -34,7 +34,7 @@ pub(crate) use command::rule_settings;
 #[cfg(feature = "cli")]
 pub(crate) use limits::{MatchLimits, TimeControl, TimeControlError};
 #[cfg(feature = "cli")]
-pub(crate) use process::{ClientError, EngineProcess, Identity};
+pub(crate) use process::{ClientError, EngineProcess, Identity, refusals};
 pub(crate) use protocol::Protocol;
 #[cfg(feature = "cli")]
 pub(crate) use spec::{EngineSpec, SpecError, distinct_names};

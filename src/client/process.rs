@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use super::command::line;
 use super::protocol::Protocol;
 use super::spec::EngineSpec;
-use crate::protocol::{Command, IdField, LineRead, Reply, ReplyKind, read_line_bounded};
+use crate::protocol::{
+    BestMove, Command, IdField, InfoLine, LineRead, Reply, ReplyKind, read_line_bounded,
+};
 
 /// Longest output line kept whole; the rest of a longer line is dropped
 /// so that a runaway engine cannot exhaust memory.
@@ -68,6 +70,55 @@ pub struct Line {
     pub at: Instant,
 }
 
+/// The engine's output up to the reply a wait was for, read once into
+/// the protocol's typed replies: what the referee, the compliance check
+/// and the board take from an engine.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The line that ended the wait, as written (for messages).
+    pub text: String,
+    /// That line read as a reply; `None` when malformed (a `bestmove`
+    /// with no move, say).
+    pub end: Option<Reply>,
+    /// When it arrived: clocks stop here, not when the runner looks.
+    pub at: Instant,
+    /// The replies before it, oldest first.
+    pub before: Vec<Reply>,
+    /// The lines before it that are none of the protocol's replies (a
+    /// malformed `option` line, say), for checks that look for them.
+    pub unparsed: Vec<String>,
+}
+
+impl Answer {
+    /// The `bestmove` that ended a search, if that is what ended the wait
+    /// and it was well formed.
+    pub fn best_move(&self) -> Option<&BestMove> {
+        match &self.end {
+            Some(Reply::BestMove(best)) => Some(best),
+            _ => None,
+        }
+    }
+
+    /// The search's final word: the last `info` line with a score.
+    pub fn final_info(&self) -> Option<&InfoLine> {
+        infos(&self.before).rev().find(|info| info.score.is_some())
+    }
+}
+
+/// The `info` lines among `replies`, oldest first.
+fn infos(replies: &[Reply]) -> impl DoubleEndedIterator<Item = &InfoLine> {
+    replies.iter().filter_map(|reply| match reply {
+        Reply::Info(info) => Some(info),
+        _ => None,
+    })
+}
+
+/// The engine's refusals (`info string error: ...`) among `replies`, each
+/// without its prefix.
+pub fn refusals(replies: &[Reply]) -> impl Iterator<Item = &str> {
+    infos(replies).filter_map(InfoLine::error_message)
+}
+
 /// What the engine said in answer to `uci` (or `ugi`).
 #[derive(Clone, Debug, Default)]
 pub struct Identity {
@@ -75,8 +126,10 @@ pub struct Identity {
     pub name: Option<String>,
     /// The names of the options it announced, in order.
     pub options: Vec<String>,
-    /// Every line before `uciok` (`ugiok`), for checks that want them.
-    pub lines: Vec<String>,
+    /// Every reply before `uciok` (`ugiok`), for checks that want them.
+    pub replies: Vec<Reply>,
+    /// The lines before it that are none of the protocol's replies.
+    pub unparsed: Vec<String>,
 }
 
 /// A running engine process.
@@ -198,23 +251,29 @@ impl EngineProcess {
         }
     }
 
-    /// Reads lines until one whose first word is `word`, which it returns
-    /// with the lines before it; `what` names the wait in a timeout.
-    pub fn wait_for(
-        &mut self,
-        kind: ReplyKind,
-        deadline: Instant,
-    ) -> Result<(Line, Vec<String>), ClientError> {
-        let mut before = Vec::new();
+    /// Reads lines until a reply of `kind`, which it returns with the
+    /// replies before it, all typed; a timeout names the wait by `kind`.
+    pub fn wait_for(&mut self, kind: ReplyKind, deadline: Instant) -> Result<Answer, ClientError> {
+        let (mut before, mut unparsed) = (Vec::new(), Vec::new());
         loop {
             let line = self.next_line(deadline).map_err(|error| match error {
                 ClientError::Timeout(_) => ClientError::Timeout(kind.word()),
                 other => other,
             })?;
+            let reply = Reply::parse(&line.text);
             if ReplyKind::of(&line.text) == Some(kind) {
-                return Ok((line, before));
+                return Ok(Answer {
+                    text: line.text,
+                    end: reply,
+                    at: line.at,
+                    before,
+                    unparsed,
+                });
             }
-            before.push(line.text);
+            match reply {
+                Some(reply) => before.push(reply),
+                None => unparsed.push(line.text),
+            }
         }
     }
 
@@ -223,26 +282,28 @@ impl EngineProcess {
     pub fn handshake(&mut self, timeout: Duration) -> Result<Identity, ClientError> {
         let ok = self.protocol.ok();
         self.send(&Command::Uci)?;
-        let (_, lines) = self.wait_for(ok, Instant::now() + timeout)?;
+        let answer = self.wait_for(ok, Instant::now() + timeout)?;
         let mut identity = Identity::default();
-        for line in &lines {
-            match Reply::parse(line) {
-                Some(Reply::Id(IdField::Name, name)) => identity.name = Some(name),
-                Some(Reply::Option(option)) => identity.options.push(option.name),
+        for reply in &answer.before {
+            match reply {
+                Reply::Id(IdField::Name, name) => identity.name = Some(name.clone()),
+                Reply::Option(option) => identity.options.push(option.name.clone()),
                 _ => {}
             }
         }
-        identity.lines = lines;
+        identity.replies = answer.before;
+        identity.unparsed = answer.unparsed;
         Ok(identity)
     }
 
     /// `isready` answered by `readyok` within `timeout`; everything before
     /// it (late output of earlier commands) is returned and so discarded
     /// from the stream.
-    pub fn ping(&mut self, timeout: Duration) -> Result<Vec<String>, ClientError> {
+    pub fn ping(&mut self, timeout: Duration) -> Result<Vec<Reply>, ClientError> {
         self.send(&Command::IsReady)?;
-        let (_, before) = self.wait_for(ReplyKind::ReadyOk, Instant::now() + timeout)?;
-        Ok(before)
+        Ok(self
+            .wait_for(ReplyKind::ReadyOk, Instant::now() + timeout)?
+            .before)
     }
 
     /// Whether the process is still running.

@@ -12,7 +12,7 @@ use tungstenite::{Message, WebSocket};
 use super::session::Session;
 use super::transport::{EngineGone, EngineLink, PageGone, PageLink, turn};
 use crate::client::{ClientError, EngineProcess, EngineSpec};
-use crate::protocol::Command;
+use crate::protocol::{BestMove, Command, Reply, ReplyKind};
 
 /// Largest message the page may send (a loaded game record is the
 /// largest); a larger one closes the connection.
@@ -91,14 +91,16 @@ impl EngineLink for ProcessEngine {
             .map_err(|error| EngineGone(Box::new(error)))
     }
 
-    fn receive(&mut self, max: usize) -> Result<Vec<String>, EngineGone> {
+    fn receive(&mut self, max: usize) -> Result<Vec<Reply>, EngineGone> {
         if let Some(gone) = self.gone.take() {
             return Err(gone);
         }
+        // Read once, here, into the protocol's replies; the rest of the
+        // engine's lines (a foreign engine's chatter) are not the board's.
         let mut lines = Vec::new();
         while lines.len() < max {
             match self.process.next_line(Instant::now()) {
-                Ok(line) => lines.push(line.text),
+                Ok(line) => lines.extend(reply_of(&line.text)),
                 Err(ClientError::Timeout(_)) => break,
                 // The lines before the end are the session's first.
                 Err(error) if !lines.is_empty() => {
@@ -110,6 +112,20 @@ impl EngineLink for ProcessEngine {
         }
         Ok(lines)
     }
+}
+
+/// An engine process's line as the session takes it: the reply it is, a
+/// `bestmove` that does not parse as the empty move (which the session
+/// refuses, so a search still ends), and `None` for anything else.
+fn reply_of(line: &str) -> Option<Reply> {
+    Reply::parse(line).or_else(|| {
+        (ReplyKind::of(line) == Some(ReplyKind::BestMove)).then(|| {
+            Reply::BestMove(BestMove {
+                best: Some(String::new()),
+                ponder: None,
+            })
+        })
+    })
 }
 
 /// The page's WebSocket as the session's [`PageLink`].

@@ -1,9 +1,11 @@
 //! The board's session with the engine in the same thread: what the static
 //! page's Web Worker runs, compiled to WebAssembly. Page messages go in and
 //! come out as with `pasang gui`'s socket; the engine is a
-//! [`LineDriver`] fed the session's commands as protocol lines, behind the
-//! same [`EngineLink`] as an engine process, so the session cannot tell
-//! them apart; the page's end is a [`PageLink`] on two queues.
+//! [`LineDriver`] fed the session's commands as typed commands, whose
+//! replies come back as typed replies (no protocol text is written or
+//! read in between), behind the same [`EngineLink`] as an engine process,
+//! so the session cannot tell them apart; the page's end is a
+//! [`PageLink`] on two queues.
 //!
 //! A search pauses every few milliseconds (see `host`). While one call is
 //! paused the page may call again: a page message then waits in a queue if
@@ -13,41 +15,11 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 
 use super::session::Session;
 use super::transport::{EngineGone, EngineLink, PageGone, PageLink, turn};
-use crate::client::{Protocol, line};
 use crate::protocol::options::OPTIONS;
-use crate::protocol::{Command, ENGINE_NAME, LineDriver, Output};
-
-/// Lines the engine printed, waiting for the session.
-type EngineLines = Arc<Mutex<VecDeque<String>>>;
-
-/// Collects what the engine prints, a line at a time.
-struct LineCollector {
-    line: Vec<u8>,
-    lines: EngineLines,
-}
-
-impl Write for LineCollector {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.line.extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        let text = String::from_utf8_lossy(&self.line);
-        let mut lines = self
-            .lines
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        lines.extend(text.lines().map(String::from));
-        self.line.clear();
-        Ok(())
-    }
-}
+use crate::protocol::{Command, ENGINE_NAME, LineDriver, Output, Reply, ReplyQueue};
 
 /// A board session and its engine, in one thread.
 pub struct InProcessBoard {
@@ -57,7 +29,7 @@ pub struct InProcessBoard {
     /// Messages for the page, oldest first.
     to_page: RefCell<Vec<String>>,
     engine: LineDriver,
-    engine_lines: EngineLines,
+    replies: ReplyQueue,
 }
 
 impl Default for InProcessBoard {
@@ -69,13 +41,10 @@ impl Default for InProcessBoard {
 impl InProcessBoard {
     /// A session on the start position with this program's engine.
     pub fn new() -> InProcessBoard {
-        let engine_lines = EngineLines::default();
-        let engine = LineDriver::new(Output::to(Box::new(LineCollector {
-            line: Vec::new(),
-            lines: Arc::clone(&engine_lines),
-        })));
+        let replies = ReplyQueue::default();
+        let engine = LineDriver::new(Output::replies(ReplyQueue::clone(&replies)));
         // The banner is not for the session.
-        engine_lines
+        replies
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
             .clear();
@@ -85,7 +54,7 @@ impl InProcessBoard {
             waiting: RefCell::new(VecDeque::new()),
             to_page: RefCell::new(Vec::new()),
             engine,
-            engine_lines,
+            replies,
         };
         board.pump();
         board
@@ -122,7 +91,7 @@ impl InProcessBoard {
                 };
                 let mut engine = LocalEngine {
                     driver: &self.engine,
-                    lines: &self.engine_lines,
+                    replies: &self.replies,
                 };
                 // Neither end of this session can go.
                 let sent = turn(&mut session, &mut page, Some(&mut engine), usize::MAX)
@@ -171,25 +140,25 @@ impl PageLink for WorkerPage<'_> {
 }
 
 /// This program's engine, in the same thread, as the session's
-/// [`EngineLink`]: commands go in as protocol lines, as to a process.
+/// [`EngineLink`]: typed commands in, typed replies out.
 struct LocalEngine<'a> {
     driver: &'a LineDriver,
-    lines: &'a EngineLines,
+    replies: &'a ReplyQueue,
 }
 
 impl EngineLink for LocalEngine<'_> {
     fn send(&mut self, command: &Command) -> Result<(), EngineGone> {
-        self.driver.input(&line(command, Protocol::Uci));
+        self.driver.command(command.clone());
         Ok(())
     }
 
-    fn receive(&mut self, max: usize) -> Result<Vec<String>, EngineGone> {
-        let mut lines = self
-            .lines
+    fn receive(&mut self, max: usize) -> Result<Vec<Reply>, EngineGone> {
+        let mut replies = self
+            .replies
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
-        let count = lines.len().min(max);
-        Ok(lines.drain(..count).collect())
+        let count = replies.len().min(max);
+        Ok(replies.drain(..count).collect())
     }
 }
 

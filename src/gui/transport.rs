@@ -6,7 +6,7 @@
 //!   Web Worker ([`super::in_process`]) or a test.
 //! - An [`EngineLink`] is the one way the board reaches the engine it
 //!   plays and analyses with: it takes the session's commands and gives
-//!   back the lines the engine wrote, whether the engine is a process
+//!   back the engine's replies, typed, whether the engine is a process
 //!   (`pasang gui`), this program's engine in the same thread (the
 //!   static site) or a test's script. The session cannot tell which.
 //!
@@ -16,7 +16,7 @@
 
 use super::session::Session;
 use crate::host::Instant;
-use crate::protocol::Command;
+use crate::protocol::{Command, Reply};
 
 /// Page messages taken in one turn at most, so that a page that never
 /// stops sending cannot starve the engine.
@@ -49,10 +49,10 @@ pub trait EngineLink {
     /// Sends one command.
     fn send(&mut self, command: &Command) -> Result<(), EngineGone>;
 
-    /// The lines the engine has written since the last call, oldest
+    /// The replies the engine has given since the last call, oldest
     /// first, without waiting for more; at most `max` of them, so that a
     /// flood cannot starve the page.
-    fn receive(&mut self, max: usize) -> Result<Vec<String>, EngineGone>;
+    fn receive(&mut self, max: usize) -> Result<Vec<Reply>, EngineGone>;
 }
 
 /// What one [`turn`] did.
@@ -108,9 +108,9 @@ fn exchange(
         .try_for_each(|command| engine.send(command))
         .and_then(|()| engine.receive(max));
     match result {
-        Ok(lines) => {
-            for line in &lines {
-                session.on_engine(line);
+        Ok(replies) => {
+            for reply in &replies {
+                session.on_engine(reply);
             }
             Ok(commands.len())
         }
@@ -169,9 +169,13 @@ mod tests {
             Ok(())
         }
 
-        fn receive(&mut self, max: usize) -> Result<Vec<String>, EngineGone> {
+        fn receive(&mut self, max: usize) -> Result<Vec<Reply>, EngineGone> {
             let count = self.out.len().min(max);
-            Ok(self.out.drain(..count).collect())
+            Ok(self
+                .out
+                .drain(..count)
+                .map(|line| Reply::parse(&line).expect("a scripted reply parses"))
+                .collect())
         }
     }
 

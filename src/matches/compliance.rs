@@ -7,14 +7,14 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use crate::client::{
-    ClientError, EngineProcess, EngineSpec, Identity, InfoLine, Protocol, rule_settings,
+    ClientError, EngineProcess, EngineSpec, Identity, InfoLine, Protocol, refusals, rule_settings,
 };
 use crate::notation::{
     ListMoveError, MoveError, PositionError, parse_move, parse_position, play_moves, start_position,
 };
 use crate::position::Position;
 use crate::protocol::options::RULE_OPTIONS;
-use crate::protocol::{Command, GoParams, OptionLine, PositionBase, Query, ReplyKind};
+use crate::protocol::{BestMove, Command, GoParams, PositionBase, Query, Reply, ReplyKind};
 use crate::rules::{Pattern, Rules};
 
 /// A finished game: no stones left, North to move (South won on points).
@@ -108,10 +108,11 @@ type Outcome = Result<String, StepFailure>;
 struct Searched {
     step: String,
     position: Position,
-    best: Option<String>,
-    /// Words on the `bestmove` line.
+    /// The `bestmove` read (`None`: malformed).
+    best: Option<BestMove>,
+    /// Words on the `bestmove` line (its shape, which UGI fixes).
     words: usize,
-    final_info: Option<String>,
+    final_info: Option<InfoLine>,
 }
 
 struct Checker {
@@ -150,9 +151,9 @@ impl Checker {
             engine.send(command)?;
         }
         let started = Instant::now();
-        let lines = engine.ping(PING)?;
-        if let Some(error) = lines.iter().find(|l| l.starts_with("info string error")) {
-            return Err(StepFailure::Complained(error.clone()));
+        let replies = engine.ping(PING)?;
+        if let Some(error) = refusals(&replies).next() {
+            return Err(StepFailure::Complained(InfoLine::error(error).to_string()));
         }
         Ok(format!("readyok in {} ms", started.elapsed().as_millis()))
     }
@@ -190,7 +191,7 @@ impl Checker {
         let mut start = Instant::now();
         if let Some(pause) = stop_after {
             match engine.wait_for(ReplyKind::BestMove, start + pause) {
-                Ok((line, _)) => return Err(StepFailure::BeforeStop(line.text)),
+                Ok(answer) => return Err(StepFailure::BeforeStop(answer.text)),
                 Err(ClientError::Timeout(_)) => {}
                 Err(error) => return Err(error.into()),
             }
@@ -198,7 +199,7 @@ impl Checker {
             // From here on the time that matters is the answer to stop.
             start = Instant::now();
         }
-        let (best, lines) = match engine.wait_for(ReplyKind::BestMove, Instant::now() + wait) {
+        let answer = match engine.wait_for(ReplyKind::BestMove, Instant::now() + wait) {
             Ok(answer) => answer,
             Err(ClientError::Timeout(_)) => {
                 // Try to get it back in step for the next steps.
@@ -211,23 +212,23 @@ impl Checker {
             }
             Err(error) => return Err(error.into()),
         };
-        let words: Vec<&str> = best.text.split_whitespace().collect();
-        let final_info = lines
-            .iter()
-            .rev()
-            .find(|l| InfoLine::parse(l).is_some_and(|info| info.string.is_none()))
-            .cloned();
+        // The last info line that is not a message: the search's final
+        // word, which must carry a score and a pv.
+        let final_info = answer.before.iter().rev().find_map(|reply| match reply {
+            Reply::Info(info) if info.string.is_none() => Some(info.clone()),
+            _ => None,
+        });
         self.searches.push(Searched {
             step: step.to_string(),
             position,
-            best: words.get(1).map(|w| w.to_string()),
-            words: words.len(),
+            best: answer.best_move().cloned(),
+            words: answer.text.split_whitespace().count(),
             final_info,
         });
         Ok(format!(
             "{} in {} ms",
-            best.text,
-            best.at.saturating_duration_since(start).as_millis()
+            answer.text,
+            answer.at.saturating_duration_since(start).as_millis()
         ))
     }
 }
@@ -443,7 +444,7 @@ impl Checker {
     fn answers(&mut self) {
         let rules = Rules::default();
         let illegal = self.searches.iter().find_map(|s| {
-            let best = s.best.as_deref().unwrap_or("");
+            let best = s.best.as_ref().map_or("", BestMove::text);
             parse_move(&s.position, &rules, best)
                 .err()
                 .map(|error| StepFailure::InStep {
@@ -489,11 +490,15 @@ impl Checker {
                 };
                 let result =
                     self.try_search("finished game", (command, position), go, SEARCH, None);
-                let best = self.searches.get(before).and_then(|s| s.best.clone());
+                let none = self
+                    .searches
+                    .get(before)
+                    .and_then(|s| s.best.as_ref())
+                    .is_some_and(|best| best.best.is_none());
                 // Not a search whose move or info line is judged above.
                 self.searches.truncate(before);
                 result.and_then(|detail| {
-                    if best.as_deref() == Some("(none)") {
+                    if none {
                         Ok(detail)
                     } else {
                         Err(StepFailure::NotNone(detail))
@@ -587,7 +592,7 @@ impl Checker {
             for (asking, right) in Query::ALL.into_iter().zip(answers) {
                 let query = asking.word();
                 engine.send(&Command::Query(asking))?;
-                let (line, _) = engine
+                let answer = engine
                     .wait_for(ReplyKind::Response, Instant::now() + PING)
                     .map_err(|error| StepFailure::QueryUnanswered {
                         query,
@@ -595,11 +600,11 @@ impl Checker {
                         error,
                     })?;
                 let expected = format!("response {right}");
-                if line.text.split_whitespace().collect::<Vec<_>>().join(" ") != expected {
+                if answer.text.split_whitespace().collect::<Vec<_>>().join(" ") != expected {
                     return Err(StepFailure::QueryWrong {
                         query,
                         position,
-                        got: line.text,
+                        got: answer.text,
                         expected,
                     });
                 }
@@ -612,11 +617,12 @@ impl Checker {
 
 /// The `options` step: well-formed option lines, and the rule options.
 fn options_outcome(identity: &Identity) -> Outcome {
+    // An `option` line that parses is an `OptionLine` among the replies;
+    // one that does not is left among the lines that are no reply.
     let malformed = identity
-        .lines
+        .unparsed
         .iter()
-        .filter(|line| line.starts_with("option"))
-        .find(|line| OptionLine::parse(line).is_none());
+        .find(|line| line.split_whitespace().next() == Some("option"));
     let missing: Vec<&str> = RULE_OPTIONS
         .iter()
         .map(|option| option.name)
@@ -639,17 +645,16 @@ fn options_outcome(identity: &Identity) -> Outcome {
 /// What is wrong with a search's final info line, if anything: it must
 /// have a score and a pv starting with the bestmove.
 fn final_info_fault(search: &Searched) -> Option<AnswerFault> {
-    let best = search.best.as_deref().unwrap_or("");
-    let Some(text) = &search.final_info else {
+    let best = search.best.as_ref().map_or("", BestMove::text);
+    let Some(info) = &search.final_info else {
         return Some(AnswerFault::NoInfo);
     };
-    let info = InfoLine::parse(text).unwrap_or_default();
     if info.score.is_none() {
-        Some(AnswerFault::NoScore(text.clone()))
+        Some(AnswerFault::NoScore(info.to_string()))
     } else if info.pv.first().map(String::as_str) != Some(best) {
         Some(AnswerFault::PvNotBest {
             best: best.to_string(),
-            info: text.clone(),
+            info: info.to_string(),
         })
     } else {
         None

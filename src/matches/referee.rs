@@ -20,7 +20,7 @@ use crate::client::{
 use crate::notation::parse_move;
 use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
-use crate::protocol::{BestMove, Command, GoParams, PositionBase, ReplyKind};
+use crate::protocol::{Command, GoParams, PositionBase, ReplyKind};
 use crate::record::{Ending, GameResult, RecordMove, Termination};
 use crate::rules::Rules;
 use crate::schedule::openings::Opening;
@@ -330,14 +330,11 @@ impl Playing<'_> {
         }
         let start = Instant::now();
         match process.wait_for(ReplyKind::BestMove, start + allowed) {
-            Ok((line, before)) => Ok(Answer {
-                best: BestMove::parse(&line.text).and_then(|answer| answer.best),
-                elapsed: line.at.saturating_duration_since(start),
+            Ok(answer) => Ok(Answer {
+                best: answer.best_move().and_then(|best| best.best.clone()),
+                elapsed: answer.at.saturating_duration_since(start),
                 // The last scored line is the search's final word.
-                info: before
-                    .iter()
-                    .rev()
-                    .find_map(|text| InfoLine::parse(text).filter(|info| info.score.is_some())),
+                info: answer.final_info().cloned(),
             }),
             Err(ClientError::Timeout(_)) => {
                 // Time is up. Stop the search and wait for its bestmove so
@@ -350,9 +347,9 @@ impl Playing<'_> {
                 };
                 let allowed_ms = allowed.as_millis();
                 let text = match late {
-                    Some((line, _)) => format!(
+                    Some(late) => format!(
                         "loses on time (bestmove after {} ms, {allowed_ms} ms allowed)",
-                        line.at.saturating_duration_since(start).as_millis()
+                        late.at.saturating_duration_since(start).as_millis()
                     ),
                     None => {
                         log::warn!("{name} did not answer stop; restarting it");

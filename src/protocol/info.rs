@@ -68,6 +68,9 @@ pub struct InfoLine {
     pub string: Option<String>,
 }
 
+/// What starts the message of an `info string` that refuses a command.
+const ERROR_PREFIX: &str = "error: ";
+
 impl InfoLine {
     /// `info string {text}`: a message.
     pub fn message(text: impl Into<String>) -> InfoLine {
@@ -75,6 +78,17 @@ impl InfoLine {
             string: Some(text.into()),
             ..InfoLine::default()
         }
+    }
+
+    /// `info string error: {message}`: the engine's refusal of a command.
+    pub fn error(message: impl std::fmt::Display) -> InfoLine {
+        InfoLine::message(format!("{ERROR_PREFIX}{message}"))
+    }
+
+    /// The refusal this line carries (`info string error: ...`), without
+    /// its prefix; `None` for any other line.
+    pub fn error_message(&self) -> Option<&str> {
+        self.string.as_deref()?.strip_prefix(ERROR_PREFIX)
     }
 
     /// The line parsed, or `None` if it is not an `info` line.

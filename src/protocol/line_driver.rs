@@ -13,8 +13,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
 use super::{
-    BANNER, Intake, Job, LongCommands, MAX_LINE_BYTES, Output, ProtocolSession, QUEUE_FULL,
-    carry_out, intake, too_long,
+    BANNER, Command, Intake, Job, LongCommands, MAX_LINE_BYTES, Output, ProtocolSession,
+    QUEUE_FULL, carry_out, intake, intake_command, too_long,
 };
 use crate::search::Signals;
 
@@ -60,7 +60,31 @@ impl LineDriver {
             return;
         }
         let text = text.trim_end_matches(['\r', '\n']);
-        match intake(text, &self.output, &self.signals, &self.long) {
+        self.take(intake(text, &self.output, &self.signals, &self.long));
+    }
+
+    /// Takes one command, typed: as [`LineDriver::input`] takes its line,
+    /// with no text to write and read again (the board's session in the
+    /// same thread).
+    pub fn command(&self, command: Command) {
+        if self.quit.get() {
+            return;
+        }
+        if self.output.logs() || log::log_enabled!(log::Level::Debug) {
+            self.output
+                .log_input(&crate::client::line(&command, crate::client::Protocol::Uci));
+        }
+        self.take(intake_command(
+            command,
+            &self.output,
+            &self.signals,
+            &self.long,
+        ));
+    }
+
+    /// Queues what the intake made of a command, or quits.
+    fn take(&self, intake: Intake) {
+        match intake {
             Intake::Done => {}
             Intake::Quit => {
                 // As at the end of native input: every long command

@@ -43,7 +43,7 @@ pub use info::{EngineScore, InfoLine};
 pub use line_driver::LineDriver;
 pub(crate) use lines::{LineRead, read_line_bounded};
 pub(crate) use output::LogFileError;
-pub use output::Output;
+pub use output::{Output, ReplyQueue};
 pub use reply::{BestMove, IdField, OptionLine, OptionType, Reply, ReplyKind};
 pub(crate) use setup::set_position;
 pub(crate) use setup::{OptionEffect, Refusal};
@@ -238,31 +238,46 @@ enum Intake {
 /// of a searching engine; everything else becomes a job.
 fn intake(text: &str, output: &Output, signals: &Signals, long: &LongCommands) -> Intake {
     output.log_input(text);
+    match text.parse::<Command>() {
+        Ok(command) => intake_command(command, output, signals, long),
+        // Through the queue, so the error comes out in input order.
+        Err(error) => Intake::Job(Job::Message(
+            InfoLine::message(error.to_string()).to_string(),
+        )),
+    }
+}
+
+/// [`intake`] of a command already typed (a front end in the same
+/// process sends no text).
+fn intake_command(
+    command: Command,
+    output: &Output,
+    signals: &Signals,
+    long: &LongCommands,
+) -> Intake {
     let sent = long.sent.load(Ordering::SeqCst);
-    Intake::Job(match text.parse::<Command>() {
-        Ok(Command::Empty) => return Intake::Done,
-        Ok(Command::IsReady) => {
+    Intake::Job(match command {
+        Command::Empty => return Intake::Done,
+        Command::IsReady => {
             if long.busy() {
-                output.send(ReplyKind::ReadyOk.word());
+                output.reply(Reply::Done(ReplyKind::ReadyOk));
                 return Intake::Done;
             }
             Job::IsReady
         }
-        Ok(Command::Stop) => {
+        Command::Stop => {
             signals.stop(sent);
             return Intake::Done;
         }
-        Ok(Command::PonderHit) => {
+        Command::PonderHit => {
             signals.ponderhit(sent);
             return Intake::Done;
         }
-        Ok(Command::Quit) => return Intake::Quit,
-        Ok(Command::Go(params)) => Job::Long(Long::Go(params), sent + 1),
-        Ok(Command::Perft(depth)) => Job::Long(Long::Perft(depth), sent + 1),
-        Ok(Command::Bench(depth)) => Job::Long(Long::Bench(depth), sent + 1),
-        Ok(command) => Job::Command(command),
-        // Through the queue, so the error comes out in input order.
-        Err(error) => Job::Message(InfoLine::message(error.to_string()).to_string()),
+        Command::Quit => return Intake::Quit,
+        Command::Go(params) => Job::Long(Long::Go(params), sent + 1),
+        Command::Perft(depth) => Job::Long(Long::Perft(depth), sent + 1),
+        Command::Bench(depth) => Job::Long(Long::Bench(depth), sent + 1),
+        command => Job::Command(command),
     })
 }
 
@@ -292,13 +307,13 @@ pub(crate) fn info_line(info: &Info, show_wdl: bool) -> InfoLine {
 
 /// `info string error: {message}`.
 fn error_line(message: impl std::fmt::Display) -> String {
-    InfoLine::message(format!("error: {message}")).to_string()
+    InfoLine::error(message).to_string()
 }
 
 impl Listener for InfoPrinter<'_> {
     fn info(&self, info: &Info) {
         self.output
-            .send(&info_line(info, self.show_wdl).to_string());
+            .reply(Reply::Info(info_line(info, self.show_wdl)));
     }
 
     fn current_move(&self, depth: u32, mv: crate::moves::Move, number: usize) {
@@ -308,7 +323,7 @@ impl Listener for InfoPrinter<'_> {
             currmovenumber: Some(number as u64),
             ..InfoLine::default()
         };
-        self.output.send(&line.to_string());
+        self.output.reply(Reply::Info(line));
     }
 }
 
@@ -350,7 +365,7 @@ fn carry_out(
 ) -> bool {
     match job {
         Job::Quit => return false,
-        Job::IsReady => output.send(&Reply::Done(ReplyKind::ReadyOk).to_string()),
+        Job::IsReady => output.reply(Reply::Done(ReplyKind::ReadyOk)),
         Job::Message(text) => output.send(&text),
         Job::Long(command, id) => {
             let closing = match command {
@@ -362,8 +377,9 @@ fn carry_out(
             // sent after them waits in the queue behind later commands.
             long.done.fetch_max(id, Ordering::SeqCst);
             finished_long();
-            for line in closing {
-                output.send(&line);
+            match closing {
+                Closing::Replies(replies) => replies.into_iter().for_each(|r| output.reply(r)),
+                Closing::Lines(lines) => lines.iter().for_each(|line| output.send(line)),
             }
         }
         Job::Command(command) => execute(session, command, output),
@@ -372,7 +388,14 @@ fn carry_out(
 }
 
 fn error(output: &Output, message: impl std::fmt::Display) {
-    output.send(&error_line(message));
+    output.reply(Reply::Info(InfoLine::error(message)));
+}
+
+/// A long command's last lines, sent once it counts as done: a search's
+/// `bestmove` (a reply), or perft's and bench's totals (text).
+enum Closing {
+    Replies(Vec<Reply>),
+    Lines(Vec<String>),
 }
 
 fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
@@ -394,11 +417,11 @@ fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
             .chain(option_lines().into_iter().map(Reply::Option))
             .chain([Reply::Info(InfoLine::message(built)), Reply::Done(done)]);
             for reply in replies {
-                output.send(&reply.to_string());
+                output.reply(reply);
             }
         }
         Command::Query(query) => {
-            output.send(&Reply::Response(ugi::answer(engine, query).to_string()).to_string())
+            output.reply(Reply::Response(ugi::answer(engine, query).to_string()))
         }
         Command::SetOption { name, value } => {
             match setup::set_option(engine, &name, value.as_deref()) {
@@ -460,7 +483,7 @@ fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
 
 /// Runs a perft of the current position, printing each root move's
 /// count as it finishes; returns the closing lines.
-fn perft(engine: &Engine, depth: u32, id: u64, output: &Output, signals: &Signals) -> Vec<String> {
+fn perft(engine: &Engine, depth: u32, id: u64, output: &Output, signals: &Signals) -> Closing {
     let start = crate::host::Instant::now();
     let counted = divide_until(
         engine.position(),
@@ -474,17 +497,17 @@ fn perft(engine: &Engine, depth: u32, id: u64, output: &Output, signals: &Signal
     }
     output.send("");
     log::info!("perft {depth}: {} in {:?}", counted.total, start.elapsed());
-    vec![format!("Nodes searched: {}", counted.total)]
+    Closing::Lines(vec![format!("Nodes searched: {}", counted.total)])
 }
 
 /// Runs the benchmark; returns its closing lines.
-fn bench(depth: Option<u32>, id: u64, output: &Output, signals: &Signals) -> Vec<String> {
+fn bench(depth: Option<u32>, id: u64, output: &Output, signals: &Signals) -> Closing {
     let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
     let report = bench::run(depth, signals, id, &mut |line| output.send(line));
     if report.stopped {
         output.send(STOPPED);
     }
-    report.closing_lines().to_vec()
+    Closing::Lines(report.closing_lines().to_vec())
 }
 
 /// Runs one `go`: a search, or a perft. Returns its closing line
@@ -495,9 +518,9 @@ fn go(
     id: u64,
     output: &Output,
     signals: &Signals,
-) -> Vec<String> {
+) -> Closing {
     for warning in &params.warnings {
-        output.send(&InfoLine::message(warning.to_string()).to_string());
+        output.reply(Reply::Info(InfoLine::message(warning.to_string())));
     }
     let engine = &session.engine;
     if let Some(depth) = params.perft {
@@ -533,15 +556,15 @@ fn go(
             wdl: show_wdl.then_some(wdl),
             ..InfoLine::default()
         };
-        output.send(&line.to_string());
+        output.reply(Reply::Info(line));
         signals.wait_for_release(&limits, id);
-        return vec![BestMove::NONE.to_string()];
+        return Closing::Replies(vec![Reply::BestMove(BestMove::NONE)]);
     }
     let control = Control { signals, id };
     let result = engine.search_controlled(&limits, control, &InfoPrinter { output, show_wdl });
     let best = match (result.best_move, result.final_info) {
         (Some(best), Some(info)) => {
-            output.send(&info_line(&info, show_wdl).to_string());
+            output.reply(Reply::Info(info_line(&info, show_wdl)));
             BestMove {
                 best: Some(best.to_string()),
                 // UGI harnesses read a bestmove line of two words only.
@@ -553,7 +576,7 @@ fn go(
         }
         _ => BestMove::NONE,
     };
-    vec![best.to_string()]
+    Closing::Replies(vec![Reply::BestMove(best)])
 }
 
 /// Reads all of `script` as protocol lines (unit tests). Its end is the

@@ -1,9 +1,22 @@
 //! The one writer all protocol output goes through: a line at a time,
 //! locked, flushed after every line (pipes get no line buffering).
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+use super::Reply;
+
+/// Replies kept as values for a reader in the same process (the board's
+/// session in a browser), oldest first.
+pub type ReplyQueue = Arc<Mutex<VecDeque<Reply>>>;
+
+/// Where the lines go: text to a writer, or replies to a queue.
+enum Sink {
+    Text(Box<dyn Write + Send>),
+    Replies(ReplyQueue),
+}
 
 /// A debug log file that could not be opened; the previous log stays.
 #[derive(Debug, thiserror::Error)]
@@ -18,7 +31,7 @@ pub struct LogFileError {
 
 /// Serialised, flushed output, with an optional log of both directions.
 pub struct Output {
-    writer: Mutex<Box<dyn Write + Send>>,
+    sink: Mutex<Sink>,
     log_file: Mutex<Option<File>>,
 }
 
@@ -31,7 +44,18 @@ impl Output {
     /// Output to any writer (tests).
     pub fn to(writer: Box<dyn Write + Send>) -> Output {
         Output {
-            writer: Mutex::new(writer),
+            sink: Mutex::new(Sink::Text(writer)),
+            log_file: Mutex::new(None),
+        }
+    }
+
+    /// Output as typed replies to `queue`, with no text in between (the
+    /// board's session with its engine in the same thread). Lines that
+    /// are no reply of the protocol (`d`'s diagram, perft's counts) are
+    /// not for such a reader and are left out.
+    pub fn replies(queue: ReplyQueue) -> Output {
+        Output {
+            sink: Mutex::new(Sink::Replies(queue)),
             log_file: Mutex::new(None),
         }
     }
@@ -41,12 +65,50 @@ impl Output {
     pub fn send(&self, line: &str) {
         log::debug!(">> {line}");
         self.log_line(">>", line);
-        let mut writer = self
-            .writer
+        let mut sink = self
+            .sink
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
-        let _ = writeln!(writer, "{line}");
-        let _ = writer.flush();
+        match &mut *sink {
+            Sink::Text(writer) => {
+                let _ = writeln!(writer, "{line}");
+                let _ = writer.flush();
+            }
+            Sink::Replies(queue) => {
+                if let Some(reply) = Reply::parse(line) {
+                    push(queue, reply);
+                }
+            }
+        }
+    }
+
+    /// Sends one reply: as its line to a writer, as itself to a queue.
+    pub fn reply(&self, reply: Reply) {
+        let logged = log::log_enabled!(log::Level::Debug) || self.logs();
+        if logged {
+            let line = reply.to_string();
+            log::debug!(">> {line}");
+            self.log_line(">>", &line);
+        }
+        let mut sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        match &mut *sink {
+            Sink::Text(writer) => {
+                let _ = writeln!(writer, "{reply}");
+                let _ = writer.flush();
+            }
+            Sink::Replies(queue) => push(queue, reply),
+        }
+    }
+
+    /// Whether a debug log file is open.
+    pub(crate) fn logs(&self) -> bool {
+        self.log_file
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .is_some()
     }
 
     /// Records an input line in the debug log.
@@ -92,4 +154,11 @@ impl Output {
             );
         }
     }
+}
+
+fn push(queue: &ReplyQueue, reply: Reply) {
+    queue
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner())
+        .push_back(reply);
 }

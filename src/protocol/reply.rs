@@ -250,6 +250,11 @@ pub struct BestMove {
 }
 
 impl BestMove {
+    /// The move as the engine wrote it, `(none)` for none.
+    pub fn text(&self) -> &str {
+        self.best.as_deref().unwrap_or("(none)")
+    }
+
     /// `bestmove (none)`: no move, the game is over.
     pub const NONE: BestMove = BestMove {
         best: None,

@@ -29,7 +29,7 @@ impl Lines {
 
 impl Session {
     /// Keeps an `info` line of the current search.
-    pub(super) fn on_info(&mut self, line: &str) {
+    pub(super) fn on_info(&mut self, info: &InfoLine) {
         let Some(search) = self.engine.search else {
             return;
         };
@@ -37,9 +37,9 @@ impl Session {
             return;
         }
         // Only lines with a score and a line of moves are shown.
-        let Some(info) = InfoLine::parse(line).filter(|info| info.string.is_none()) else {
+        if info.string.is_some() {
             return;
-        };
+        }
         let Some(score) = info.score.filter(|_| !info.pv.is_empty()) else {
             return;
         };

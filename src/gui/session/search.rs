@@ -11,7 +11,7 @@ use crate::host::Instant;
 use crate::outcome::Status;
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
-use crate::protocol::{BestMove, Command, GoParams, PositionBase, ReplyKind};
+use crate::protocol::{Command, GoParams, PositionBase, Reply};
 
 /// The search the engine is running.
 #[derive(Copy, Clone, Debug)]
@@ -79,14 +79,12 @@ impl EngineState {
 }
 
 impl Session {
-    /// Handles one line of engine output.
-    pub fn on_engine(&mut self, line: &str) {
-        if ReplyKind::of(line) == Some(ReplyKind::BestMove) {
-            // A bestmove line without a move is refused as an empty move.
-            let best = BestMove::parse(line).map_or(Some(String::new()), |answer| answer.best);
-            self.on_bestmove(best.as_deref());
-        } else if line.split_whitespace().next() == Some("info") {
-            self.on_info(line);
+    /// Handles one reply of the engine.
+    pub fn on_engine(&mut self, reply: &Reply) {
+        match reply {
+            Reply::BestMove(best) => self.on_bestmove(best.best.as_deref()),
+            Reply::Info(info) => self.on_info(info),
+            _ => {}
         }
     }
 

@@ -10,6 +10,7 @@ use super::analysis::describe;
 use super::*;
 use crate::client::{EngineScore, Protocol, line};
 use crate::gui::request::FieldProblem;
+use crate::protocol::Reply;
 use crate::rules::Pattern;
 
 /// The lines the session sent to a UCI engine.
@@ -75,8 +76,11 @@ fn a_person_plays_and_the_engine_answers() {
         "go movetime 1000".to_string(),
     ]));
     page(&mut s);
-    s.on_engine("info depth 3 seldepth 3 multipv 1 score cp 150 nodes 10 pv j b4c4n zz");
-    s.on_engine("bestmove j ponder b4c4n");
+    s.on_engine(
+        &Reply::parse("info depth 3 seldepth 3 multipv 1 score cp 150 nodes 10 pv j b4c4n zz")
+            .unwrap(),
+    );
+    s.on_engine(&Reply::parse("bestmove j ponder b4c4n").unwrap());
     let messages = page(&mut s);
     let info = messages.iter().find(|m| m["type"] == "info").unwrap();
     // North's +1.50 is South's -1.50; the illegal tail is cut.
@@ -177,7 +181,7 @@ fn the_engines_turn_is_its_own() {
 fn a_person_stepped_back_cannot_move_for_the_engine() {
     let mut s = session();
     s.on_page(r#"{"type":"move","move":"c"}"#);
-    s.on_engine("bestmove j");
+    s.on_engine(&Reply::parse("bestmove j").unwrap());
     s.on_page(r#"{"type":"goto","ply":1}"#);
     let state = page(&mut s).pop().unwrap();
     assert_eq!(
@@ -198,7 +202,7 @@ fn analysis_restarts_on_navigation_and_drops_stale_output() {
     s.on_page(r#"{"type":"mode","mode":"analyse"}"#);
     // The move search is stopped first; its bestmove is not played.
     assert_eq!(lines_sent(&mut s).last().unwrap(), "stop");
-    s.on_engine("bestmove j");
+    s.on_engine(&Reply::parse("bestmove j").unwrap());
     let sent = lines_sent(&mut s);
     assert!(
         sent.contains(&"setoption name MultiPV value 2".to_string()),
@@ -206,21 +210,21 @@ fn analysis_restarts_on_navigation_and_drops_stale_output() {
     );
     assert_eq!(sent.last().unwrap(), "go infinite");
     page(&mut s);
-    s.on_engine("info depth 5 multipv 2 score mate 2 pv j");
+    s.on_engine(&Reply::parse("info depth 5 multipv 2 score mate 2 pv j").unwrap());
     s.flush();
     let info = page(&mut s).pop().unwrap();
     assert_eq!(info["multipv"], 2);
     assert_eq!(info["score"], "-#2");
     s.on_page(r#"{"type":"goto","ply":0}"#);
     assert_eq!(lines_sent(&mut s), ["stop"]);
-    s.on_engine("info depth 6 multipv 1 score cp 5 pv j");
-    s.on_engine("bestmove j");
+    s.on_engine(&Reply::parse("info depth 6 multipv 1 score cp 5 pv j").unwrap());
+    s.on_engine(&Reply::parse("bestmove j").unwrap());
     s.flush();
     assert!(page(&mut s).iter().all(|m| m["type"] != "info"), "stale");
     assert_eq!(lines_sent(&mut s).last().unwrap(), "go infinite");
     s.on_page(r#"{"type":"run","on":false}"#);
     assert_eq!(lines_sent(&mut s), ["stop"]);
-    s.on_engine("bestmove c");
+    s.on_engine(&Reply::parse("bestmove c").unwrap());
     assert!(lines_sent(&mut s).is_empty());
     assert_eq!(s.game.len(), 1, "analysis plays no move");
 }
@@ -243,7 +247,7 @@ fn an_illegal_engine_move_stops_the_engine() {
     s.on_page(r#"{"type":"mode","mode":"watch"}"#);
     lines_sent(&mut s);
     page(&mut s);
-    s.on_engine("bestmove z9z9");
+    s.on_engine(&Reply::parse("bestmove z9z9").unwrap());
     let messages = page(&mut s);
     assert!(messages[0]["message"].as_str().unwrap().contains("z9z9"));
     assert!(lines_sent(&mut s).is_empty());
@@ -295,7 +299,7 @@ fn the_clock_runs_for_the_mover_and_its_flag_ends_the_game() {
             .starts_with("South wins on time")
     );
     assert_eq!(lines_sent(&mut s), ["stop"]);
-    s.on_engine("bestmove j");
+    s.on_engine(&Reply::parse("bestmove j").unwrap());
     assert_eq!(s.game.len(), 1, "a move after the flag is not played");
     s.on_page(r#"{"type":"new"}"#);
     assert_eq!(page(&mut s).pop().unwrap()["over"], Value::Null);
@@ -305,7 +309,7 @@ fn the_clock_runs_for_the_mover_and_its_flag_ends_the_game() {
 fn take_back_in_play_returns_to_the_persons_move() {
     let mut s = session();
     s.on_page(r#"{"type":"move","move":"c"}"#);
-    s.on_engine("bestmove j");
+    s.on_engine(&Reply::parse("bestmove j").unwrap());
     s.on_page(r#"{"type":"takeback"}"#);
     assert!(s.game.is_empty());
 }
@@ -314,7 +318,7 @@ fn take_back_in_play_returns_to_the_persons_move() {
 fn saving_and_loading_use_match_records() {
     let mut s = session();
     s.on_page(r#"{"type":"move","move":"c"}"#);
-    s.on_engine("bestmove j");
+    s.on_engine(&Reply::parse("bestmove j").unwrap());
     page(&mut s);
     s.on_page(r#"{"type":"save"}"#);
     let record = page(&mut s).pop().unwrap();
@@ -373,7 +377,7 @@ fn finish_review(s: &mut Session) -> Value {
 fn the_game_just_played_is_reviewed_with_one_request() {
     let mut s = session();
     s.on_page(r#"{"type":"move","move":"c"}"#);
-    s.on_engine("bestmove j");
+    s.on_engine(&Reply::parse("bestmove j").unwrap());
     page(&mut s);
     s.on_page(r#"{"type":"mode","mode":"review"}"#);
     let messages = page(&mut s);
@@ -475,7 +479,7 @@ fn state_now(s: &mut Session) -> Value {
 fn answers_and_a_refusal_changes_nothing(text: &str) -> Result<(), TestCaseError> {
     let mut s = session();
     s.on_page(r#"{"type":"move","move":"c"}"#);
-    s.on_engine("bestmove j");
+    s.on_engine(&Reply::parse("bestmove j").unwrap());
     s.take_engine();
     let before = state_now(&mut s);
     s.on_page(text);

@@ -23,7 +23,9 @@ use serde::Deserialize;
 use crate::bitboard::Square;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
-use crate::notation::{MoveError, PositionError, canonical_move, parse_move, parse_position};
+use crate::notation::{
+    MoveError, PositionError, canonical_move, format_position, parse_move, parse_position,
+};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
@@ -187,6 +189,10 @@ pub enum StepProblem {
     /// The position does not parse or cannot occur.
     #[error("position: {0}")]
     Position(PositionError),
+    /// A position not written as the engine writes it (the page knows
+    /// its step's position on the board by the engine's text).
+    #[error("the position is written '{0}' by the engine")]
+    PositionNotInFull(String),
     /// The position has no legal move: there is nothing to do.
     #[error("the position has no legal move")]
     NoMove,
@@ -357,6 +363,9 @@ impl Step {
                 return problems;
             }
         };
+        if format_position(&position) != self.position {
+            problems.push(StepProblem::PositionNotInFull(format_position(&position)));
+        }
         if legal_moves(&position, &rules).is_empty() {
             problems.push(StepProblem::NoMove);
             return problems;

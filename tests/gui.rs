@@ -664,6 +664,12 @@ fn lessons_and_typed_moves_in_a_real_browser() {
         ),
         10,
     );
+    // A lesson the course does not have is said; the menu stays.
+    browser.open(&format!("{base}?mode=learn&lesson=nope"));
+    browser.wait_for(
+        "document.querySelector('#error').textContent.includes(\"There is no lesson 'nope'\") && document.querySelectorAll('#lesson-list [data-lesson-id]').length > 0",
+        10,
+    );
     let mut steps = 0;
     for (number, lesson) in course.lessons.iter().take(3).enumerate() {
         browser.open(&format!("{base}?mode=learn&lesson={}", lesson.id));

@@ -517,8 +517,9 @@ function startLearn() {
       learn.course = course;
       const id = params.get("lesson");
       const lesson = id === null ? null : course.lessons.find((l) => l.id === id);
+      // What was wrong with the address stays until the page is reloaded.
       if (id !== null && !lesson) {
-        showError.last = t("noSuchLesson", { id });
+        addressErrors.push(t("noSuchLesson", { id }));
         showError();
       }
       if (lesson) {
@@ -529,7 +530,7 @@ function startLearn() {
       }
     })
     .catch((error) => {
-      showError.last = t("lessonsMissing", { why: error.message });
+      addressErrors.push(t("lessonsMissing", { why: error.message }));
       showError();
     });
 }

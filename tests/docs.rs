@@ -1,14 +1,15 @@
 //! The transcripts of PROTOCOL.md, docs/rules.md, docs/session.md and
 //! docs/learn.md are sessions with the engine: every fenced block with
 //! lines starting `> ` is sent to the real binary, and the block's other
-//! lines must come back in order (the engine may print more between them). In an expected line `…` stands for any
-//! text; a line `...` (lines left out) and `#` comments are skipped; `quit`
-//! is left to the end. A block right after `<!-- not run: <why> -->`
-//! depends on timing and is not run, but must not quote node counts; the
-//! UGI transcript (`<!-- transcript: ugi`) is replayed by tests/ugi.rs.
-//! The documents' links are checked too: every relative link names a file
-//! that exists and, with a `#`, one of its headings; and the command that
-//! makes docs/gui.png (docs/screenshot.sh) is run.
+//! lines must come back in order (the engine may print more between them).
+//! In an expected line `…` stands for any text; a line `...` (lines left
+//! out) and `#` comments are skipped; `quit` is left to the end. A block
+//! right after `<!-- not run: <why> -->` depends on timing and is not run,
+//! but must not quote node counts; the UGI transcript (`<!-- transcript:
+//! ugi`) is replayed by tests/ugi.rs. The documents' links are checked too:
+//! every relative link names a file that exists and, with a `#`, one of its
+//! headings; and the command that makes docs/gui.png (docs/screenshot.sh)
+//! is run.
 
 mod common;
 

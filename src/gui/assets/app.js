@@ -396,6 +396,7 @@ function explain(text) {
   if (state.mode === "review") return ["reviewNoMoves", {}];
   if (state.over || (!state.legal.length && state.mode !== "play")) return ["gameOverNoMove", {}];
   if (state.mode === "play" && state.side !== state.person) return ["enginesTurnWait", {}];
+  if (state.mode === "watch" && state.running && state.cursor === state.moves.length) return ["watchRunning", {}];
   const side = state.side;
   const passages = state.position.split(" ")[4] || "--";
   const at = (name) => state.board[pointIndex(name)];
@@ -1100,6 +1101,12 @@ function onMessage(event) {
         if (!(moves && addressErrors.some((e) => e.startsWith("In the address, moves=")))) {
           addressErrors.push(`In the address, ${message.tag}: ${message.message}`);
         }
+      } else if (learn && learn.phase === "right") {
+        // The session refused the lesson's move (it should not): the step
+        // waits again, and says what the session said.
+        learn.phase = "task";
+        learn.feedback = { kind: "wrong", say: () => message.message };
+        renderLesson();
       } else showError.last = message.message;
       showError();
       break;

@@ -7,10 +7,7 @@
 //! reports through a [`Listener`].
 
 use crate::eval::wdl::Wdl;
-use std::sync::Arc;
 
-use crate::eval::nnue::Network;
-use crate::eval::patterns::Patterns;
 use crate::eval::{EvalParts, evaluate};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -36,14 +33,6 @@ pub const MAX_MULTIPV: usize = crate::moves::MAX_MOVES;
 /// Default transposition table size in MiB.
 pub(crate) const DEFAULT_HASH_MIB: usize = 16;
 
-/// Whether the network evaluates by default (docs/strength.md has the
-/// match that decided it).
-pub const USE_NNUE: bool = false;
-
-/// Whether the pattern tables evaluate by default (docs/strength.md has
-/// the measurements that keep them off).
-pub const USE_PATTERNS: bool = false;
-
 /// The current game and settings.
 pub struct Engine {
     /// The rules chosen; they apply to positions set afterwards.
@@ -55,11 +44,6 @@ pub struct Engine {
     searcher: Searcher,
     hash_mib: usize,
     settings: Settings,
-    /// The network `set_use_network` switches on (the embedded one or a
-    /// loaded one).
-    network: Arc<Network>,
-    /// The pattern tables `set_use_patterns` switches on.
-    patterns: Arc<Patterns>,
     skill_level: u8,
     limit_strength: bool,
     elo: i32,
@@ -83,13 +67,7 @@ impl Engine {
             position: start_position(rules.pattern),
             searcher: Searcher::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
             hash_mib: DEFAULT_HASH_MIB,
-            settings: Settings {
-                network: USE_NNUE.then(Network::embedded),
-                patterns: USE_PATTERNS.then(Patterns::embedded),
-                ..Settings::default()
-            },
-            network: Network::embedded(),
-            patterns: Patterns::embedded(),
+            settings: Settings::default(),
             skill_level: skill::MAX_LEVEL,
             limit_strength: false,
             elo: skill::elo_range().1,
@@ -260,59 +238,6 @@ impl Engine {
         })
     }
 
-    /// Whether the network evaluates in searches (else the hand-fitted terms).
-    pub fn set_use_network(&mut self, on: bool) {
-        self.settings.network = on.then(|| self.network.clone());
-    }
-
-    /// Whether the network evaluates in searches.
-    pub fn uses_network(&self) -> bool {
-        self.settings.network.is_some()
-    }
-
-    /// Replaces the network (in use at once if the network is switched on).
-    pub fn set_network(&mut self, network: Arc<Network>) {
-        if self.settings.network.is_some() {
-            self.settings.network = Some(network.clone());
-        }
-        self.network = network;
-    }
-
-    /// The network `set_use_network` switches on.
-    pub fn network(&self) -> &Network {
-        &self.network
-    }
-
-    /// Whether the pattern tables evaluate in searches (where the network
-    /// does not).
-    pub fn set_use_patterns(&mut self, on: bool) {
-        self.settings.patterns = on.then(|| self.patterns.clone());
-    }
-
-    /// Whether the pattern tables evaluate in searches.
-    pub fn uses_patterns(&self) -> bool {
-        self.settings.patterns.is_some()
-    }
-
-    /// Replaces the pattern tables (in use at once if they are switched
-    /// on).
-    pub fn set_patterns(&mut self, patterns: Arc<Patterns>) {
-        if self.settings.patterns.is_some() {
-            self.settings.patterns = Some(patterns.clone());
-        }
-        self.patterns = patterns;
-    }
-
-    /// The pattern tables `set_use_patterns` switches on.
-    pub fn patterns(&self) -> &Patterns {
-        &self.patterns
-    }
-
-    /// The current position's evaluation by the pattern tables.
-    pub fn pattern_evaluation(&self) -> crate::eval::patterns::PatternParts {
-        self.patterns.evaluate(&self.position, &self.game_rules)
-    }
-
     /// The static evaluation of the current position and its terms.
     pub fn evaluation(&self) -> EvalParts {
         evaluate(&self.position, &self.game_rules)
@@ -363,9 +288,25 @@ mod tests {
             infinite: true,
             ..Limits::default()
         };
+        /// Says when the search has reported its first line: it runs, so
+        /// a stop now reaches it and not one before it.
+        struct Started(std::sync::atomic::AtomicBool);
+        impl Listener for Started {
+            fn info(&self, _: &crate::search::Info) {
+                self.0.store(true, std::sync::atomic::Ordering::Release);
+            }
+        }
+        let started = Started(std::sync::atomic::AtomicBool::new(false));
         let result = std::thread::scope(|scope| {
-            let search = scope.spawn(|| engine.search(&limits, &crate::search::Silent));
-            std::thread::sleep(std::time::Duration::from_millis(200));
+            let search = scope.spawn(|| engine.search(&limits, &started));
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while !started.0.load(std::sync::atomic::Ordering::Acquire) {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the infinite search reported nothing in 60 s"
+                );
+                std::thread::yield_now();
+            }
             handle.stop();
             search.join().unwrap()
         });

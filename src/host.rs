@@ -1,19 +1,37 @@
-//! What the platform gives the engine: a clock, randomness, and (in a
-//! browser) a moment for the page to speak.
+//! What the platform gives the engine: a clock, the date, randomness, and
+//! (in a browser) a moment for the page to speak.
 //!
-//! Natively these are the standard library's `Instant` and the operating
-//! system's randomness, and a pause is nothing. On `wasm32-unknown-unknown`
-//! the standard library has neither a clock (`Instant::now` panics) nor
-//! randomness, and a search that never returns would deafen the Web
-//! Worker it runs in; there the page supplies all three through imports
-//! (`web/engine.mjs` defines them), and the random stream is seeded by the
-//! page.
+//! Natively these are the standard library's `Instant` and `SystemTime`
+//! and the operating system's randomness, and a pause is nothing. On
+//! `wasm32-unknown-unknown` the standard library has no clock
+//! (`Instant::now` and `SystemTime::now` panic: a trap, `unreachable`, that
+//! kills the Web Worker) and no randomness, and a search that never
+//! returns would deafen the Worker it runs in; there the page supplies all
+//! of them through imports (`web/js/pasang.mjs` defines them), and the
+//! random stream is seeded by the page. Every clock and date of the crate
+//! goes through here.
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use std::time::Instant;
 
 #[cfg(target_arch = "wasm32")]
 pub use wasm::Instant;
+
+/// The time since 1970-01-01 00:00 UTC (zero if the clock is before it):
+/// the records' `Date` tag, the debug log's stamps, a match's seed.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn unix_time() -> std::time::Duration {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+}
+
+/// The time since 1970-01-01 00:00 UTC (zero if the clock is before it):
+/// the page's `Date.now()`.
+#[cfg(target_arch = "wasm32")]
+pub fn unix_time() -> std::time::Duration {
+    wasm::unix_time()
+}
 
 /// A uniformly random number in `0.0..1.0` (the skill levels' noise).
 #[cfg(not(target_arch = "wasm32"))]
@@ -55,6 +73,8 @@ mod wasm {
     unsafe extern "C" {
         /// Milliseconds on a monotonic clock (`performance.now()`).
         fn now_ms() -> f64;
+        /// Milliseconds since 1970-01-01 UTC (`Date.now()`).
+        fn date_now_ms() -> f64;
         /// Suspends the running call until the page's event loop has run
         /// (asyncify unwinds and rewinds the stack around it).
         fn pause_for_page();
@@ -107,6 +127,16 @@ mod wasm {
         type Output = Instant;
         fn add(self, duration: Duration) -> Instant {
             Instant(self.0.saturating_add(duration))
+        }
+    }
+
+    pub(super) fn unix_time() -> Duration {
+        // SAFETY: an import with no arguments that returns a number.
+        let ms = unsafe { date_now_ms() };
+        if ms.is_finite() && ms > 0.0 {
+            Duration::from_secs_f64(ms / 1000.0)
+        } else {
+            Duration::ZERO
         }
     }
 

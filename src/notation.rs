@@ -12,11 +12,12 @@ use crate::rules::{Pattern, Rules};
 pub enum PositionError {
     /// Not five space-separated fields.
     #[error(
-        "position string has {0} fields; expected 5: <ranks> <side> <south score> <north score> <passages>"
+        "position string has {0} {field}; expected 5: <ranks> <side> <south score> <north score> <passages>",
+        field = if *.0 == 1 { "field" } else { "fields" }
     )]
     FieldCount(usize),
     /// Not 11 ranks separated by `/`.
-    #[error("board has {0} ranks; expected 11 separated by '/'")]
+    #[error("board has {0} {rank}; expected 11 separated by '/'", rank = if *.0 == 1 { "rank" } else { "ranks" })]
     RankCount(usize),
     /// A rank (1-11) that is not 11 characters long.
     #[error("rank {rank} has {length} points; expected 11")]
@@ -420,6 +421,25 @@ impl std::fmt::Debug for Position {
 mod tests {
     use super::*;
     use crate::rules::Pattern;
+
+    /// The counts in the refusals read as English: one field, two fields.
+    #[test]
+    fn counts_in_refusals_agree_with_their_nouns() {
+        let one = parse_position("x").unwrap_err();
+        assert_eq!(one, PositionError::FieldCount(1));
+        assert!(
+            one.to_string()
+                .starts_with("position string has 1 field; expected 5"),
+            "{one}"
+        );
+        let three = parse_position("x n 0").unwrap_err().to_string();
+        assert!(
+            three.starts_with("position string has 3 fields;"),
+            "{three}"
+        );
+        let rank = parse_position("x n 0 0 -").unwrap_err().to_string();
+        assert!(rank.starts_with("board has 1 rank;"), "{rank}");
+    }
 
     #[test]
     fn start_positions_parse_and_print_back() {

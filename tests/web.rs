@@ -245,6 +245,7 @@ fn the_typed_rules_api_plays_undoes_and_refuses_bad_input() {
         .expect("the native engine lists its moves");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new("node")
+        .arg("--expose-gc")
         .arg(root.join("web/tests/board.mjs"))
         .arg(site)
         .arg(moves)
@@ -323,6 +324,7 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         a_game_by_clicks(&mut browser, &base, (width, height), mobile);
     }
     analysis_review_and_a_bad_address(&mut browser, &base);
+    save_a_worker_restart_and_review(&mut browser, &base);
     the_page_in_malay_and_the_rules(&mut browser, &base);
     the_worker_example(&mut browser);
 
@@ -341,12 +343,19 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     let step = |n: usize| {
         format!(
             "(() => {{ const l = document.querySelector('#lesson');
-               return l.dataset.lesson === 'passage' && l.dataset.step === '{n}' && l.dataset.state === 'task'; }})()"
+               return Boolean(l) && l.dataset.lesson === 'passage' && l.dataset.step === '{n}' && l.dataset.state === 'task'; }})()"
         )
     };
     browser.wait_for(&step(0), 30);
     browser.type_and_enter("#move-input", "a");
     browser.wait_for(&step(1), 30);
+    // The board's Rules link, offline too.
+    let rules = browser.eval("document.querySelector('#rules-link').href");
+    browser.call("Page.navigate", json!({ "url": rules }));
+    browser.wait_for(
+        "document.readyState === 'complete' && document.querySelectorAll('h2').length > 3",
+        10,
+    );
 }
 
 /// A game against the engine by clicks, 20 plies or to its end, on a
@@ -412,6 +421,97 @@ fn analysis_review_and_a_bad_address(browser: &mut Browser, base: &str) {
     browser.wait_for(
         "document.querySelector('#error').textContent.includes('mode=chess: there is no such mode')",
         10,
+    );
+}
+
+/// What the page does before its scripts: records every record it saves
+/// (the text of each blob it offers for download) and every Web Worker it
+/// starts, so that a test can read the one and fail the other.
+const PAGE_HOOKS: &str = "
+    window.__saved = [];
+    const createObjectURL = URL.createObjectURL.bind(URL);
+    URL.createObjectURL = (blob) => { blob.text().then((text) => window.__saved.push(text)); return createObjectURL(blob); };
+    window.__workers = [];
+    const PageWorker = window.Worker;
+    window.Worker = class extends PageWorker {
+      constructor(...args) { super(...args); window.__workers.push(this); }
+    };";
+
+/// A game played on the static page is saved (the record carries today's
+/// date: `SystemTime` in WebAssembly once killed the worker here), goes on
+/// in a new worker when its worker dies, and is reviewed, with the
+/// review's progress shown while it runs.
+fn save_a_worker_restart_and_review(browser: &mut Browser, base: &str) {
+    browser.call("Page.enable", json!({}));
+    let hooks = browser.call(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": PAGE_HOOKS }),
+    );
+    browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
+    let plies = "document.querySelector('#moves').children.length";
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while browser.eval(plies).as_u64() < Some(8) {
+        assert!(Instant::now() < deadline, "the game stalled");
+        if !browser.click_a_move() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        30,
+    );
+    let played = browser.eval(plies).as_u64().unwrap();
+
+    // Save: the record arrives, dated, with the moves.
+    assert!(browser.click("#save"));
+    browser.wait_for("window.__saved.length === 1", 10);
+    let record = browser.eval("window.__saved[0]");
+    let record = record.as_str().unwrap();
+    let year = record
+        .split("[Date \"")
+        .nth(1)
+        .and_then(|rest| rest.get(..4))
+        .and_then(|year| year.parse::<u32>().ok());
+    assert!(year.is_some_and(|year| year >= 2025), "{record}");
+    assert!(record.contains("1. "), "{record}");
+
+    // The worker dies: the page says so, starts another and keeps the game.
+    browser.eval("window.__workers[0].onerror(new ErrorEvent('error'))");
+    browser.wait_for(
+        &format!(
+            "window.__workers.length === 2 && {plies} === {played} \
+             && document.querySelector('#error').textContent.includes('started again') \
+             && document.querySelector('#status').textContent === 'South to move'"
+        ),
+        30,
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while browser.eval(plies).as_u64() < Some(played + 2) {
+        assert!(Instant::now() < deadline, "no move after the restart");
+        if !browser.click_a_move() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let played = played + 2;
+    browser.wait_for(
+        "document.querySelector('#status').textContent === 'South to move'",
+        30,
+    );
+
+    // Review: its progress shows while it runs, then every ply is judged.
+    assert!(browser.click("#review-game"));
+    browser.wait_for(
+        "(() => { const bar = document.querySelector('#review-progress-bar');
+           return !document.querySelector('#review-progress').hidden && bar.value > 0 && bar.value < bar.max; })()",
+        60,
+    );
+    browser.wait_for(
+        &format!("document.querySelectorAll('[data-eval-graph] [data-ply]').length === {played}"),
+        120,
+    );
+    browser.call(
+        "Page.removeScriptToEvaluateOnNewDocument",
+        json!({ "identifier": hooks["identifier"] }),
     );
 }
 

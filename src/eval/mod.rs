@@ -7,8 +7,6 @@
 //! moves is in danger.
 
 pub mod features;
-pub mod nnue;
-pub mod patterns;
 pub mod wdl;
 mod weights;
 
@@ -51,8 +49,7 @@ const fn weighted(terms: &Terms) -> i32 {
     weighted_by(&WEIGHTS, terms)
 }
 
-/// The sum of `terms` weighted by `weights` (1/SCALE centipoint a unit):
-/// the pattern evaluation brings weights of its own.
+/// The sum of `terms` weighted by `weights` (1/SCALE centipoint a unit).
 #[inline(always)]
 pub(crate) const fn weighted_by(weights: &[i32; COUNT], terms: &Terms) -> i32 {
     let mut sum = 0;

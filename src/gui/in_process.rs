@@ -128,15 +128,25 @@ impl InProcessBoard {
                 let sent = turn(&mut session, &mut page, Some(&mut engine), usize::MAX)
                     .map_or(0, |done| done.sent);
                 let idle = !session.has_engine_commands() && self.waiting.borrow().is_empty();
-                if sent == 0 && idle {
+                (sent > 0 || !idle).then_some(sent)
+            };
+            match sent {
+                // The session is free while the engine runs: a call made
+                // during a pause reaches it. A second call returns at once.
+                Some(sent) if sent > 0 => {
+                    self.engine.run();
+                }
+                Some(_) => {}
+                None => {
+                    // A review in a browser runs here, with the session
+                    // free, so that its progress reaches the page while it
+                    // searches.
+                    #[cfg(target_arch = "wasm32")]
+                    if super::review::run_deferred_job() {
+                        continue;
+                    }
                     return;
                 }
-                sent
-            };
-            // The session is free while the engine runs: a call made
-            // during a pause reaches it. A second call returns at once.
-            if sent > 0 {
-                self.engine.run();
             }
         }
     }

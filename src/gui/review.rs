@@ -137,6 +137,35 @@ impl std::fmt::Debug for ReviewUpdate {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The review waiting to run, in a browser (one thread, no spawn).
+    static DEFERRED_JOB: std::cell::RefCell<Option<Box<dyn FnOnce()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Keeps `job` for [`run_deferred_job`] (a newer review replaces an older
+/// one that never started: its page is gone).
+#[cfg(target_arch = "wasm32")]
+fn defer_job(job: Box<dyn FnOnce()>) {
+    DEFERRED_JOB.with(|slot| *slot.borrow_mut() = Some(job));
+}
+
+/// Runs the review that waits, if any, to its end (its searches pause for
+/// the page). Called with the session free; a call made during one of
+/// those pauses finds nothing to run.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn run_deferred_job() -> bool {
+    let job = DEFERRED_JOB.with(|slot| slot.borrow_mut().take());
+    match job {
+        Some(job) => {
+            job();
+            true
+        }
+        None => false,
+    }
+}
+
 /// The review of one game: running, or done.
 #[derive(Debug)]
 pub struct GameReview {
@@ -188,12 +217,13 @@ impl GameReview {
         let spawned = std::thread::Builder::new()
             .name("gui review".into())
             .spawn(job);
-        // No threads in a browser: the review runs here, to its end (its
-        // searches pause for the page, see `host`), and the page hears it
-        // whole.
+        // No threads in a browser: the review waits for the one that holds
+        // the session (`InProcessBoard`) to run it once the session is
+        // free, so that while its searches pause for the page (see `host`)
+        // the session reads its progress and the page hears it.
         #[cfg(target_arch = "wasm32")]
         let spawned = {
-            job();
+            defer_job(Box::new(job));
             Ok::<(), std::io::Error>(())
         };
         let stage = match spawned {

@@ -2,7 +2,7 @@
 //! the runner needs, and how the match describes itself.
 
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use super::args::MatchArgs;
 use super::referee::RefereeSettings;
@@ -102,11 +102,9 @@ impl MatchConfig {
             Some(path) => Some(load_book(path).map_err(ConfigError::Book)?),
             None => None,
         };
-        let seed = args.seed.unwrap_or_else(|| {
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64)
-        });
+        let seed = args
+            .seed
+            .unwrap_or_else(|| crate::host::unix_time().as_nanos() as u64);
         let plan = OpeningPlan {
             rule_sets: args.rules.rule_sets(),
             book,

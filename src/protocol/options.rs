@@ -6,7 +6,7 @@
 //! an engine's rules use it.
 
 use super::reply::{OptionLine, OptionType};
-use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS, USE_NNUE, USE_PATTERNS};
+use crate::engine::{DEFAULT_HASH_MIB, MAX_MULTIPV, MAX_THREADS};
 pub(crate) use crate::rules::RULE_OPTIONS;
 use crate::search::{Reference, skill};
 use crate::tt::MAX_HASH_MIB;
@@ -46,9 +46,6 @@ pub(crate) enum OptionId {
     Elo,
     ReferencePlayer,
     DebugLogFile,
-    UseNnue,
-    UsePatterns,
-    EvalFile,
 }
 
 /// Every option: name, identity and kind, in the order `uci` announces
@@ -137,20 +134,13 @@ pub(crate) const OPTIONS: &[(&str, OptionId, OptionKind)] = &[
         },
     ),
     ("Debug Log File", OptionId::DebugLogFile, OptionKind::Text),
-    (
-        "Use NNUE",
-        OptionId::UseNnue,
-        OptionKind::Check { default: USE_NNUE },
-    ),
-    (
-        "Use Patterns",
-        OptionId::UsePatterns,
-        OptionKind::Check {
-            default: USE_PATTERNS,
-        },
-    ),
-    ("EvalFile", OptionId::EvalFile, OptionKind::Text),
 ];
+
+/// Options that earlier versions announced and this one no longer has:
+/// a line that sets one is told so, not merely that the name is unknown.
+/// The two learned evaluations they switched on were taken out of the
+/// build (docs/strength.md names the commits that hold them).
+pub(crate) const REMOVED_OPTIONS: &[&str] = &["Use NNUE", "Use Patterns", "EvalFile"];
 
 /// The `option` lines of the `uci` answer.
 pub(crate) fn option_lines() -> Vec<OptionLine> {

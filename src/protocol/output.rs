@@ -4,7 +4,6 @@
 use std::fs::File;
 use std::io::Write;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A debug log file that could not be opened; the previous log stays.
 #[derive(Debug, thiserror::Error)]
@@ -84,9 +83,7 @@ impl Output {
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
         if let Some(file) = guard.as_mut() {
-            let now = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap_or_default();
+            let now = crate::host::unix_time();
             let _ = writeln!(
                 file,
                 "{}.{:03} {direction} {line}",

@@ -33,10 +33,8 @@ pub(crate) fn display(engine: &Engine) -> String {
 /// The evaluation and its terms, for `eval`.
 pub(crate) fn eval_report(engine: &Engine) -> String {
     let evaluation = engine.evaluation();
-    let network = engine.network();
-    let patterns = engine.pattern_evaluation();
     format!(
-        "margin {} mobility {} danger {} threats {} tempo {} total {} (centipoints, side to move: {}); network {} ({}, {}); patterns {} = terms {} + tables {} ({}, {})",
+        "margin {} mobility {} danger {} threats {} tempo {} total {} (centipoints, side to move: {})",
         evaluation.margin,
         evaluation.mobility,
         evaluation.danger,
@@ -44,22 +42,6 @@ pub(crate) fn eval_report(engine: &Engine) -> String {
         evaluation.tempo,
         evaluation.total,
         engine.position().side_to_move(),
-        network.evaluate(engine.position()),
-        network.name(),
-        if engine.uses_network() {
-            "in use"
-        } else {
-            "not in use: Use NNUE is off"
-        },
-        patterns.total,
-        patterns.terms,
-        patterns.tables,
-        engine.patterns().name(),
-        if engine.uses_patterns() {
-            "in use where the network is not"
-        } else {
-            "not in use: Use Patterns is off"
-        }
     )
 }
 

@@ -3,13 +3,9 @@
 //! into the engine's typed calls. On any error the engine's state stays
 //! as it was.
 
-use super::options::{OPTIONS, OptionId, OptionKind, RULE_OPTIONS};
-use std::path::Path;
-use std::sync::Arc;
+use super::options::{OPTIONS, OptionId, OptionKind, REMOVED_OPTIONS, RULE_OPTIONS};
 
 use crate::engine::Engine;
-use crate::eval::nnue::{Network, NetworkError};
-use crate::eval::patterns::{PatternError, Patterns, starts_like_patterns};
 use crate::moves::Move;
 use crate::notation::{
     ListMoveError, MoveError, PositionError, parse_move, parse_position, play_moves, shorten,
@@ -60,13 +56,12 @@ pub enum Refusal {
         /// The value given, in lower case.
         given: String,
     },
-    /// `EvalFile`: the file is no network; the engine keeps its own.
-    #[error("EvalFile: {0}; the network is unchanged")]
-    Network(NetworkError),
-    /// `EvalFile`: a pattern file that cannot be used; the engine keeps
-    /// its tables.
-    #[error("EvalFile: {0}; the pattern tables are unchanged")]
-    Patterns(PatternError),
+    /// An option earlier versions had and this one does not (the learned
+    /// evaluations' switches and files).
+    #[error(
+        "option '{0}' was removed: the engine evaluates with its hand-fitted terms only (docs/strength.md)"
+    )]
+    RemovedOption(&'static str),
     /// `Hash`: the table could not be had; the previous size stays.
     #[error(transparent)]
     Table(#[from] TableError),
@@ -109,6 +104,12 @@ pub fn set_option(
         .iter()
         .find(|(option, _, _)| option.eq_ignore_ascii_case(name.trim()))
     else {
+        if let Some(removed) = REMOVED_OPTIONS
+            .iter()
+            .find(|option| option.eq_ignore_ascii_case(name.trim()))
+        {
+            return Err(Refusal::RemovedOption(removed));
+        }
         return Err(Refusal::UnknownOption(name.to_string()));
     };
     let option: &'static str = canonical;
@@ -165,24 +166,6 @@ pub fn set_option(
         OptionId::LimitStrength => engine.set_limit_strength(boolean()?),
         OptionId::Elo => engine.set_elo(spin()? as i32),
         OptionId::ReferencePlayer => engine.set_reference(needed()?.parse()?),
-        OptionId::UseNnue => engine.set_use_network(boolean()?),
-        OptionId::UsePatterns => engine.set_use_patterns(boolean()?),
-        // A file that starts like a pattern file is one (or a bad one);
-        // anything else is read as a network, as before.
-        OptionId::EvalFile => match text {
-            None => {
-                engine.set_network(Network::embedded());
-                engine.set_patterns(Patterns::embedded());
-            }
-            Some(path) if starts_like_patterns(Path::new(path)) => {
-                let patterns = Patterns::load(Path::new(path)).map_err(Refusal::Patterns)?;
-                engine.set_patterns(Arc::new(patterns));
-            }
-            Some(path) => {
-                let network = Network::load(Path::new(path)).map_err(Refusal::Network)?;
-                engine.set_network(Arc::new(network));
-            }
-        },
         OptionId::DebugLogFile => return Ok(OptionEffect::LogFile(text.map(str::to_string))),
         OptionId::Rule(index) => {
             let rule = &RULE_OPTIONS[*index];
@@ -285,32 +268,25 @@ mod tests {
         assert_eq!(engine.rules().pattern, crate::rules::Pattern::Two);
     }
 
-    /// `EvalFile` with a pattern file: a good one replaces the tables, a
-    /// bad one is refused with its reason and the tables stay.
+    /// The learned evaluations' options are gone: setting one says so,
+    /// names the option and leaves the engine as it was.
     #[test]
-    fn eval_file_loads_pattern_tables_or_keeps_them() {
-        use crate::eval::patterns::Patterns;
+    fn removed_options_are_refused_by_name() {
         let mut engine = Engine::new();
-        let dir = std::env::temp_dir();
-        let good = dir.join(format!("pasang-test-{}.patterns", std::process::id()));
-        let bad = dir.join(format!("pasang-test-{}-bad.patterns", std::process::id()));
-        std::fs::write(&good, Patterns::empty().to_bytes()).unwrap();
-        std::fs::write(&bad, b"PSNGPATT and then nothing a file needs").unwrap();
-        set_option(&mut engine, "Use Patterns", Some("true")).unwrap();
-        let refusal = set_option(&mut engine, "EvalFile", Some(bad.to_str().unwrap()))
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(
-            refusal.contains("the pattern tables are unchanged"),
-            "{refusal}"
-        );
-        assert_eq!(engine.patterns().name(), "<embedded>");
-        assert!(engine.uses_patterns());
-        set_option(&mut engine, "EvalFile", Some(good.to_str().unwrap())).unwrap();
-        assert_eq!(engine.patterns().name(), good.display().to_string());
-        assert!(engine.uses_patterns());
-        let _ = std::fs::remove_file(good);
-        let _ = std::fs::remove_file(bad);
+        for (name, value) in [
+            ("EvalFile", Some("/tmp/net.nnue")),
+            ("use nnue", Some("true")),
+            ("Use Patterns", Some("true")),
+        ] {
+            let refusal = set_option(&mut engine, name, value).unwrap_err();
+            assert!(
+                matches!(refusal, Refusal::RemovedOption(option) if option.eq_ignore_ascii_case(name)),
+                "{refusal:?}"
+            );
+            assert!(refusal.to_string().contains("was removed"), "{refusal}");
+        }
+        let unknown = set_option(&mut engine, "Use Network", Some("true")).unwrap_err();
+        assert!(matches!(unknown, Refusal::UnknownOption(_)), "{unknown:?}");
+        assert_eq!(engine.settings().multipv, 1);
     }
 }

@@ -67,6 +67,14 @@ impl Game {
         self.moves.push(mv);
     }
 
+    /// Takes back the last move and returns it (`None`: no move to take
+    /// back, and the game is as it was).
+    pub fn pop(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        Some(mv)
+    }
+
     /// Takes moves back until `plies` remain (none if fewer are played).
     pub fn truncate(&mut self, plies: usize) {
         self.moves.truncate(plies);
@@ -131,6 +139,22 @@ mod tests {
     use super::*;
     use crate::notation::start_position;
     use crate::rules::Pattern;
+
+    #[test]
+    fn pop_takes_back_the_last_move_or_nothing() {
+        let rules = Rules::default();
+        let mut game = Game::new(rules, start_position(rules.pattern));
+        assert_eq!(game.pop(), None);
+        assert_eq!(game.positions().len(), 1);
+        let first = game.play("c").unwrap();
+        game.play("j").unwrap();
+        let after_first = game.positions()[1];
+        assert_eq!(game.pop().map(|mv| mv.to_string()).as_deref(), Some("j"));
+        assert_eq!(game.current(), after_first);
+        assert_eq!(game.pop(), Some(first));
+        assert_eq!(game.current(), game.start());
+        assert!(game.is_empty());
+    }
 
     #[test]
     fn moves_are_checked_played_and_taken_back() {

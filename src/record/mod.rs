@@ -687,9 +687,7 @@ fn chunks(text: &str) -> Vec<(usize, &str)> {
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn utc_date() -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let seconds = crate::host::unix_time().as_secs();
     let (year, month, day) = civil_from_days((seconds / 86_400) as i64);
     format!("{year:04}.{month:02}.{day:02}")
 }

@@ -50,12 +50,6 @@ pub struct Settings {
     pub skill_level: u8,
     /// A reference player instead of the search (strength measurement).
     pub reference: Reference,
-    /// The learned evaluation, used once both kas are in; `None`: the
-    /// hand-fitted one everywhere.
-    pub network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
-    /// The 20 terms refitted with pattern tables, used where no network
-    /// is; `None`: the hand-fitted terms alone.
-    pub patterns: Option<std::sync::Arc<crate::eval::patterns::Patterns>>,
 }
 
 impl Default for Settings {
@@ -66,8 +60,6 @@ impl Default for Settings {
             move_overhead: 10,
             skill_level: skill::MAX_LEVEL,
             reference: Reference::Off,
-            network: None,
-            patterns: None,
         }
     }
 }

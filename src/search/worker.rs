@@ -13,7 +13,6 @@ mod root;
 mod solve;
 
 use super::{MAX_PLY, Shared};
-use crate::eval::nnue::Accumulators;
 use crate::moves::Move;
 use crate::position::Position;
 use clock::Deadline;
@@ -63,8 +62,6 @@ pub(super) struct Worker<'a> {
     /// Whether the search may prune on the evaluation; off while solving,
     /// whose results must be exact.
     selective: bool,
-    /// The network's accumulator stack, when the settings name a network.
-    nnue: Option<Box<Accumulators>>,
 }
 
 impl<'a> Worker<'a> {
@@ -98,11 +95,6 @@ impl<'a> Worker<'a> {
             solve_limit: u64::MAX,
             solve_paused: false,
             selective: true,
-            nnue: shared
-                .settings
-                .network
-                .clone()
-                .map(|network| Box::new(Accumulators::new(network, MAX_PLY + 2))),
         }
     }
 

@@ -11,8 +11,6 @@
 //! unit, and that scale is also the model of win chance against score that
 //! `UCI_ShowWDL` can use.
 
-pub mod patterns;
-
 use rayon::prelude::*;
 
 use crate::datagen::DataRecord;
@@ -55,14 +53,6 @@ pub enum TuneError {
     /// No usable positions.
     #[error("no positions to fit")]
     Empty,
-    /// A data file cannot be read.
-    #[error("cannot read '{}': {error}", path.display())]
-    Read {
-        /// The file.
-        path: std::path::PathBuf,
-        /// Why.
-        error: std::io::Error,
-    },
     /// The fit's system of equations is singular (a term never varies).
     #[error("the fit is singular: some term never varies in the data (add --l2)")]
     Singular,

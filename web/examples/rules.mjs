@@ -17,4 +17,5 @@ try {
 }
 // A game of first legal moves, to its end.
 while (!board.isGameOver()) board.push(board.legalMoves()[0]);
-console.log(`${board.moveStack().length} plies: ${board.result()}`);
+console.log(`${board.moveStack().length} plies: ${board.result()} (${board.status()})`);
+board.delete();

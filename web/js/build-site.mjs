@@ -66,7 +66,11 @@ const hash = createHash('sha256');
 for (const path of cached) hash.update(path).update(await readFile(join(dist, path)));
 const version = hash.digest('hex').slice(0, 12);
 const sw = await readFile(new URL('./sw.js', import.meta.url), 'utf8');
+// A folder's index is also asked for by the folder's own address (the
+// board's Rules link opens `rules/`): cache both.
+const folders = cached.filter(path => path.endsWith('/index.html')).map(path => `./${path.slice(0, -'index.html'.length)}`);
+const urls = ['./', ...folders, ...cached.map(path => `./${path}`)];
 await writeFile(join(dist, 'sw.js'), sw
   .replace('__VERSION__', version)
-  .replace('__FILES__', JSON.stringify(['./', ...cached.map(path => `./${path}`)], null, 2)));
-console.log(`web/dist/: ${cached.length + 1} files cached by the service worker (cache ${version})`);
+  .replace('__FILES__', JSON.stringify(urls, null, 2)));
+console.log(`web/dist/: ${urls.length} addresses cached by the service worker (cache ${version})`);

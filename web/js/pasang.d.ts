@@ -32,9 +32,13 @@ export class Board {
   /** 1 passage, 2 ka entry, 3 ka move. */
   phase(): 1 | 2 | 3;
   scores(): { south: number; north: number };
-  /** 'none' while in play, else e.g. 'south score 10-4' or 'draw score 5-5'. */
-  result(): string;
+  /** As records write it: '1-0' South won, '0-1' North won, '1/2-1/2', '*' while in play. */
+  result(): '1-0' | '0-1' | '1/2-1/2' | '*';
+  /** 'none' while in play, else e.g. 'south score 10-4', 'north suntuk 6-9' or 'draw score 5-5'. */
+  status(): string;
   isGameOver(): boolean;
+  /** Frees the board now (ffish.js's `delete()`); any later call throws. Dropped boards are freed when collected. */
+  delete(): void;
   moveStack(): string[];
   rules(): Required<RuleOptions>;
 }
@@ -48,6 +52,8 @@ export interface Pasang {
   rulesPage(): { html: string; pictures: Record<string, string> };
   /** A board from the start (or `fen`), under `rules`; throws PasangError on bad input. */
   board(options?: { fen?: string; rules?: RuleOptions }): Board;
+  /** The bytes of the module's memory (WebAssembly memory grows and never shrinks): to watch for leaks. */
+  memoryBytes(): number;
 }
 
 /** The board page's session with its engine (what the static page's worker runs). */

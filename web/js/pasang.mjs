@@ -45,6 +45,7 @@ export async function loadPasang(source) {
   const imports = {
     host: {
       now_ms: () => performance.now(),
+      date_now_ms: () => Date.now(),
       write: (ptr, len) => onLine(decoder.decode(new Uint8Array(exports.memory.buffer, ptr, len))),
       pause_for_page: () => {
         // A call made while another is paused runs to its end: one saved
@@ -109,6 +110,14 @@ export async function loadPasang(source) {
 
   let engineMade = false;
   let sessionMade = false;
+  // A board dropped without delete() is freed once it is collected, as
+  // emscripten-built libraries such as ffish.js cannot do by themselves.
+  const boards = new FinalizationRegistry((handle) => exports.board_free(handle));
+  function freeBoard(board, handle) {
+    boards.unregister(board);
+    exports.board_free(handle);
+  }
+
   return {
     /**
      * The protocol engine (one a module): `send(line)` takes a line as
@@ -197,14 +206,20 @@ export async function loadPasang(source) {
      * A board: `{ fen, rules }` with `fen` a position string (the start
      * when absent) and `rules` the rule options by their protocol names.
      */
+    /** The bytes of the module's memory (it grows, never shrinks): to watch for leaks. */
+    memoryBytes() { return exports.memory.buffer.byteLength; },
+
     board(options = {}) {
       const spec = [options.fen ?? ''];
       for (const [name, value] of Object.entries(options.rules ?? {})) spec.push(`${name}=${value}`);
       const handle = withText(spec.join('\n'), (ptr, len) => exports.board_new(ptr, len));
       if (handle < 0) throw new PasangError(answer());
-      return new Board(handle, call);
+      const board = new Board(handle, call, freeBoard);
+      boards.register(board, handle, board);
+      return board;
     },
   };
+
 
   function call(handle, text) {
     const status = withText(text, (ptr, len) => exports.board_call(handle, ptr, len));
@@ -218,7 +233,24 @@ export async function loadPasang(source) {
 export class Board {
   #handle;
   #call;
-  constructor(handle, call) { this.#handle = handle; this.#call = call; }
+  #free;
+  constructor(handle, call, free) {
+    this.#handle = handle;
+    this.#free = free;
+    this.#call = (h, text) => {
+      if (this.#handle === null) throw new PasangError('this board was deleted');
+      return call(h, text);
+    };
+  }
+  /**
+   * Frees the board's memory now (as ffish.js's `delete()`); any later call
+   * throws. A board that is only dropped is freed when it is collected.
+   */
+  delete() {
+    if (this.#handle === null) return;
+    this.#free(this, this.#handle);
+    this.#handle = null;
+  }
   /** The legal moves, in the project's notation. */
   legalMoves() { const text = this.#call(this.#handle, 'moves'); return text ? text.split(' ') : []; }
   /** Plays `move`; returns it as the engine writes it. Throws if illegal (the board unchanged). */
@@ -233,10 +265,12 @@ export class Board {
   phase() { return Number(this.#call(this.#handle, 'phase')); }
   /** Points captured: { south, north }. */
   scores() { const [south, north] = this.#call(this.#handle, 'scores').split(' ').map(Number); return { south, north }; }
-  /** The result as the protocol's `result` gives it: 'none', or e.g. 'south score 10-4'. */
+  /** The result as records write it: '1-0' (South won), '0-1', '1/2-1/2', or '*' while in play. */
   result() { return this.#call(this.#handle, 'result'); }
+  /** How the game stands in words, as the protocol's `result`: 'none' while in play, else e.g. 'south score 10-4' or 'north suntuk 6-9'. */
+  status() { return this.#call(this.#handle, 'status'); }
   /** Whether the game is over. */
-  isGameOver() { return this.result() !== 'none'; }
+  isGameOver() { return this.result() !== '*'; }
   /** The moves played since the board was made. */
   moveStack() { const text = this.#call(this.#handle, 'history'); return text ? text.split(' ') : []; }
   /** The rule options, by protocol name. */

@@ -5,11 +5,9 @@ use std::cell::RefCell;
 use std::fmt::Write as _;
 
 use pasang::movegen::legal_moves;
-use pasang::notation::{
-    MoveError, PositionError, format_position, parse_move, parse_position, start_position,
-};
-use pasang::outcome::Status;
-use pasang::position::{Player, Position};
+use pasang::notation::{MoveError, PositionError, format_position, parse_position, start_position};
+use pasang::position::Player;
+use pasang::record::Game;
 use pasang::rules::{OptionValueError, RULE_OPTIONS, Rules};
 
 /// Why a board call failed; the board is unchanged after one.
@@ -33,11 +31,11 @@ enum BoardError {
     NoBoard(u32),
 }
 
-/// A game in progress: its rules and every position from the start.
+/// A game in progress: the core's game (rules, start, moves and the
+/// positions after them), so that the board plays, undoes and scores as
+/// the engine, the referee and the records do.
 struct Board {
-    rules: Rules,
-    positions: Vec<Position>,
-    moves: Vec<String>,
+    game: Game,
 }
 
 impl Board {
@@ -64,40 +62,27 @@ impl Board {
             parse_position(&position_text)?
         };
         Ok(Board {
-            rules,
-            positions: vec![start],
-            moves: Vec::new(),
+            game: Game::new(rules, start),
         })
-    }
-
-    fn position(&self) -> &Position {
-        self.positions.last().expect("a board holds its start")
     }
 
     /// Carries out one call, answering with text.
     fn call(&mut self, call: &str) -> Result<String, BoardError> {
         let (verb, argument) = call.split_once(' ').unwrap_or((call, ""));
-        let position = *self.position();
+        let position = self.game.current();
         Ok(match verb {
-            "moves" => legal_moves(&position, &self.rules)
+            "moves" => legal_moves(&position, &self.game.rules())
                 .as_slice()
                 .iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()
                 .join(" "),
-            "push" => {
-                let mv = parse_move(&position, &self.rules, argument.trim())?;
-                self.positions.push(position.play(mv));
-                self.moves.push(mv.to_string());
-                mv.to_string()
-            }
-            "pop" => {
-                if self.moves.is_empty() {
-                    return Err(BoardError::NothingToUndo);
-                }
-                self.positions.pop();
-                self.moves.pop().unwrap_or_default()
-            }
+            "push" => self.game.play(argument.trim())?.to_string(),
+            "pop" => self
+                .game
+                .pop()
+                .ok_or(BoardError::NothingToUndo)?
+                .to_string(),
             "fen" => format_position(&position),
             "turn" => position.side_to_move().name().to_string(),
             "phase" => position.phase().number().to_string(),
@@ -106,12 +91,22 @@ impl Board {
                 position.score(Player::South),
                 position.score(Player::North)
             ),
-            "result" => Status::of(&position, &self.rules).to_string(),
-            "history" => self.moves.join(" "),
+            // The record's token (`1-0`, `0-1`, `1/2-1/2`, `*`), as
+            // ffish.js and the Python board give it; `status` says how.
+            "result" => self.game.result().as_str().to_string(),
+            "status" => self.game.status().to_string(),
+            "history" => self
+                .game
+                .moves()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
             "rules" => {
+                let rules = self.game.rules();
                 let mut text = String::new();
                 for option in &RULE_OPTIONS {
-                    let _ = writeln!(text, "{}={}", option.name, option.value(&self.rules));
+                    let _ = writeln!(text, "{}={}", option.name, option.value(&rules));
                 }
                 text
             }
@@ -121,8 +116,13 @@ impl Board {
 }
 
 thread_local! {
-    /// Boards by handle; a freed handle's slot is `None`.
+    /// Boards by handle; a freed handle's slot is `None` until a new
+    /// board takes it.
     static BOARDS: RefCell<Vec<Option<Board>>> = const { RefCell::new(Vec::new()) };
+    /// The freed handles, reused first: a page that makes and frees
+    /// boards by the hundred thousand keeps the memory of the most it held
+    /// at once, not of every board it ever made.
+    static FREE: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A new board from the spec of `len` bytes at `ptr` (see `Board::new`):
@@ -137,8 +137,16 @@ pub unsafe extern "C" fn board_new(ptr: *const u8, len: usize) -> i32 {
     match Board::new(&spec) {
         Ok(board) => BOARDS.with(|boards| {
             let mut boards = boards.borrow_mut();
-            boards.push(Some(board));
-            (boards.len() - 1) as i32
+            match FREE.with(|free| free.borrow_mut().pop()) {
+                Some(handle) => {
+                    boards[handle as usize] = Some(board);
+                    handle as i32
+                }
+                None => {
+                    boards.push(Some(board));
+                    (boards.len() - 1) as i32
+                }
+            }
         }),
         Err(error) => {
             crate::set_text(error.to_string());
@@ -147,19 +155,22 @@ pub unsafe extern "C" fn board_new(ptr: *const u8, len: usize) -> i32 {
     }
 }
 
-/// Frees board `handle`.
+/// Frees board `handle` (a handle freed already, or never given, is
+/// left alone).
 #[unsafe(no_mangle)]
 pub extern "C" fn board_free(handle: u32) {
     BOARDS.with(|boards| {
-        if let Some(slot) = boards.borrow_mut().get_mut(handle as usize) {
-            *slot = None;
+        if let Some(slot) = boards.borrow_mut().get_mut(handle as usize)
+            && slot.take().is_some()
+        {
+            FREE.with(|free| free.borrow_mut().push(handle));
         }
     });
 }
 
 /// Carries out the call of `len` bytes at `ptr` on board `handle`
 /// (`moves`, `push <move>`, `pop`, `fen`, `turn`, `phase`, `scores`,
-/// `result`, `history`, `rules`): 0 with the answer as the text, or -1
+/// `result`, `status`, `history`, `rules`): 0 with the answer as the text, or -1
 /// with the error as the text and the board unchanged.
 ///
 /// # Safety
@@ -190,6 +201,20 @@ pub unsafe extern "C" fn board_call(handle: u32, ptr: *const u8, len: usize) -> 
 mod tests {
     use super::*;
 
+    /// A freed handle is taken by the next board; freeing twice frees once.
+    #[test]
+    fn freed_handles_are_reused() {
+        let spec = "";
+        let make = || unsafe { board_new(spec.as_ptr(), spec.len()) };
+        let first = make();
+        let second = make();
+        assert_ne!(first, second);
+        board_free(first as u32);
+        board_free(first as u32);
+        assert_eq!(make(), first);
+        assert_ne!(make(), first);
+    }
+
     #[test]
     fn play_undo_and_errors_leave_the_board_as_it_was() {
         let mut board = Board::new("").unwrap();
@@ -204,6 +229,8 @@ mod tests {
         assert_eq!(board.call("pop").unwrap(), first);
         assert_eq!(board.call("fen").unwrap(), start);
         assert!(matches!(board.call("pop"), Err(BoardError::NothingToUndo)));
+        assert_eq!(board.call("result").unwrap(), "*");
+        assert_eq!(board.call("status").unwrap(), "none");
         assert!(Board::new("\nKa Entry=sideways").is_err());
         assert!(Board::new("not a position").is_err());
         assert!(Board::new("\nPattern=2").is_ok());

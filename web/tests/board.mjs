@@ -16,7 +16,8 @@ assert.deepEqual(board.legalMoves(), nativeStartMoves);
 assert.equal(board.turn(), 'south');
 assert.equal(board.phase(), 1);
 assert.deepEqual(board.scores(), { south: 0, north: 0 });
-assert.equal(board.result(), 'none');
+assert.equal(board.result(), '*');
+assert.equal(board.status(), 'none');
 const start = board.fen();
 
 // An illegal move throws the engine's message and changes nothing.
@@ -47,6 +48,41 @@ while (!game.isGameOver()) {
   plies += 1;
   assert.ok(plies < 2000, 'the game ends');
 }
-assert.match(game.result(), /^(south|north|draw) (score|suntuk) \d+-\d+$/);
+assert.match(game.result(), /^(1-0|0-1|1\/2-1\/2)$/);
+assert.match(game.status(), /^(south|north|draw) (score|suntuk) \d+-\d+$/);
+const winner = game.status().split(' ')[0];
+assert.equal(game.result(), { south: '1-0', north: '0-1', draw: '1/2-1/2' }[winner]);
 assert.deepEqual(game.legalMoves(), []);
-console.log(`board API ok: ${plies} plies to '${game.result()}'`);
+
+// delete() frees a board at once; a deleted board refuses every call.
+const gone = pasang.board();
+gone.delete();
+gone.delete();
+assert.throws(() => gone.fen(), /deleted/);
+
+// Memory: 200,000 boards made and deleted leave the module's memory where
+// the first few thousand took it. Boards made and forgotten are freed by
+// the FinalizationRegistry once collected: after the first round of them
+// (WebAssembly memory grows and never shrinks) the next rounds reuse it.
+const memory = () => pasang.memoryBytes();
+for (let i = 0; i < 5000; i += 1) pasang.board().delete();
+const settled = memory();
+for (let i = 0; i < 200000; i += 1) { const b = pasang.board(); b.push(b.legalMoves()[0]); b.delete(); }
+assert.equal(memory(), settled, 'deleted boards give their memory back');
+if (typeof globalThis.gc === 'function') {
+  const round = async () => {
+    for (let i = 0; i < 50000; i += 1) pasang.board().push('c');
+    for (let pass = 0; pass < 3; pass += 1) {
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  await round();
+  const highWater = memory();
+  for (let i = 0; i < 3; i += 1) await round();
+  // Without the registry each round would grow it by a round's worth again.
+  const round1 = highWater - settled;
+  assert.ok(memory() - highWater < round1 / 4,
+    `forgotten boards are freed and their memory reused: ${memory()} bytes after four rounds, ${highWater} after one`);
+}
+console.log(`board API ok: ${plies} plies to '${game.result()}' (${game.status()}); memory ${memory()} bytes`);

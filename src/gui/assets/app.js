@@ -1023,12 +1023,28 @@ function send(message) {
 // the static site (data-transport="worker"), the same session compiled to
 // WebAssembly in a Web Worker. Both take and give the same messages.
 function openTransport() {
-  const transport = { open: false, onopen: null, onmessage: null, onclose: null };
+  const transport = { open: false, onopen: null, onmessage: null, onclose: null, onrestart: null };
   if (document.documentElement.dataset.transport === "worker") {
-    const worker = new Worker("board-worker.mjs", { type: "module" });
-    transport.send = (text) => worker.postMessage(text);
-    worker.onmessage = (event) => transport.onmessage(event);
-    worker.onerror = () => { transport.open = false; transport.onclose(); };
+    // A worker that dies (a trap in the engine, the browser reclaiming it)
+    // is replaced, and the page plays its game into the new one; one that
+    // dies again at once is given up on, and the page says so.
+    let restarts = [];
+    const start = () => {
+      const worker = new Worker("board-worker.mjs", { type: "module" });
+      transport.send = (text) => worker.postMessage(text);
+      worker.onmessage = (event) => transport.onmessage(event);
+      worker.onerror = (event) => {
+        if (event && event.preventDefault) event.preventDefault();
+        worker.terminate();
+        const now = Date.now();
+        restarts = restarts.filter((when) => now - when < 10000);
+        if (restarts.length >= 3) { transport.open = false; transport.onclose(); return; }
+        restarts.push(now);
+        start();
+        transport.onrestart();
+      };
+    };
+    start();
     // The worker keeps what is posted while it loads.
     transport.open = true;
     setTimeout(() => transport.onopen(), 0);
@@ -1044,7 +1060,7 @@ function openTransport() {
 }
 
 function showError() {
-  const text = [...addressErrors, ...(showError.last ? [showError.last] : [])].join("\n");
+  const text = [...addressErrors, ...(showError.notice ? [showError.notice] : []), ...(showError.last ? [showError.last] : [])].join("\n");
   $("error").textContent = text;
   $("error").hidden = !text;
 }
@@ -1186,6 +1202,23 @@ function connect() {
   };
   socket.onclose = () => {
     $("status").textContent = document.documentElement.dataset.transport === "worker" ? t("stoppedWorker") : t("disconnected");
+  };
+  // A new engine worker: the game so far, its rules, its settings and its
+  // mode are played into it, and the page says what happened.
+  socket.onrestart = () => {
+    // Kept on the page: the player should know, whatever comes next.
+    showError.notice = t("restartedWorker");
+    showError();
+    if (!state) { socket.onopen(); return; }
+    send({ type: "settings", skill: state.skill, movetime: state.movetime, multipv: state.multipv });
+    send({ type: "new", rules: state.rules, position: state.start });
+    send({ type: "mode", mode: "analyse" });
+    send({ type: "run", on: false });
+    for (const move of state.moves) send({ type: "move", move });
+    send({ type: "goto", ply: state.cursor });
+    send({ type: "mode", mode: state.mode, side: state.person || "south" });
+    // A lesson's board stays idle: no search runs in Learn mode.
+    if (learn) send({ type: "run", on: false });
   };
 }
 

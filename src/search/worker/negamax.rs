@@ -56,31 +56,6 @@ fn cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
 }
 
 impl Worker<'_> {
-    /// The static evaluation: the network's once both kas are in, where
-    /// one is loaded, else the pattern tables' where they are on, else the
-    /// hand-fitted one (exact above `alpha`, a bound at most `alpha` below
-    /// it).
-    #[inline]
-    fn static_eval(
-        &mut self,
-        position: &Position,
-        rules: &crate::rules::Rules,
-        own: crate::movegen::MoveProfile,
-        alpha: i32,
-        ply: usize,
-    ) -> i32 {
-        if let Some(nnue) = self.nnue.as_mut()
-            && position.ka(Player::South).is_some()
-            && position.ka(Player::North).is_some()
-        {
-            return nnue.evaluate(position, ply);
-        }
-        if let Some(patterns) = self.shared.settings.patterns.as_deref() {
-            return patterns.evaluate_above(position, rules, own, alpha);
-        }
-        evaluate_above(position, rules, own, alpha)
-    }
-
     pub(super) fn negamax(
         &mut self,
         position: &Position,
@@ -121,7 +96,7 @@ impl Worker<'_> {
                 return -(MATE - ply as i32);
             }
             self.horizon_hits += 1;
-            return self.static_eval(position, &rules, own, alpha, ply);
+            return evaluate_above(position, &rules, own, alpha);
         }
 
         let key = position.key();
@@ -174,7 +149,7 @@ impl Worker<'_> {
             // Only whether the evaluation reaches the threshold matters,
             // so the opponent's moves are counted only if they could.
             let threshold = beta + FUTILITY_MARGINS[stage(position.stone_count())] * depth;
-            let static_eval = self.static_eval(position, &rules, own, threshold - 1, ply);
+            let static_eval = evaluate_above(position, &rules, own, threshold - 1);
             if static_eval >= threshold {
                 // A guess, not a result of the game: not proven.
                 self.horizon_hits += 1;

@@ -38,7 +38,9 @@
 //! - [`record`], reading match records, and the training-data
 //!   format of [`datagen`];
 //! - [`review`], the game review behind `pasang annotate` and the board's
-//!   review mode.
+//!   review mode;
+//! - [`learn`], the course of the board's Learn mode, checked against
+//!   the rules.
 
 pub(crate) mod bench;
 pub mod bitboard;
@@ -51,6 +53,7 @@ pub mod engine;
 pub mod eval;
 pub(crate) mod gui;
 pub mod host;
+pub mod learn;
 #[cfg(feature = "cli")]
 pub mod matches;
 pub mod movegen;

@@ -1,15 +1,15 @@
-//! The transcripts of PROTOCOL.md, docs/rules.md and docs/session.md are
-//! sessions with the engine: every fenced block with lines starting `> ` is
-//! sent to the real
-//! binary, and the block's other lines must come back in order (the engine
-//! may print more between them). In an expected line `…` stands for any
-//! text; a line `...` (lines left out) and `#` comments are skipped; `quit`
-//! is left to the end. A block right after `<!-- not run: <why> -->`
-//! depends on timing and is not run, but must not quote node counts; the
-//! UGI transcript (`<!-- transcript: ugi`) is replayed by tests/ugi.rs.
-//! The documents' links are checked too: every relative link names a file
-//! that exists and, with a `#`, one of its headings; and the command that
-//! makes docs/gui.png (docs/screenshot.sh) is run.
+//! The transcripts of PROTOCOL.md, docs/rules.md, docs/session.md and
+//! docs/learn.md are sessions with the engine: every fenced block with
+//! lines starting `> ` is sent to the real binary, and the block's other
+//! lines must come back in order (the engine may print more between them).
+//! In an expected line `…` stands for any text; a line `...` (lines left
+//! out) and `#` comments are skipped; `quit` is left to the end. A block
+//! right after `<!-- not run: <why> -->` depends on timing and is not run,
+//! but must not quote node counts; the UGI transcript (`<!-- transcript:
+//! ugi`) is replayed by tests/ugi.rs. The documents' links are checked too:
+//! every relative link names a file that exists and, with a `#`, one of its
+//! headings; and the command that makes docs/gui.png (docs/screenshot.sh)
+//! is run.
 
 mod common;
 
@@ -152,6 +152,12 @@ fn every_transcript_in_the_sessions_document_is_what_the_engine_does() {
 }
 
 #[test]
+fn the_lessons_document_builds_positions_as_the_engine_does() {
+    let ran = check_document("docs/learn.md");
+    assert!(ran >= 1, "only {ran} transcripts");
+}
+
+#[test]
 fn the_search_notes_quote_no_counts() {
     // docs/search.md's one transcript depends on the machine: not run.
     let ran = check_document("docs/search.md");
@@ -159,11 +165,12 @@ fn the_search_notes_quote_no_counts() {
 }
 
 /// The documents whose transcripts the tests above check.
-const CHECKED: [&str; 4] = [
+const CHECKED: [&str; 5] = [
     "PROTOCOL.md",
     "docs/rules.md",
     "docs/session.md",
     "docs/search.md",
+    "docs/learn.md",
 ];
 
 /// Every Markdown document of the repository: the top folder's and docs/.

@@ -160,8 +160,9 @@ fn development_examples_run_as_written() {
 #[test]
 fn the_readme_leads_a_new_user_to_the_board() {
     // The set-up commands and the board in the browser come first: within
-    // the first screen (about 50 lines) of a README kept under 220 lines
-    // (room for a paragraph each for Python and playing strength).
+    // the first screen (about 50 lines) of a README kept under 240 lines
+    // (room for a paragraph each for Learn mode and playing a friend),
+    // and the first screen says a newcomer can learn the game there.
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let lines: Vec<&str> = readme.lines().collect();
@@ -173,5 +174,7 @@ fn the_readme_leads_a_new_user_to_the_board() {
         run < test && test < site && site < 50,
         "{run} {test} {site}"
     );
-    assert!(lines.len() < 220, "README.md has {} lines", lines.len());
+    let learn = first("?mode=learn").expect("Learn mode");
+    assert!(learn < 50, "Learn mode first named on line {learn}");
+    assert!(lines.len() < 240, "README.md has {} lines", lines.len());
 }

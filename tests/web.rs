@@ -337,6 +337,18 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         "document.querySelector('#status').textContent === 'South to move'",
         30,
     );
+    // Learn mode offline too: its course (lessons.json) is cached with the
+    // site, and a step's move is taken.
+    browser.open(&format!("{base}?mode=learn&lesson=passage"));
+    let step = |n: usize| {
+        format!(
+            "(() => {{ const l = document.querySelector('#lesson');
+               return Boolean(l) && l.dataset.lesson === 'passage' && l.dataset.step === '{n}' && l.dataset.state === 'task'; }})()"
+        )
+    };
+    browser.wait_for(&step(0), 30);
+    browser.type_and_enter("#move-input", "a");
+    browser.wait_for(&step(1), 30);
     // The board's Rules link, offline too.
     let rules = browser.eval("document.querySelector('#rules-link').href");
     browser.call("Page.navigate", json!({ "url": rules }));

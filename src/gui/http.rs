@@ -1,4 +1,5 @@
-//! The little HTTP the page needs: `GET` of three embedded files, the rules
+//! The little HTTP the page needs: `GET` of its embedded files (and the
+//! course of Learn mode, `/lessons.json`), the rules
 //! page (`/rules`, [`super::rules_page`]) and the WebSocket upgrade at
 //! `/ws`. Requests are parsed by `httparse` (the
 //! parser under hyper and tungstenite) from a bounded head; anything else
@@ -175,6 +176,10 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
         "/style.css" => Route::File("text/css; charset=utf-8", STYLE_CSS),
         "/app.js" => Route::File("text/javascript; charset=utf-8", APP_JS),
         "/strings.js" => Route::File("text/javascript; charset=utf-8", STRINGS_JS),
+        "/lessons.json" => Route::File(
+            "application/json; charset=utf-8",
+            crate::learn::LESSONS_JSON,
+        ),
         "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
         other if other.starts_with("/rules/") => {
             let picture =

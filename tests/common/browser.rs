@@ -195,6 +195,23 @@ impl Browser {
         }
     }
 
+    /// Types `text` into the input `selector` (its value replaced) and
+    /// presses Enter there, as a person at the keyboard does.
+    pub fn type_and_enter(&mut self, selector: &str, text: &str) {
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({selector:?}); e.focus(); e.select(); }})()"
+        ));
+        self.call("Input.insertText", json!({"text": text}));
+        let enter = json!({"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13});
+        let mut down = enter.clone();
+        down["type"] = json!("keyDown");
+        down["text"] = json!("\r");
+        let mut up = enter;
+        up["type"] = json!("keyUp");
+        self.call("Input.dispatchKeyEvent", down);
+        self.call("Input.dispatchKeyEvent", up);
+    }
+
     /// Sets the viewport to `width` x `height` CSS pixels, as a phone
     /// (`mobile`: the page's viewport meta counts) or a desktop window.
     pub fn viewport(&mut self, width: u32, height: u32, mobile: bool) {

@@ -18,7 +18,8 @@ index = index
   .replace('<link rel="icon" href="data:,">', '<link rel="icon" href="icon.svg">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#2b2622">')
   .replace('href="/rules"', 'href="rules/"');
 await writeFile(join(dist, 'index.html'), index);
-for (const file of ['app.js', 'strings.js', 'style.css']) await copyFile(join(assets, file), join(dist, file));
+// The course of Learn mode (lessons.json) is read by the page at the site's top.
+for (const file of ['app.js', 'strings.js', 'style.css', 'lessons.json']) await copyFile(join(assets, file), join(dist, file));
 
 // The rules, as `pasang gui` serves them at /rules, with relative links.
 const { html, pictures } = pasang.rulesPage();

@@ -1,6 +1,10 @@
 // pasang gui: draws what the server sends and sends back what the person
 // does. The server knows the rules and drives the engine; this page only
-// matches clicks against the legal moves it was sent.
+// matches clicks and typed moves against the legal moves it was sent, and
+// says in words why a move it was not sent cannot be played. Learn mode
+// (?mode=learn) is the page's own: it reads the course (lessons.json),
+// puts each step's position on the board and checks the person's move
+// against the step's task before the session plays it.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -29,6 +33,7 @@ let review = null;        // the last "review" message
 let games = null;         // the last "games" message (a file of several)
 let addressErrors = [];   // what was wrong with the page's address: stays shown
 let dragging = false;     // a press on the graph that has not been let go
+let learn = null;         // Learn mode: the course, the lesson and step, and where the step stands
 
 // ---- geometry ----
 
@@ -134,6 +139,13 @@ function drawBoard() {
       stretch(m.file, state.side, { class: "column" + (m.file === litColumn ? " lit" : "") }, svg);
     }
   }
+  // A lesson marks the points its task is about.
+  if (learn && learn.lesson && (learn.phase === "task" || learn.phase === "right")) {
+    for (const name of currentStep().highlight || []) {
+      const [x, y] = centre(name);
+      el("circle", { class: "lesson-mark", cx: x, cy: y, r: 29, "data-highlight": name }, svg);
+    }
+  }
   if (state.mode === "review") drawReviewArrows(svg);
   else drawArrows(svg);
   // The kas' letters stay readable above any arrow.
@@ -233,6 +245,8 @@ function markedPoints() {
 
 function canMove() {
   if (!state || state.over || !state.legal.length) return false;
+  // A lesson takes a move while its step waits for one.
+  if (learn && (!learn.lesson || learn.phase !== "task")) return false;
   const atEnd = state.cursor === state.moves.length;
   // A review judges the game as played: it is stepped through, not changed.
   if (state.mode === "review") return false;
@@ -247,6 +261,9 @@ function onBoardClick(event) {
   const name = g.getAttribute("data-point");
   const { legal } = markedPoints();
   if (!legal.has(name)) {
+    // In a lesson every point answers: the move it would make is explained
+    // (a second click on the chosen stone only lets go of it).
+    if (learning() && name !== selected) explainClick(name);
     // A click elsewhere drops the selection (unless there is one origin).
     selected = null;
     drawBoard();
@@ -257,7 +274,7 @@ function onBoardClick(event) {
     selected = name;
     drawBoard();
   } else if (moves.length === 1) {
-    play(moves[0].move);
+    submit(moves[0].move);
   } else {
     chooseLine(moves);
   }
@@ -282,8 +299,9 @@ function chooseLine(moves) {
     const button = document.createElement("button");
     button.type = "button";
     button.setAttribute("data-move", m.move);
-    button.textContent = `${m.move}: takes ${m.captures.join(" ")} (${m.points} point${m.points === 1 ? "" : "s"})`;
-    button.onclick = () => { $("choice").hidden = true; play(m.move); };
+    const value = m.points === 1 ? t("pointValue") : t("pointsValue", { n: m.points });
+    button.textContent = t("choiceTakes", { move: m.move, points: m.captures.join(" "), value });
+    button.onclick = () => { $("choice").hidden = true; showCaptures([]); submit(m.move); };
     button.onmouseenter = () => showCaptures(m.captures);
     button.onmouseleave = () => showCaptures([]);
     box.appendChild(button);
@@ -305,6 +323,377 @@ function play(move) {
   send({ type: "move", move });
 }
 
+// A move the person chose, by clicks or typed: in a lesson it is held to
+// the step's task first.
+function submit(move) {
+  if (learn) learnTry(move);
+  else play(move);
+}
+
+// ---- moves typed, and why a move cannot be played ----
+
+const KA_MOVE = /^([a-k](?:1[01]|[1-9]))([a-k](?:1[01]|[1-9]))([nsew]*)$/;
+
+// A move typed in #move-input: played as its clicks would play it, or
+// refused in words (#moves stays as it was).
+function onTypedMove(event) {
+  event.preventDefault();
+  const input = $("move-input");
+  const text = input.value.trim().toLowerCase();
+  if (!text || !state) return;
+  if (learn && (!learn.lesson || learn.phase !== "task")) return;
+  let found = canMove() ? state.legal.find((m) => m.move === text) : null;
+  // `b4c4` for the one move from b4 to c4, as the engine reads it.
+  const ka = text.match(KA_MOVE);
+  if (!found && canMove() && ka && !ka[3]) {
+    const there = state.legal.filter((m) => m.from === ka[1] && m.to === ka[2]);
+    if (there.length === 1) found = there[0];
+  }
+  if (found) {
+    input.value = "";
+    submit(found.move);
+  } else {
+    refuse(text, explain(text));
+    input.select();
+  }
+}
+
+// Says why `move` is refused: in a lesson, the step's own reason where it
+// has one; elsewhere in #error. `why` is [key, values] of the strings.
+function refuse(move, why) {
+  if (learning()) {
+    const wrong = wrongTry(move);
+    learn.feedback = { kind: "wrong", say: wrong ? () => words(wrong.why) : () => t(why[0], why[1]) };
+    renderLesson();
+    return;
+  }
+  showError.last = t(why[0], why[1]);
+  showError();
+}
+
+const pointIndex = (name) => rankOf(name) * 11 + fileOf(name);
+const mirrorFile = (file) => FILES[10 - FILES.indexOf(file)];
+const isStone = (c) => c === "w" || c === "b";
+
+// The points a ka passes going from `from` to `to` (both left out).
+function between(from, to) {
+  const points = [];
+  const df = Math.sign(fileOf(to) - fileOf(from)), dr = Math.sign(rankOf(to) - rankOf(from));
+  for (let f = fileOf(from) + df, r = rankOf(from) + dr; f !== fileOf(to) || r !== rankOf(to); f += df, r += dr) {
+    points.push(FILES[f] + (r + 1));
+  }
+  return points;
+}
+
+// Why `text` is not a move of the position shown, in a player's words:
+// the key of the strings table and its values. The rules are the
+// session's; this only reads the board to name the reason.
+function explain(text) {
+  const move = text.trim().toLowerCase();
+  const passage = /^[a-k]$/.test(move);
+  const ka = move.match(KA_MOVE);
+  if (!passage && !ka) return ["notAMove", { move: text }];
+  if (state.mode === "review") return ["reviewNoMoves", {}];
+  if (state.over || (!state.legal.length && state.mode !== "play")) return ["gameOverNoMove", {}];
+  if (state.mode === "play" && state.side !== state.person) return ["enginesTurnWait", {}];
+  if (state.mode === "watch" && state.running && state.cursor === state.moves.length) return ["watchRunning", {}];
+  const side = state.side;
+  const passages = state.position.split(" ")[4] || "--";
+  const at = (name) => state.board[pointIndex(name)];
+  if (state.phase === 1) {
+    if (!passage) return ["passageFirst", {}];
+    const south = passages[0];
+    if (side === "north" && south !== "-") {
+      if (state.rules.second_column === "any") {
+        if (move === mirrorFile(south)) return ["passageMirror", { file: move, south }];
+      } else if (south === "f") {
+        if (move === "f") return ["passageNotF", {}];
+      } else if (move === "f" || (move < "f") === (south < "f")) {
+        return ["passageOpposite", { file: south }];
+      }
+    }
+    return ["passageEmpty", { file: move }];
+  }
+  if (passage) return ["passageTaken", {}];
+  const [, from, to, directions] = ka;
+  if (state.phase === 2) {
+    const file = passages[side === "south" ? 0 : 1];
+    const own = side === "south" ? rankOf(to) <= 4 : rankOf(to) >= 6;
+    if (FILES[fileOf(to)] !== file || rankOf(to) !== rankOf(from) || !own) return ["entryLands", { file }];
+    if (at(to) !== ".") return ["notEmpty", { point: to }];
+    if (!isStone(at(from))) return ["entryNoStone", { from }];
+    const distance = Math.abs(fileOf(from) - fileOf(to));
+    if (distance === 2 && state.rules.ka_entry === "slide") return ["entrySlideOnly", { from }];
+    if (distance === 1 && state.rules.ka_entry === "jump") return ["entryJumpOnly", { from }];
+    if (distance === 2) {
+      const over = FILES[(fileOf(from) + fileOf(to)) / 2] + (rankOf(to) + 1);
+      if (!isStone(at(over))) return ["entryJumpEmpty", { over }];
+    }
+    if (distance !== 1 && distance !== 2) return ["entryTooFar", {}];
+  } else {
+    const kaPoint = pointName(state.board.indexOf(side === "south" ? "S" : "N"));
+    if (from !== kaPoint) return ["onlyKa", { ka: kaPoint }];
+    if (from === to || (fileOf(from) !== fileOf(to) && rankOf(from) !== rankOf(to))) return ["rookMove", {}];
+    for (const point of [...between(from, to), to]) {
+      const c = at(point);
+      if (c === "+") {
+        if (state.rules.centre !== "open") return ["holeWall", {}];
+        if (point === to) return ["holeStop", {}];
+      } else if (c !== ".") {
+        return ["blocked", { point }];
+      }
+    }
+  }
+  const there = state.legal.filter((m) => m.from === from && m.to === to).map((m) => m.move);
+  if (there.length && !directions) return ["ambiguous", { to, moves: there.join(", ") }];
+  if (there.length) return ["otherLines", { to, moves: there.join(", ") }];
+  return ["noCapture", { to }];
+}
+
+// A lesson's answer to a click on a point that takes no click: the move
+// it would make, explained.
+function explainClick(name) {
+  if (state.phase === 1) {
+    const own = state.side === "south" ? rankOf(name) <= 4 : rankOf(name) >= 6;
+    if (!own) {
+      learn.feedback = { kind: "wrong", say: () => t("passageHalf") };
+      renderLesson();
+      return;
+    }
+    refuse(name[0], explain(name[0]));
+  } else if (selected) {
+    refuse(selected + name, explain(selected + name));
+  } else if (state.phase === 3) {
+    refuse(name + name, explain(name + name));
+  } else {
+    // Phase 2: the stone would enter its rank's passage point.
+    const file = (state.position.split(" ")[4] || "--")[state.side === "south" ? 0 : 1];
+    refuse(name + file + name.slice(1), explain(name + file + name.slice(1)));
+  }
+}
+
+// ---- learn ----
+
+// The course's rule options are the protocol's names; the session's
+// `new` takes the page's fields.
+const OPTION_FIELDS = { "Pattern": "pattern", "Ka Entry": "ka_entry", "Second Column": "second_column", "Centre": "centre" };
+const DEFAULT_RULES = { pattern: "1", ka_entry: "slide", second_column: "opposite", centre: "wall" };
+// Progress in the browser: { lessonId: { step: next step to do, done: true once finished } }.
+const PROGRESS_KEY = "pasang-learn";
+
+// Whether a lesson's step waits for the person's move.
+const learning = () => Boolean(learn && learn.lesson && learn.phase === "task");
+const currentStep = () => learn.lesson.steps[learn.step];
+// A course text ({en, ms}) in the page's language.
+const words = (text) => (text && (text[language] || text.en)) || "";
+
+function loadProgress() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(PROGRESS_KEY));
+    return kept && typeof kept === "object" ? kept : {};
+  } catch (_) {
+    return {};
+  }
+}
+
+function saveProgress(progress) {
+  try { localStorage.setItem(PROGRESS_KEY, JSON.stringify(progress)); } catch (_) { /* no storage */ }
+}
+
+// ?mode=learn: the course menu; &lesson=ID one lesson from its first step
+// (&step=N from step N, as the menu's Continue links). The session
+// analyses, stopped: it only keeps the board and its legal moves.
+function startLearn() {
+  learn = { course: null, lesson: null, step: 0, phase: "menu", feedback: null, timer: null };
+  document.body.classList.add("learning");
+  send({ type: "mode", mode: "analyse" });
+  send({ type: "run", on: false });
+  renderLesson();
+  fetch("lessons.json")
+    .then((response) => {
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      return response.json();
+    })
+    .then((course) => {
+      learn.course = course;
+      const id = params.get("lesson");
+      const lesson = id === null ? null : course.lessons.find((l) => l.id === id);
+      // What was wrong with the address stays until the page is reloaded.
+      if (id !== null && !lesson) {
+        addressErrors.push(t("noSuchLesson", { id }));
+        showError();
+      }
+      if (lesson) {
+        const step = Math.max(0, Math.min(lesson.steps.length - 1, parseInt(params.get("step"), 10) || 0));
+        openLesson(lesson, step);
+      } else {
+        renderLesson();
+      }
+    })
+    .catch((error) => {
+      addressErrors.push(t("lessonsMissing", { why: error.message }));
+      showError();
+    });
+}
+
+function openLesson(lesson, step) {
+  learn.lesson = lesson;
+  learn.step = step;
+  loadStep();
+}
+
+// Puts the step's position on the board under its rules; the step's task
+// starts when the session's state shows it.
+function loadStep() {
+  const step = currentStep();
+  const rules = Object.assign({}, DEFAULT_RULES);
+  for (const [name, value] of Object.entries(step.options || {})) {
+    if (OPTION_FIELDS[name]) rules[OPTION_FIELDS[name]] = value;
+  }
+  learn.rules = rules;
+  learn.phase = "loading";
+  learn.feedback = null;
+  selected = null;
+  // The side to move plays from the bottom of the board.
+  flipped = step.position.split(" ")[1] === "n";
+  send({ type: "new", rules, position: step.position });
+  renderLesson();
+}
+
+// Each state the session sends, in Learn mode: the step's position shown
+// starts its task; after the right move, the next step follows.
+function onLearnState() {
+  if (!learn.lesson) return;
+  const step = currentStep();
+  const sameRules = Object.keys(learn.rules).every((key) => state.rules[key] === learn.rules[key]);
+  if (learn.phase === "loading" && state.start === step.position && sameRules && state.moves.length === 0) {
+    learn.phase = "task";
+    renderLesson();
+    drawBoard();
+  } else if (learn.phase === "right" && state.moves.length === 1 && !learn.timer) {
+    learn.timer = setTimeout(advance, 1200);
+  }
+}
+
+// The person's move in a step: one of `accept` moves on (the session
+// plays it, the board shows what it took); any other is refused with the
+// step's reason, or a general one, and the step stays.
+function learnTry(move) {
+  if (!learning()) return;
+  const step = currentStep();
+  selected = null;
+  litColumn = null;
+  if (step.accept.includes(move)) {
+    learn.phase = "right";
+    learn.feedback = { kind: "right", say: () => (step.right ? words(step.right) : t("right")) };
+    const progress = loadProgress();
+    const done = learn.step + 1 >= learn.lesson.steps.length;
+    const before = progress[learn.lesson.id] || {};
+    progress[learn.lesson.id] = { step: done ? 0 : learn.step + 1, done: done || Boolean(before.done) };
+    saveProgress(progress);
+    play(move);
+  } else {
+    const wrong = wrongTry(move);
+    learn.feedback = { kind: "wrong", say: wrong ? () => words(wrong.why) : () => t("notThisTask") };
+    drawBoard();
+  }
+  renderLesson();
+}
+
+// The step's wrong try for `move`; a move clicked without its direction
+// (from and to only) finds the try with those points.
+function wrongTry(move) {
+  const wrongs = currentStep().wrong || [];
+  return wrongs.find((w) => w.move === move)
+    || (KA_MOVE.test(move) && !move.match(KA_MOVE)[3]
+      ? wrongs.find((w) => w.move.startsWith(move) && /^[nsew]+$/.test(w.move.slice(move.length)))
+      : null)
+    || null;
+}
+
+function advance() {
+  learn.timer = null;
+  if (learn.step + 1 < learn.lesson.steps.length) {
+    learn.step += 1;
+    loadStep();
+  } else {
+    learn.phase = "done";
+    renderLesson();
+    drawBoard();
+  }
+}
+
+// The address of a lesson (at a step).
+function lessonLink(id, step) {
+  return `?mode=learn&lesson=${encodeURIComponent(id)}${step ? `&step=${step}` : ""}`;
+}
+
+function node(tag, attrs, text, parent) {
+  const made = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) made.setAttribute(key, value);
+  if (text !== undefined && text !== null) made.textContent = text;
+  if (parent) parent.appendChild(made);
+  return made;
+}
+
+// #lesson: the course menu, or the lesson with its step's words, what the
+// last try earned and the way on. Its data-lesson, data-step (from 0) and
+// data-state (menu, loading, task, right, done) are the page's testing
+// contract.
+function renderLesson() {
+  const box = $("lesson");
+  box.hidden = !learn;
+  if (!learn) return;
+  box.textContent = "";
+  const lesson = learn.lesson;
+  box.dataset.lesson = lesson ? lesson.id : "";
+  box.dataset.step = lesson ? String(learn.step) : "";
+  box.dataset.state = lesson ? learn.phase : "menu";
+  const progress = loadProgress();
+  if (!lesson) {
+    node("h2", {}, t("course"), box);
+    node("p", {}, t("courseIntro"), box);
+    if (!learn.course) return;
+    const list = node("ol", { id: "lesson-list" }, null, box);
+    for (const l of learn.course.lessons) {
+      const kept = progress[l.id] || {};
+      const item = node("li", {}, null, list);
+      const started = kept.step > 0;
+      node("a", { href: lessonLink(l.id, started ? kept.step : 0), "data-lesson-id": l.id }, words(l.title), item);
+      let status = t("lessonSteps", { count: l.steps.length });
+      if (started) status = t("lessonAt", { step: kept.step + 1, count: l.steps.length });
+      else if (kept.done) status = `✓ ${t("lessonDone")}`;
+      node("span", { class: "lesson-status" + (kept.done ? " done" : "") }, status, item);
+    }
+    if (learn.course.lessons.every((l) => (progress[l.id] || {}).done)) node("p", {}, t("courseComplete"), box);
+    return;
+  }
+  node("h2", {}, words(lesson.title), box);
+  const count = lesson.steps.length;
+  const bar = node("div", { class: "lesson-steps", "aria-hidden": "true" }, null, box);
+  for (let i = 0; i < count; i++) {
+    const done = i < learn.step || learn.phase === "done" || (i === learn.step && learn.phase === "right");
+    node("span", { class: done ? "done" : i === learn.step ? "current" : "" }, null, bar);
+  }
+  if (learn.phase === "done") {
+    node("p", { id: "lesson-text", class: "complete" }, t("lessonComplete"), box);
+  } else {
+    node("p", { class: "step-count" }, t("stepOf", { step: learn.step + 1, count }), box);
+    node("p", { id: "lesson-text" }, words(currentStep().text), box);
+  }
+  if (learn.feedback && learn.phase !== "done") {
+    node("p", { id: "lesson-feedback", class: learn.feedback.kind, role: "alert" }, learn.feedback.say(), box);
+  }
+  const links = node("p", { class: "lesson-links" }, null, box);
+  node("a", { href: "?mode=learn", id: "back-to-course" }, t("backToCourse"), links);
+  if (learn.phase === "done") {
+    const lessons = learn.course.lessons;
+    const next = lessons[lessons.indexOf(lesson) + 1];
+    node("a", { href: lessonLink(lesson.id, 0), id: "restart-lesson" }, t("restartLesson"), links);
+    if (next) node("a", { href: lessonLink(next.id, 0), id: "next-lesson", class: "primary" }, `${t("nextLesson")}: ${words(next.title)}`, links);
+  }
+}
+
 // ---- the panel ----
 
 function render() {
@@ -313,8 +702,9 @@ function render() {
   $("score-north").textContent = state.scores[1];
   $("phase").textContent = state.phase;
   $("thinking").hidden = !state.thinking;
-  document.title = `Pasang: ${statusText()} (${modeTitle(state.mode)})`;
-  document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", b.dataset.mode === state.mode));
+  document.title = learn ? `Pasang: ${t("learn")}` : `Pasang: ${statusText()} (${modeTitle(state.mode)})`;
+  document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", !learn && b.dataset.mode === state.mode));
+  $("learn-link").classList.toggle("active", Boolean(learn));
   document.querySelectorAll("#settings [class]").forEach((node) => {
     node.hidden = !node.classList.contains("for-" + state.mode);
   });
@@ -350,7 +740,9 @@ function modeTitle(mode) {
 // What to do now, said in words under the board.
 function renderHint() {
   let text = "";
-  if (state.mode === "review") {
+  if (learn) {
+    // The lesson says what to do.
+  } else if (state.mode === "review") {
     text = t("hintReview");
   } else if (state.over && state.moves.length && state.cursor === state.moves.length) {
     text = t("hintOver");
@@ -689,6 +1081,7 @@ function onMessage(event) {
       showError();
       $("choice").hidden = true;
       render();
+      if (learn) onLearnState();
       break;
     case "search":
       searchInfo = message;
@@ -724,6 +1117,12 @@ function onMessage(event) {
         if (!(moves && addressErrors.some((e) => e.startsWith("In the address, moves=")))) {
           addressErrors.push(`In the address, ${message.tag}: ${message.message}`);
         }
+      } else if (learn && learn.phase === "right") {
+        // The session refused the lesson's move (it should not): the step
+        // waits again, and says what the session said.
+        learn.phase = "task";
+        learn.feedback = { kind: "wrong", say: () => message.message };
+        renderLesson();
       } else showError.last = message.message;
       showError();
       break;
@@ -750,8 +1149,8 @@ function addressMode() {
   if (!params.has("mode")) return null;
   const asked = params.get("mode");
   const mode = asked.toLowerCase() === "analyze" ? "analyse" : asked.toLowerCase();
-  if (MODES.includes(mode)) return mode;
-  addressErrors.push(`In the address, mode=${asked}: there is no such mode; use play, analyse (or analyze), watch or review.`);
+  if (MODES.includes(mode) || mode === "learn") return mode;
+  addressErrors.push(`In the address, mode=${asked}: there is no such mode; use play, analyse (or analyze), watch, review or learn.`);
   showError();
   return null;
 }
@@ -777,6 +1176,12 @@ function connect() {
     }
     showError();
     send(settings);
+    // Learn mode puts each step's position on the board itself.
+    const mode = addressMode();
+    if (mode === "learn") {
+      startLearn();
+      return;
+    }
     if (params.has("position")) {
       send({ type: "new", position: params.get("position"), tag: `position=${params.get("position")}` });
     }
@@ -790,7 +1195,6 @@ function connect() {
       moves.forEach((move, i) => send({ type: "move", move, tag: `moves=${params.get("moves")} (move ${i + 1}, '${move}')` }));
     }
     const side = params.get("side");
-    const mode = addressMode();
     if (mode) {
       send({ type: "mode", mode, side: side || "south", tag: `mode=${params.get("mode")}${side ? "&side=" + side : ""}` });
       if (mode === "play" && side === "north") flipped = true;
@@ -813,6 +1217,8 @@ function connect() {
     for (const move of state.moves) send({ type: "move", move });
     send({ type: "goto", ply: state.cursor });
     send({ type: "mode", mode: state.mode, side: state.person || "south" });
+    // A lesson's board stays idle: no search runs in Learn mode.
+    if (learn) send({ type: "run", on: false });
   };
 }
 
@@ -855,6 +1261,7 @@ function setUp() {
     setLanguage($("language").value);
     $("moves").dataset.empty = t("noMoves");
     if (state) { render(); renderReview(); }
+    renderLesson();
   };
   applyLanguage();
   $("moves").dataset.empty = t("noMoves");
@@ -868,8 +1275,13 @@ function setUp() {
   $("board").addEventListener("pointermove", onBoardHover);
   $("board").addEventListener("pointerleave", () => { if (litColumn !== null) { litColumn = null; drawBoard(); } });
   document.querySelectorAll("#modes button").forEach((b) => {
-    b.onclick = () => send({ type: "mode", mode: b.dataset.mode, side: $("side").value });
+    b.onclick = () => {
+      // From a lesson, another mode is another page.
+      if (learn) location.search = `?mode=${b.dataset.mode}`;
+      else send({ type: "mode", mode: b.dataset.mode, side: $("side").value });
+    };
   });
+  $("move-form").addEventListener("submit", onTypedMove);
   $("side").onchange = () => send({ type: "mode", mode: "play", side: $("side").value });
   for (const key of ["skill", "movetime", "multipv"]) {
     $(key).onchange = () => send({ type: "settings", [key]: Number($(key).value) });
@@ -901,7 +1313,7 @@ function setUp() {
   window.addEventListener("resize", () => { if (state && state.mode === "review") drawGraph(); });
   $("choice-cancel").onclick = () => { $("choice").hidden = true; showCaptures([]); };
   document.addEventListener("keydown", (event) => {
-    if (!state || event.target.closest("input, select, textarea")) return;
+    if (!state || learn || event.target.closest("input, select, textarea")) return;
     const to = { ArrowLeft: state.cursor - 1, ArrowRight: state.cursor + 1, Home: 0, End: state.moves.length }[event.key];
     if (to !== undefined) {
       event.preventDefault();

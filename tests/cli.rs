@@ -417,7 +417,9 @@ fn play_keeps_a_game_interrupted_by_ctrl_c() {
     assert_eq!(games[0].tag("PlyCount"), Some("2"), "{text}");
     assert_eq!(games[0].moves[0].text, "c");
     assert_eq!(games[0].result, pasang::record::GameResult::Unfinished);
-    assert!(games[0].replay().is_ok());
+    games[0]
+        .replay()
+        .expect("the game left at the prompt replays");
     assert_eq!(games[1].tag("North"), Some("Bo"));
     assert_eq!(games[1].tag("PlyCount"), Some("0"), "{text}");
     assert_eq!(games[1].result, pasang::record::GameResult::Unfinished);

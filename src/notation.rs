@@ -488,12 +488,16 @@ mod tests {
     #[test]
     fn move_syntax() {
         assert_eq!(parse_syntax("c"), Ok(Syntax::Passage(2)));
-        assert!(parse_syntax("l").is_err());
-        assert!(parse_syntax("a0a1n").is_err());
-        assert!(parse_syntax("a12a1n").is_err());
-        assert!(parse_syntax("a1a2nn").is_err());
-        assert!(parse_syntax("a1a2x").is_err());
-        assert!(parse_syntax("a1").is_err());
+        for (text, reason) in [
+            ("l", "a passage is one file letter a-k"),
+            ("a0a1n", "origin is not a point a1-k11"),
+            ("a12a1n", "origin is not a point a1-k11"),
+            ("a1a2nn", "a direction is repeated"),
+            ("a1a2x", "directions are letters n, s, e, w"),
+            ("a1", "landing point is not a point a1-k11"),
+        ] {
+            assert_eq!(parse_syntax(text), Err(reason), "{text}");
+        }
         assert!(matches!(
             parse_syntax("a10a11e"),
             Ok(Syntax::Ka {

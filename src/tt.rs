@@ -418,7 +418,13 @@ mod tests {
     #[test]
     fn size_follows_the_option() {
         assert_eq!(TranspositionTable::new(2).size_bytes(), 2 << 20);
-        assert!(TranspositionTable::try_new(0).is_err());
-        assert!(TranspositionTable::try_new(MAX_HASH_MIB + 1).is_err());
+        assert_eq!(
+            TranspositionTable::try_new(0).err(),
+            Some(TableError::SizeOutOfRange(0))
+        );
+        assert_eq!(
+            TranspositionTable::try_new(MAX_HASH_MIB + 1).err(),
+            Some(TableError::SizeOutOfRange(MAX_HASH_MIB + 1))
+        );
     }
 }

@@ -902,8 +902,15 @@ fn review_screenshots() {
     );
     let shoot = |browser: &mut Browser, name: &str, width: u32, height: u32, mobile: bool| {
         browser.viewport(width, height, mobile);
-        // Let the page lay itself out again (the graph redraws on resize).
-        std::thread::sleep(Duration::from_millis(500));
+        // The page has laid itself out again: the graph, redrawn on
+        // resize, is as wide as its box.
+        browser.wait_for(
+            &format!(
+                "innerWidth === {width} && (() => {{ const g = document.querySelector('#graph');
+                   return g.viewBox.baseVal.width === Math.max(60, g.clientWidth || g.getBoundingClientRect().width); }})()"
+            ),
+            5,
+        );
         let page_height = browser
             .eval("document.documentElement.scrollHeight")
             .as_f64()

@@ -152,9 +152,9 @@ fn check_position(position: &Position, rules: &Rules) -> Result<(), TestCaseErro
         (Some(_), Some(_)) => {
             let mut parts = position.parts();
             parts.side = opponent;
-            let passed = Position::try_from(parts);
-            prop_assert!(passed.is_ok(), "{:?}: {:?}", position, passed);
-            let passed = passed.unwrap();
+            let passed = Position::try_from(parts).map_err(|error| {
+                TestCaseError::fail(format!("{position:?} with the turn passed: {error}"))
+            })?;
             prop_assert_eq!(passed.phase(), Phase::KaMove);
             prop_assert_eq!(counted, count_moves(&passed, rules));
         }

@@ -4,11 +4,13 @@
 
 mod common;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::browser::KillOnDrop;
 use common::protocol::*;
 
 // ---------------------------------------------------------------------------
@@ -73,20 +75,49 @@ fn quit_with_queued_searches_answers_each() {
 
 #[test]
 fn a_closed_output_pipe_does_not_crash_the_engine() {
-    // The GUI stops reading (or dies) while the engine still talks.
-    let mut child = common::pasang()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the pasang binary starts");
+    // The GUI stops reading (or dies) while the engine still talks. What
+    // it says goes nowhere, so the debug log on stderr shows how far it
+    // got. The engine is killed if the test fails before it exits.
+    let mut child = KillOnDrop(
+        common::pasang()
+            .env("RUST_LOG", "debug")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the pasang binary starts"),
+    );
+    let child = &mut child.0;
     drop(child.stdout.take());
+    let log = Arc::new(Mutex::new(String::new()));
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let reader = {
+        let log = Arc::clone(&log);
+        thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(read @ 1..) = stderr.read(&mut chunk) {
+                log.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&chunk[..read]));
+            }
+        })
+    };
     let mut stdin = child.stdin.take().expect("piped stdin");
     stdin
         .write_all(b"uci\nisready\ngo depth 5\nd\nbench 2\ngo infinite\n")
         .expect("the engine reads its input");
     stdin.flush().expect("flush");
-    thread::sleep(Duration::from_millis(200));
+    // Everything before `go infinite` has answered into the closed pipe
+    // (bench's last line), and the search after it has too.
+    common::wait_until(
+        WORK,
+        "the engine answering into its closed output up to go infinite's info lines",
+        || {
+            let log = log.lock().unwrap();
+            log.find(">> Nodes/second")
+                .is_some_and(|bench| log[bench..].contains(">> info depth"))
+        },
+    );
     let _ = stdin.write_all(b"stop\nquit\n");
     drop(stdin);
     let deadline = Instant::now() + WORK;
@@ -102,6 +133,9 @@ fn a_closed_output_pipe_does_not_crash_the_engine() {
         thread::sleep(Duration::from_millis(5));
     };
     assert_eq!(status.code(), Some(0), "{status}");
+    reader
+        .join()
+        .expect("the stderr reader ends with the engine");
 }
 
 #[test]

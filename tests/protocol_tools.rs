@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::thread;
 use std::time::Duration;
 
 use common::protocol::*;
@@ -168,7 +167,11 @@ fn stop_drops_the_long_commands_queued_behind_it() {
     engine.send(&format!(
         "{LONG_PERFT}\nbench 40\ngo perft 14\ngo depth 60\nd\n{LONG_PERFT}"
     ));
-    thread::sleep(WATCH);
+    // Once `readyok` is back the engine has taken every line above:
+    // `isready` is answered at once while a long command is queued or
+    // runs, and only after the lines before it are read. So the `stop`
+    // reaches the running perft and the commands queued behind it.
+    engine.sync_within(READY);
     engine.send("stop");
     // The running perft ends with what it counted, the queued ones with
     // nothing; the queued search answers at once; `d` still runs.
@@ -195,7 +198,9 @@ fn quit_and_end_of_input_end_any_long_command() {
             engine.send_silent(MIDDLEGAME);
             engine.send(command);
             engine.send(LONG_PERFT); // queued behind it
-            thread::sleep(Duration::from_millis(200));
+            // `readyok` at once: the engine has read both and the long
+            // command is queued or running when the end comes.
+            engine.sync_within(READY);
             if end == "end of input" {
                 engine.close_stdin();
             } else {

@@ -111,10 +111,9 @@ fn run_examples(document: &str) -> PathBuf {
         );
         if json {
             for line in stdout.lines() {
-                assert!(
-                    serde_json::from_str::<serde_json::Value>(line).is_ok(),
-                    "{written}: not JSON: {line}"
-                );
+                if let Err(error) = serde_json::from_str::<serde_json::Value>(line) {
+                    panic!("{written}: not JSON ({error}): {line}");
+                }
             }
         }
         if let Some(expected) = comment.as_deref().filter(|c| c.contains(": ")) {

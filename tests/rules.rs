@@ -50,6 +50,15 @@ fn play(position: &Position, rules: &Rules, text: &str) -> Position {
     position.play(mv)
 }
 
+/// Why `text`, well-formed, is no legal move of `position`; fails if it is
+/// legal or malformed.
+fn illegal(position: &Position, rules: &Rules, text: &str) -> String {
+    match parse_move(position, rules, text) {
+        Err(MoveError::Illegal { reason, .. }) => reason,
+        other => panic!("{text} in {position:?}: expected an illegal move, got {other:?}"),
+    }
+}
+
 fn rules_with(ka_entry: KaEntry, second_column: SecondColumn, centre: Centre) -> Rules {
     Rules {
         pattern: Pattern::One,
@@ -173,8 +182,12 @@ fn same_colour_runs_on_both_sides_form_one_line_taken_whole() {
         "s 0 0 cj",
     );
     assert_eq!(moves(&before, &rules), sorted(&["d1d3ew"]));
-    assert!(parse_move(&before, &rules, "d1d3e").is_err());
-    assert!(parse_move(&before, &rules, "d1d3w").is_err());
+    for part in ["d1d3e", "d1d3w"] {
+        assert_eq!(
+            illegal(&before, &rules, part),
+            "no capturable line in those directions from d3"
+        );
+    }
     let after = play(&before, &rules, "d1d3ew");
     assert_eq!(
         format_position(&after),
@@ -779,7 +792,10 @@ fn suntuk_in_phase_two_loses_whatever_the_score() {
             }
         );
     }
-    assert!(parse_move(&before, &Rules::default(), "b3c3n").is_err());
+    assert_eq!(
+        illegal(&before, &Rules::default(), "b3c3n"),
+        "the game is over: no legal move"
+    );
 }
 
 #[test]
@@ -965,6 +981,11 @@ fn with_rank(rank: usize, text: &str) -> String {
     format!("{} {rest}", ranks.join("/"))
 }
 
+/// The position `text` gives; fails with the error if there is none.
+fn accepted(text: &str) -> Position {
+    parse_position(text).unwrap_or_else(|error| panic!("refused {text:?}: {error}"))
+}
+
 /// The error for `text`, with its message containing every one of `words`.
 fn rejected(text: &str, words: &[&str]) -> PositionError {
     let error = match parse_position(text) {
@@ -1077,18 +1098,21 @@ fn rejects_bad_scores() {
         rejected(&with_field(3, score), &["north score", "0 to 180"]);
     }
     for score in ["0", "3"] {
-        assert!(parse_position(&with_field(2, score)).is_ok());
-        assert!(parse_position(&with_field(3, score)).is_ok());
+        accepted(&with_field(2, score));
+        accepted(&with_field(3, score));
     }
     // 180 is a valid score, but only with nothing else left to win: the
     // stones of `VALID` and its other score would pass the 180 points of
     // all stones (a capture could then print a score the parser rejects).
     let bare = "........../.........../.........../.........../.........../.....+...../\
                 .........../.........../.........../.........../...........";
-    assert!(parse_position(&format!(".{bare} s 180 0 cj")).is_ok()); // nothing left
-    assert!(parse_position(&format!(".{bare} s 180 0 --")).is_err()); // not a start layout
+    accepted(&format!(".{bare} s 180 0 cj")); // nothing left
+    assert!(matches!(
+        rejected(&format!(".{bare} s 180 0 --"), &["start layout"]),
+        PositionError::Parts(PartsError::StartLayout(_))
+    ));
     let one_stone = format!("w..........{}", &bare[10..]);
-    assert!(parse_position(&format!("{one_stone} n 178 0 c-")).is_ok());
+    accepted(&format!("{one_stone} n 178 0 c-"));
     assert!(matches!(
         rejected(&format!("{one_stone} n 179 0 c-"), &["180"]),
         PositionError::Parts(PartsError::Points(181))
@@ -1156,15 +1180,15 @@ fn rejects_every_impossible_phase_combination() {
     ];
     for (south, north, side, passages) in possible {
         let text = format!("{} {side} 0 0 {passages}", board_with_kas(south, north));
-        assert!(parse_position(&text).is_ok(), "{text}");
+        accepted(&text);
     }
 }
 
 #[test]
 fn start_layouts_must_be_full_balanced_and_symmetric() {
     let start = Pattern::One.start_position_string();
-    assert!(parse_position(&start).is_ok());
-    assert!(parse_position(&Pattern::Two.start_position_string()).is_ok());
+    accepted(&start);
+    accepted(&Pattern::Two.start_position_string());
     // Any other full, 60/60, symmetric layout is fine: the colours swapped.
     let swapped: String = start
         .split_once(' ')
@@ -1177,7 +1201,7 @@ fn start_layouts_must_be_full_balanced_and_symmetric() {
             other => other,
         })
         .collect();
-    assert!(parse_position(&format!("{swapped} s 0 0 --")).is_ok());
+    accepted(&format!("{swapped} s 0 0 --"));
 
     // a1 (white) emptied.
     let empty_point = start.replacen("wbbbbbwwwww s", ".bbbbbwwwww s", 1);
@@ -1200,9 +1224,9 @@ fn start_layouts_must_be_full_balanced_and_symmetric() {
         .split('/')
         .map(|rank| rank.chars().rev().collect())
         .collect();
-    assert!(parse_position(&format!("{} s 0 0 --", mirrored.join("/"))).is_ok());
+    accepted(&format!("{} s 0 0 --", mirrored.join("/")));
     // Later positions may hold any stones.
-    assert!(parse_position(&empty_point.replace(" s 0 0 --", " n 2 0 c-")).is_ok());
+    accepted(&empty_point.replace(" s 0 0 --", " n 2 0 c-"));
 }
 
 #[test]
@@ -1243,7 +1267,7 @@ fn hostile_input_never_panics() {
     for input in &inputs {
         if let Ok(position) = parse_position(input) {
             // Whatever is accepted prints back to something that parses.
-            assert!(parse_position(&format_position(&position)).is_ok());
+            accepted(&format_position(&position));
         }
         let _ = parse_move(&game, &rules, input);
     }

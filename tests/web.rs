@@ -185,6 +185,13 @@ fn searches_give_the_native_move_and_node_count() {
     assert_eq!(native, wasm);
 }
 
+/// The `time` (ms) of an `info depth` line.
+fn info_time(line: &str) -> Option<u64> {
+    let words: Vec<&str> = line.strip_prefix("info depth ")?.split(' ').collect();
+    let at = words.iter().position(|word| *word == "time")?;
+    words.get(at + 1)?.parse().ok()
+}
+
 #[test]
 fn stop_and_isready_are_heard_while_it_searches() {
     let Some(site) = site("stop_and_isready_are_heard_while_it_searches") else {
@@ -193,8 +200,12 @@ fn stop_and_isready_are_heard_while_it_searches() {
     let mut wasm = wasm_engine(site);
     wasm.send("position startpos");
     wasm.send("go infinite");
-    wasm.expect_line("an info line", |line| line.starts_with("info depth"), LONG);
-    std::thread::sleep(Duration::from_millis(300));
+    // Well into the search: an iteration ended after 300 ms of it.
+    wasm.expect_line(
+        "an info line after 300 ms of search",
+        |line| info_time(line).is_some_and(|ms| ms >= 300),
+        LONG,
+    );
     let asked = Instant::now();
     wasm.send("isready");
     wasm.expect_line("readyok", |line| line == "readyok", LONG);

@@ -464,14 +464,37 @@ mod tests {
         assert_eq!(base, fen);
         assert!(moves.is_empty());
         assert_eq!(parse_line("a/b moves c").unwrap().1, ["c"]);
-        assert!(parse_line("startpos c j").is_err());
+        let after_startpos = parse_line("startpos c j");
+        assert!(
+            matches!(
+                &after_startpos,
+                Err(InputError::NotAPosition(ArgumentError::AfterStartpos(word))) if word == "c"
+            ),
+            "{after_startpos:?}"
+        );
         assert!(
             parse_line("bogus line")
                 .unwrap_err()
                 .to_string()
                 .contains("'bogus'")
         );
-        assert!(parse_line("fen").is_err());
-        assert!(parse_line("position").is_err());
+        let fen = parse_line("fen");
+        assert!(
+            matches!(
+                fen,
+                Err(InputError::NotAPosition(
+                    ArgumentError::MissingPositionString
+                ))
+            ),
+            "{fen:?}"
+        );
+        let empty = parse_line("position");
+        assert!(
+            matches!(
+                empty,
+                Err(InputError::NotAPosition(ArgumentError::MissingBase))
+            ),
+            "{empty:?}"
+        );
     }
 }

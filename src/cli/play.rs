@@ -713,7 +713,7 @@ mod tests {
         assert_eq!(records.len(), 2, "{text}");
         assert_eq!(records[0].result, GameResult::Unfinished);
         assert_eq!(records[0].moves.len(), 2, "{text}");
-        assert!(records[0].replay().is_ok());
+        records[0].replay().expect("the game left replays");
         assert_eq!(records[0].tag("South"), Some("Ani"));
         let engine = format!("pasang {} (skill 20)", env!("CARGO_PKG_VERSION"));
         assert_eq!(records[0].tag("North"), Some(engine.as_str()));
@@ -728,7 +728,7 @@ mod tests {
         );
         assert!(time.ends_with('s'), "{comment}");
         assert_eq!(records[1].result, GameResult::SouthWins, "{text}");
-        assert!(records[1].replay().is_ok());
+        records[1].replay().expect("the game won replays");
     }
 
     #[test]

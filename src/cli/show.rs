@@ -286,7 +286,18 @@ mod tests {
         let (_, replay, title) = from_record(&path, 1, Some(3)).unwrap();
         assert_eq!(replay.moves().len(), 3);
         assert!(title.contains("after 3 of 4 plies"), "{title}");
-        assert!(from_record(&path, 2, None).is_err());
+        let missing = from_record(&path, 2, None).err();
+        assert!(
+            matches!(
+                missing,
+                Some(CliError::NoSuchGame {
+                    game: 2,
+                    count: 1,
+                    ..
+                })
+            ),
+            "{missing:?}"
+        );
         std::fs::remove_file(&path).unwrap();
     }
 

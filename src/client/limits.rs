@@ -168,10 +168,18 @@ mod tests {
     #[test]
     fn bad_time_controls_are_errors() {
         for bad in [
-            "", "+1", "x+1", "10+", "10+y", "-1+0", "0+1", "inf", "nan+0", "1e9",
+            "", "+1", "x+1", "10+", "10+y", "-1+0", "inf", "nan+0", "1e9",
         ] {
-            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+            assert_eq!(
+                bad.parse::<TimeControl>(),
+                Err(TimeControlError::Invalid(bad.into())),
+                "{bad}"
+            );
         }
+        assert_eq!(
+            "0+1".parse::<TimeControl>(),
+            Err(TimeControlError::NoTime("0+1".into()))
+        );
     }
 
     #[test]

@@ -253,12 +253,15 @@ mod tests {
         let spec: EngineSpec = "cmd=e,proto=ugi".parse().unwrap();
         assert_eq!(spec.protocol, Protocol::Ugi);
         assert_eq!(spec.protocol.clock_words()[0], "p1time");
-        for bad in [
-            "cmd=e,proto=",
-            "cmd=e,proto=xboard",
-            "cmd=e,proto=ugi,proto=uci",
+        for (bad, why) in [
+            ("cmd=e,proto=", SpecError::UnknownProtocol(String::new())),
+            (
+                "cmd=e,proto=xboard",
+                SpecError::UnknownProtocol("xboard".into()),
+            ),
+            ("cmd=e,proto=ugi,proto=uci", SpecError::Twice("proto")),
         ] {
-            assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<EngineSpec>(), Err(why), "{bad}");
         }
     }
 
@@ -270,21 +273,36 @@ mod tests {
 
     #[test]
     fn bad_specs_are_errors() {
-        for bad in [
-            "",
-            "name=x",
-            "cmd=",
-            "cmd=a,cmd=b",
-            "cmd=a,name=",
-            "cmd=a,colour=red",
-            "cmd=a,option.=3",
-            "cmd=a,justtext",
-            "cmd=a,depth=0",
-            "cmd=a,nodes=x",
-            "cmd=a,tc=fast",
-            "cmd=a,proto=UGI",
+        for (bad, why) in [
+            ("", SpecError::MissingCommand),
+            ("name=x", SpecError::MissingCommand),
+            ("cmd=", SpecError::Empty("cmd")),
+            ("cmd=a,cmd=b", SpecError::Twice("cmd")),
+            ("cmd=a,name=", SpecError::Empty("name")),
+            ("cmd=a,colour=red", SpecError::UnknownKey("colour".into())),
+            ("cmd=a,option.=3", SpecError::OptionWithoutName),
+            ("cmd=a,justtext", SpecError::NotKeyValue("justtext".into())),
+            (
+                "cmd=a,depth=0",
+                SpecError::NotPositive {
+                    key: "depth",
+                    value: "0".into(),
+                },
+            ),
+            (
+                "cmd=a,nodes=x",
+                SpecError::NotPositive {
+                    key: "nodes",
+                    value: "x".into(),
+                },
+            ),
+            (
+                "cmd=a,tc=fast",
+                SpecError::TimeControl(TimeControlError::Invalid("fast".into())),
+            ),
+            ("cmd=a,proto=UGI", SpecError::UnknownProtocol("UGI".into())),
         ] {
-            assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<EngineSpec>(), Err(why), "{bad}");
         }
     }
 

@@ -183,15 +183,17 @@ mod tests {
         board.on_page(r#"{"type":"settings","movetime":50}"#);
         board.on_page(r#"{"type":"move","move":"e"}"#);
         let mut plies = 0;
-        for _ in 0..200 {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while plies < 2 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the engine did not answer the move within 30 s ({plies} plies)"
+            );
             board.tick();
             for message in messages(&board) {
                 if message["type"] == "state" {
                     plies = message["moves"].as_array().map_or(0, Vec::len);
                 }
-            }
-            if plies >= 2 {
-                break;
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
         }

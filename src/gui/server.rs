@@ -187,7 +187,12 @@ mod tests {
         let spec = engine_spec(Some("cmd=other --flag,option.Hash=32")).unwrap();
         assert_eq!(spec.args, ["--flag"]);
         assert_eq!(spec.options, [("Hash".to_string(), "32".to_string())]);
-        assert!(engine_spec(Some("cmd=x,movetime=5")).is_err());
-        assert!(engine_spec(Some("name=x")).is_err());
+        let limits = engine_spec(Some("cmd=x,movetime=5"));
+        assert!(matches!(limits, Err(GuiError::Limits)), "{limits:?}");
+        let no_command = engine_spec(Some("name=x"));
+        assert!(
+            matches!(no_command, Err(GuiError::Engine(SpecError::MissingCommand))),
+            "{no_command:?}"
+        );
     }
 }

@@ -519,18 +519,45 @@ mod tests {
             (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
             (-1.0, 5.0, 0.05, 0.05)
         );
-        for bad in [
-            "",
-            "elo0=0",
-            "elo0=10 elo1=0",
-            "elo0=0 elo1=10 alpha=0",
-            "elo0=0 elo1=10 alpha=0.6 beta=0.5",
-            "elo0=0 elo1=x",
-            "elo0=0 elo1=10 gamma=1",
-            "elo0=0 elo0=1 elo1=2",
-            "elo0",
+        for (bad, why) in [
+            ("", SprtError::MissingElo),
+            ("elo0=0", SprtError::MissingElo),
+            (
+                "elo0=10 elo1=0",
+                SprtError::EloOrder {
+                    elo0: 10.0,
+                    elo1: 0.0,
+                },
+            ),
+            (
+                "elo0=0 elo1=10 alpha=0",
+                SprtError::Risks {
+                    alpha: 0.0,
+                    beta: 0.05,
+                },
+            ),
+            (
+                "elo0=0 elo1=10 alpha=0.6 beta=0.5",
+                SprtError::Risks {
+                    alpha: 0.6,
+                    beta: 0.5,
+                },
+            ),
+            (
+                "elo0=0 elo1=x",
+                SprtError::NotANumber {
+                    key: "elo1".into(),
+                    value: "x".into(),
+                },
+            ),
+            (
+                "elo0=0 elo1=10 gamma=1",
+                SprtError::UnknownParameter("gamma".into()),
+            ),
+            ("elo0=0 elo0=1 elo1=2", SprtError::GivenTwice("elo0".into())),
+            ("elo0", SprtError::NotKeyValue("elo0".into())),
         ] {
-            assert!(Sprt::parse(bad).is_err(), "{bad}");
+            assert_eq!(Sprt::parse(bad), Err(why), "{bad}");
         }
     }
 

@@ -482,7 +482,10 @@ mod tests {
                 value: None
             })
         );
-        assert!(parse("setoption value 3").is_err());
+        assert_eq!(
+            parse("setoption value 3"),
+            Err(CommandError::Invalid(ArgumentError::SetOptionSyntax))
+        );
     }
 
     #[test]
@@ -503,8 +506,14 @@ mod tests {
         };
         assert_eq!(fen, "a b c d e");
         assert_eq!(moves, ["x"]);
-        assert!(parse("position").is_err());
-        assert!(parse("position fen").is_err());
+        assert_eq!(
+            parse("position"),
+            Err(CommandError::Invalid(ArgumentError::MissingBase))
+        );
+        assert_eq!(
+            parse("position fen"),
+            Err(CommandError::Invalid(ArgumentError::MissingPositionString))
+        );
     }
 
     #[test]
@@ -546,7 +555,10 @@ mod tests {
             }
         }
         // Clocks may run negative in a GUI: they count as zero.
-        assert!(parse("go wtime -20 btime 100").is_ok());
+        let Ok(Command::Go(params)) = parse("go wtime -20 btime 100") else {
+            panic!("negative clock");
+        };
+        assert_eq!(params.time, [Some(0), Some(100)]);
         assert_eq!(shorten("a\u{1b}b\0"), "a?b?");
         assert!(matches!(
             parse("go perft 3"),

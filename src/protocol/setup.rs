@@ -264,7 +264,11 @@ mod tests {
         assert_eq!(engine.game_rules(), &crate::rules::Rules::default());
         set_position(&mut engine, &PositionBase::StartPos, &[]).unwrap();
         assert_eq!(engine.game_rules().pattern, crate::rules::Pattern::Two);
-        assert!(set_option(&mut engine, "Centre", Some("sideways")).is_err());
+        let refused = set_option(&mut engine, "Centre", Some("sideways")).unwrap_err();
+        assert!(
+            matches!(&refused, Refusal::Rule(error) if error.given == "sideways"),
+            "{refused:?}"
+        );
         assert_eq!(engine.rules().pattern, crate::rules::Pattern::Two);
     }
 

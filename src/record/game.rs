@@ -167,7 +167,18 @@ mod tests {
         assert_eq!(error.number, 2);
         // The good move before the bad one stays played.
         assert_eq!(game.len(), 4);
-        assert!(game.play("x9").is_err());
+        let refused = game.play("x9");
+        assert!(
+            matches!(
+                refused,
+                Err(crate::notation::MoveError::Malformed {
+                    reason: "origin is not a point a1-k11",
+                    ..
+                })
+            ),
+            "{refused:?}"
+        );
+        assert_eq!(game.len(), 4);
         game.truncate(1);
         assert_eq!(game.moves().len(), 1);
         assert_eq!(

@@ -426,7 +426,7 @@ mod tests {
 
     #[test]
     fn bad_books_are_errors() {
-        assert!(parse_book("").is_err());
+        assert_eq!(parse_book("").err(), Some(BookError::Empty));
         assert!(
             parse_book("not a position")
                 .unwrap_err()

@@ -86,8 +86,13 @@ mod tests {
     fn shards_parse_and_reject_nonsense() {
         assert_eq!("2/8".parse(), Ok(Shard { index: 1, count: 8 }));
         assert_eq!(" 1/1 ".parse::<Shard>().unwrap().to_string(), "1/1");
-        for bad in ["", "3", "0/2", "3/2", "a/b", "1/0", "-1/2", "1/2/3"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        for bad in ["", "3", "a/b", "-1/2", "1/2/3"] {
+            let syntax = ShardError::Syntax(bad.into());
+            assert_eq!(bad.parse::<Shard>(), Err(syntax), "{bad}");
+        }
+        for (bad, index, count) in [("0/2", 0, 2), ("3/2", 3, 2), ("1/0", 1, 0)] {
+            let out_of_range = ShardError::OutOfRange { index, count };
+            assert_eq!(bad.parse::<Shard>(), Err(out_of_range), "{bad}");
         }
         assert_eq!(
             "0/2".parse::<Shard>().unwrap_err().to_string(),

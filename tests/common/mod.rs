@@ -52,6 +52,21 @@ pub fn missing_tool(test: &str, tool: &str, install: &str) {
     let _ = writeln!(std::io::stderr(), "skipped {message}");
 }
 
+/// Waits until `condition` holds, checking it every few milliseconds, for
+/// at most `timeout`; past that the test fails, saying that `what` did not
+/// happen. For a test that would otherwise sleep and hope: it goes on as
+/// soon as the thing it waits for is there, and says so when it never is.
+pub fn wait_until(timeout: Duration, what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = Instant::now() + timeout;
+    while !condition() {
+        assert!(
+            Instant::now() < deadline,
+            "timed out after {timeout:?}: {what} did not happen"
+        );
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Runs `pasang` with `args` to the end, feeding it `input` on stdin.
 pub fn run(args: &[&str], input: &str) -> Output {
     let mut child = pasang()

@@ -17,7 +17,7 @@ use crate::notation::{MoveError, format_position, parse_move};
 use crate::outcome::Status;
 use crate::position::Player;
 use crate::record::Game;
-use crate::record::{GameResult, Record, RecordMove, Scoresheet};
+use crate::record::{GameResult, Record, Scoresheet};
 use crate::rules::Rules;
 use crate::search::{Limits, Score, Silent};
 use crate::tt::MAX_HASH_MIB;
@@ -278,27 +278,12 @@ impl Sitting {
             Ending::Over => GameResult::of_status(&Status::of(&self.replay.current(), &self.rules)),
             Ending::Left | Ending::EndOfInput => GameResult::Unfinished,
         };
-        let moves = self
-            .replay
-            .moves()
-            .iter()
-            .zip(&self.comments)
-            .map(|(mv, comment)| RecordMove {
-                text: mv.to_string(),
-                comment: comment.clone(),
-                mark: None,
-            })
-            .collect();
         Record::from_game(Scoresheet {
-            event: "pasang play",
             numbering: vec![("Round", round.to_string())],
             players,
-            rules: self.rules,
-            start: format_position(&self.replay.positions()[0]),
-            moves,
             result,
             ply_count: true,
-            ..Scoresheet::default()
+            ..Scoresheet::of_game("pasang play", &self.replay, &self.comments)
         })
     }
 

@@ -184,7 +184,7 @@ pub fn play_game(
             ..Limits::default()
         },
     };
-    let mut position = opening.position;
+    let mut position = opening.position();
     // Scores wait for the result; the side to move of each is kept in
     // its position.
     let mut searched = Vec::new();
@@ -223,7 +223,7 @@ pub fn play_game(
     Ok(DataGame {
         index,
         rules,
-        plies: opening.plies,
+        plies: opening.plies(),
         records,
         status,
     })

@@ -14,7 +14,7 @@ use crate::outcome::{Reason, Status};
 use crate::outcome::{describe_result, player_title};
 use crate::position::{Player, Position};
 use crate::record::{
-    self, Ending, GameResult, Record, RecordError, RecordMove, ReplayError, Scoresheet, Termination,
+    self, Ending, GameResult, Record, RecordError, ReplayError, Scoresheet, Termination,
 };
 use crate::rules::{RULE_OPTIONS, Rules};
 
@@ -207,23 +207,11 @@ impl Game {
             None => (GameResult::of_status(&self.end_status()), None),
         };
         Record::from_game(Scoresheet {
-            event: "pasang gui",
             players: [south.to_string(), north.to_string()],
-            rules: self.rules(),
             start: self.start_string(),
-            moves: self
-                .game
-                .moves()
-                .iter()
-                .map(|mv| RecordMove {
-                    text: mv.to_string(),
-                    comment: None,
-                    mark: None,
-                })
-                .collect(),
             result,
             ending,
-            ..Scoresheet::default()
+            ..Scoresheet::of_game("pasang gui", &self.game, &[])
         })
     }
 

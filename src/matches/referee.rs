@@ -17,11 +17,10 @@ use crate::client::{
     ClientError, EngineProcess, EngineScore, EngineSpec, Identity, InfoLine, MatchLimits,
     rule_settings,
 };
-use crate::notation::parse_move;
 use crate::outcome::{Reason, Status};
 use crate::position::{Player, Position};
 use crate::protocol::{Command, GoParams, PositionBase, ReplyKind};
-use crate::record::{Ending, GameResult, RecordMove, Termination};
+use crate::record::{Ending, Game, GameResult, Termination};
 use crate::rules::Rules;
 use crate::schedule::openings::Opening;
 
@@ -36,8 +35,10 @@ pub struct PlayedGame {
     pub detail: String,
     /// Points captured by South and North when it ended.
     pub scores: [u32; 2],
-    /// Every ply from the opening's start, opening plies first.
-    pub moves: Vec<RecordMove>,
+    /// The game from the opening's start, opening plies first.
+    pub game: Game,
+    /// Each ply's comment (`book`, or the engine's score and time).
+    pub comments: Vec<Option<String>>,
 }
 
 impl PlayedGame {
@@ -196,7 +197,10 @@ struct Playing<'a> {
     seats: [&'a mut Seat; 2],
     settings: &'a RefereeSettings,
     opening: &'a Opening,
-    moves: Vec<RecordMove>,
+    /// The game from the opening's start; every move checked by it.
+    game: Game,
+    /// Each ply's comment.
+    comments: Vec<Option<String>>,
 }
 
 /// Plays the game of `opening` with `seats` as [South, North]. Returns
@@ -211,21 +215,14 @@ pub fn play(
         seats,
         settings,
         opening,
-        moves: opening
-            .plies
-            .iter()
-            .map(|ply| RecordMove {
-                text: ply.clone(),
-                comment: Some("book".into()),
-                mark: None,
-            })
-            .collect(),
+        game: opening.game.clone(),
+        comments: vec![Some("book".into()); opening.game.len()],
     };
     let rules = opening.rules;
-    let mut position = opening.position;
     for side in [Player::South, Player::North] {
         if let Err(fault) = game.seats[side.index()].prepare(&rules, settings) {
-            return Some(game.forfeit(side, fault, scores_of(&position)));
+            let scores = scores_of(&game.game.current());
+            return Some(game.forfeit(side, fault, scores));
         }
     }
     let clock_of = |seat: &Seat| {
@@ -244,11 +241,12 @@ pub fn play(
         if stop.load(Ordering::SeqCst) {
             return None;
         }
+        let position = game.game.current();
         if let Status::Over {
             winner,
             reason,
             scores,
-        } = Status::of(&position, &rules)
+        } = game.game.status()
         {
             return Some(game.finish(winner, reason, scores, position.side_to_move()));
         }
@@ -276,8 +274,10 @@ pub fn play(
             return Some(game.forfeit(side, fault, scores_of(&position)));
         }
         let text = answer.best.clone().unwrap_or_default();
-        let mv = match parse_move(&position, &rules, &text) {
-            Ok(mv) => mv,
+        match game.game.play(&text) {
+            Ok(_) => game
+                .comments
+                .push(Some(comment(answer.info.as_ref(), answer.elapsed))),
             Err(error) => {
                 let shown = if text.is_empty() { "(nothing)" } else { &text };
                 let fault = (
@@ -286,18 +286,12 @@ pub fn play(
                 );
                 return Some(game.forfeit(side, fault, scores_of(&position)));
             }
-        };
+        }
         if let Some(clock) = limits.clock {
             let spent = answer.elapsed.as_millis() as u64;
             let left = clocks[side.index()].saturating_sub(spent);
             clocks[side.index()] = left + clock.increment_ms;
         }
-        game.moves.push(RecordMove {
-            text: mv.to_string(),
-            comment: Some(comment(answer.info.as_ref(), answer.elapsed)),
-            mark: None,
-        });
-        position = position.play(mv);
     }
 }
 
@@ -313,7 +307,7 @@ impl Playing<'_> {
         let settings = self.settings;
         let position = Command::Position {
             base: PositionBase::Fen(self.opening.start.clone()),
-            moves: self.moves.iter().map(|mv| mv.text.clone()).collect(),
+            moves: self.game.moves().iter().map(ToString::to_string).collect(),
         };
         let seat = &mut *self.seats[side.index()];
         let name = seat.spec.name.clone();
@@ -377,7 +371,8 @@ impl Playing<'_> {
             termination,
             detail: format!("{} ({name}) {text}", capitalised(loser)),
             scores,
-            moves: self.moves,
+            game: self.game,
+            comments: self.comments,
         }
     }
 
@@ -417,7 +412,8 @@ impl Playing<'_> {
             termination,
             detail,
             scores,
-            moves: self.moves,
+            game: self.game,
+            comments: self.comments,
         }
     }
 }

@@ -372,7 +372,7 @@ impl MatchConfig {
         let spec_of = |name: &str| self.engines.iter().find(|s| s.name == name);
         let options_of = |name: &str| spec_of(name).map_or(String::new(), EngineSpec::options_text);
         let mut setup_tags = vec![
-            ("OpeningPlies", opening.plies.len().to_string()),
+            ("OpeningPlies", opening.game.len().to_string()),
             ("Seed", self.plan.seed.to_string()),
             ("RandomPlies", self.plan.random_plies.to_string()),
             ("First", self.engines[0].name.clone()),
@@ -393,7 +393,6 @@ impl MatchConfig {
             setup_tags.push(("NorthTimeControl", north.describe()));
         }
         Record::from_game(Scoresheet {
-            event: "pasang match",
             numbering: vec![
                 ("Round", (game + 1).to_string()),
                 ("Pair", (game / 2).to_string()),
@@ -403,13 +402,13 @@ impl MatchConfig {
                 ("SouthOptions", options_of(&names[0])),
                 ("NorthOptions", options_of(&names[1])),
             ],
-            rules: opening.rules,
+            // The opening's position string as given (a book line's).
             start: opening.start.clone(),
             setup_tags,
-            moves: played.moves.clone(),
             result: played.result(),
             ending: Some(played.ending()),
             ply_count: true,
+            ..Scoresheet::of_game("pasang match", &played.game, &played.comments)
         })
     }
 }

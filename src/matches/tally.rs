@@ -224,7 +224,11 @@ mod tests {
             termination,
             detail: String::new(),
             scores: [0, 0],
-            moves: Vec::new(),
+            game: crate::record::Game::new(
+                crate::rules::Rules::default(),
+                crate::notation::start_position(crate::rules::Pattern::One),
+            ),
+            comments: Vec::new(),
         }
     }
 

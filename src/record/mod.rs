@@ -150,6 +150,32 @@ pub struct Scoresheet {
     pub ply_count: bool,
 }
 
+impl Scoresheet {
+    /// The scoresheet of `game`, for the tool `event`: its rules, its
+    /// start, its moves with `comments` (one a ply, in order; a ply past
+    /// them has none) and its result as the position reached gives it
+    /// (`*` while in play). The caller fills in the rest, or overrides.
+    pub fn of_game(event: &'static str, game: &Game, comments: &[Option<String>]) -> Scoresheet {
+        Scoresheet {
+            event,
+            rules: game.rules(),
+            start: crate::notation::format_position(&game.start()),
+            moves: game
+                .moves()
+                .iter()
+                .enumerate()
+                .map(|(ply, mv)| RecordMove {
+                    text: mv.to_string(),
+                    comment: comments.get(ply).cloned().flatten(),
+                    mark: None,
+                })
+                .collect(),
+            result: game.result(),
+            ..Scoresheet::default()
+        }
+    }
+}
+
 impl Record {
     /// The record of a game: `Event`, `Date`, the numbering, `South`,
     /// `North`, the player tags, the rule tags, `FEN`, the setup tags,

@@ -16,9 +16,10 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
 use crate::movegen::legal_moves;
-use crate::notation::{MoveError, PositionError, parse_position, play_moves};
+use crate::notation::{MoveError, PositionError, parse_position};
 use crate::outcome::Status;
 use crate::position::Position;
+use crate::record::Game;
 use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, Rules, SecondColumn};
 
 /// Attempts at drawing random plies that leave a game in play before
@@ -32,10 +33,23 @@ pub struct Opening {
     pub rules: Rules,
     /// The position string the game starts from (the record's `FEN`).
     pub start: String,
-    /// Plies played from `start` before the engines take over, canonical.
-    pub plies: Vec<String>,
-    /// The position after `plies`, with a legal move for the side to move.
-    pub position: Position,
+    /// The game so far: the start and the plies played from it before the
+    /// engines take over (a book line's, then the random ones), each
+    /// checked; its position has a legal move for the side to move.
+    pub game: Game,
+}
+
+impl Opening {
+    /// The plies played before the engines take over, as the engine
+    /// writes them.
+    pub fn plies(&self) -> Vec<String> {
+        self.game.moves().iter().map(ToString::to_string).collect()
+    }
+
+    /// The position the engines take over.
+    pub fn position(&self) -> Position {
+        self.game.current()
+    }
 }
 
 /// One line of an openings file: a position string, optionally followed
@@ -257,29 +271,26 @@ impl OpeningPlan {
         };
         let position =
             parse_position(&start).map_err(|error| OpeningError::Start { origin, error })?;
-        let mut plies = Vec::new();
-        let mut position = play_moves(position, &rules, book_moves, |mv| {
-            plies.push(mv.to_string())
-        })
-        .map_err(|fault| OpeningError::BookMove {
-            origin,
-            rules,
-            error: fault.error,
-        })?;
-        if Status::of(&position, &rules) != Status::InPlay {
+        let mut game = Game::new(rules, position);
+        game.play_all(book_moves)
+            .map_err(|fault| OpeningError::BookMove {
+                origin,
+                rules,
+                error: fault.error,
+            })?;
+        if game.status() != Status::InPlay {
             return Err(OpeningError::GameOver { origin, rules });
         }
         if self.random_plies > 0 {
-            let (random, end) = self.random_plies(&position, &rules, pair)?;
-            plies.extend(random);
-            position = end;
+            let (random, _) = self.random_plies(&game.current(), &rules, pair)?;
+            game.play_all(&random)
+                .map_err(|fault| OpeningError::BookMove {
+                    origin,
+                    rules,
+                    error: fault.error,
+                })?;
         }
-        Ok(Opening {
-            rules,
-            start,
-            plies,
-            position,
-        })
+        Ok(Opening { rules, start, game })
     }
 
     /// Draws `random_plies` legal plies from `from` that leave the game in
@@ -387,15 +398,15 @@ mod tests {
         let a = plan(4, 1).opening(3).unwrap();
         let b = plan(4, 1).opening(3).unwrap();
         let c = plan(4, 1).opening(4).unwrap();
-        assert_eq!(a.plies.len(), 4);
-        assert_eq!(a.plies, b.plies);
-        assert_ne!(a.plies, c.plies, "pairs get different openings");
+        assert_eq!(a.plies().len(), 4);
+        assert_eq!(a.plies(), b.plies());
+        assert_ne!(a.plies(), c.plies(), "pairs get different openings");
         // Replaying the plies from the start reaches the same position.
         let rules = Rules::default();
         let start = parse_position(&a.start).unwrap();
-        let position = play_moves(start, &rules, &a.plies, |_| {}).unwrap();
-        assert_eq!(position, a.position);
-        assert_eq!(plan(0, 1).opening(0).unwrap().plies.len(), 0);
+        let position = crate::notation::play_moves(start, &rules, &a.plies(), |_| {}).unwrap();
+        assert_eq!(position, a.position());
+        assert_eq!(plan(0, 1).opening(0).unwrap().plies().len(), 0);
     }
 
     #[test]
@@ -418,10 +429,10 @@ mod tests {
         };
         assert_eq!(plan.cycle(), 4);
         let openings: Vec<Opening> = (0..4).map(|p| plan.opening(p).unwrap()).collect();
-        assert_eq!(openings[0].plies, vec!["c", "j"]);
-        assert_eq!(openings[1].plies, vec!["c", "j"]);
+        assert_eq!(openings[0].plies(), vec!["c", "j"]);
+        assert_eq!(openings[1].plies(), vec!["c", "j"]);
         assert_eq!(openings[1].rules.centre, Centre::Open);
-        assert!(openings[2].plies.is_empty());
+        assert!(openings[2].plies().is_empty());
     }
 
     #[test]

@@ -14,6 +14,33 @@ use serde_json::Value;
 use super::mode::ModeName;
 use crate::position::Player;
 
+/// A rule option as the page offers it: its field (the id of its select
+/// and its key in `state.rules` and the `new` request), its values and
+/// its default.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RuleChoice {
+    /// The page field, e.g. `ka_entry`.
+    pub field: &'static str,
+    /// Its values, as the protocol writes them.
+    pub values: &'static [&'static str],
+    /// The value it has unless chosen.
+    pub default: &'static str,
+}
+
+impl RuleChoice {
+    /// Every rule option, in the protocol's order.
+    pub fn all() -> Vec<RuleChoice> {
+        crate::rules::RULE_OPTIONS
+            .iter()
+            .map(|option| RuleChoice {
+                field: option.field,
+                values: option.values,
+                default: option.default,
+            })
+            .collect()
+    }
+}
+
 /// One message for the page; its `type` field names the variant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -22,6 +49,9 @@ pub enum PageMessage {
     Hello {
         /// The engine's name, as it gave it.
         engine: String,
+        /// The rule options the page offers, from the one table that
+        /// spells them ([`crate::rules::RULE_OPTIONS`]).
+        rules: Vec<RuleChoice>,
     },
     /// Everything the page draws.
     State(Box<StateMessage>),
@@ -339,8 +369,15 @@ mod tests {
     fn the_wire_form_of_each_message_is_pinned() {
         let hello = PageMessage::Hello {
             engine: "pasang".into(),
+            rules: RuleChoice::all(),
         };
-        assert_eq!(hello.to_json(), r#"{"type":"hello","engine":"pasang"}"#);
+        assert!(
+            hello.to_json().starts_with(
+                r#"{"type":"hello","engine":"pasang","rules":[{"field":"pattern","values":["1","2"],"default":"1"},{"field":"ka_entry","#
+            ),
+            "{}",
+            hello.to_json()
+        );
         assert_eq!(
             PageMessage::error("no").to_json(),
             r#"{"type":"error","message":"no"}"#
@@ -498,7 +535,10 @@ mod tests {
             )
         );
         assert_eq!(
-            wire(PageMessage::Hello { engine: "x".into() })["type"],
+            wire(PageMessage::Hello {
+                engine: "x".into(),
+                rules: Vec::new()
+            })["type"],
             "hello"
         );
     }

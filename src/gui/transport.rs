@@ -197,7 +197,9 @@ mod tests {
             Some("go movetime 1000")
         );
         let heard = page.heard.join("\n");
-        assert!(heard.starts_with(r#"{"type":"hello","engine":"scripted"}"#));
+        assert!(
+            heard.starts_with(r#"{"type":"hello","engine":"scripted","rules":[{"field":"pattern""#)
+        );
         assert!(heard.contains(r#""type":"info""#), "{heard}");
         assert!(
             heard.contains(r#""moves":["c"]"#),

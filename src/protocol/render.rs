@@ -20,11 +20,11 @@ pub(crate) fn display(engine: &Engine) -> String {
         position.score(Player::North)
     );
     let rules = engine.game_rules();
-    let _ = writeln!(
-        text,
-        "Rules: pattern {} ka-entry {} second-column {} centre {}",
-        rules.pattern, rules.ka_entry, rules.second_column, rules.centre
-    );
+    text.push_str("Rules:");
+    for option in &crate::rules::RULE_OPTIONS {
+        let _ = write!(text, " {} {}", option.flag, option.value(rules));
+    }
+    text.push('\n');
     let _ = writeln!(text, "Key: {:016X}", position.key());
     let _ = write!(text, "Status: {}", engine.status());
     text

@@ -13,8 +13,10 @@ const CELL = 60;
 const MARGIN = 40;
 const MAX_RECORD_BYTES = 1 << 20;
 const MODES = ["play", "analyse", "watch", "review"];
-// The fields of the server's `rules` objects, each the id of its select.
-const RULE_KEYS = ["pattern", "ka_entry", "second_column", "centre"];
+// The fields of the server's `rules` objects, each the id of its select:
+// the session's `hello` names them and their values (from the engine's
+// table of rule options), and the selects are filled from it.
+let RULE_KEYS = [];
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -1069,6 +1071,17 @@ function onMessage(event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "hello":
+      RULE_KEYS = message.rules.map((rule) => rule.field);
+      for (const rule of message.rules) {
+        const select = $(rule.field);
+        if (!select || select.options.length) continue;
+        for (const value of rule.values) {
+          const option = document.createElement("option");
+          option.value = option.textContent = value;
+          select.appendChild(option);
+        }
+        select.value = rule.default;
+      }
       break;
     case "state":
       if (state && (state.position !== message.position || state.cursor !== message.cursor)) selected = null;

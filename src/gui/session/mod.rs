@@ -39,7 +39,7 @@ use crate::host::Instant;
 
 use super::clock::Clock;
 use super::game::{Game, GameError};
-use super::message::{ErrorMessage, PageMessage};
+use super::message::{ErrorMessage, PageMessage, RuleChoice};
 use super::mode::Mode;
 use super::request::{Incoming, Request, RequestError, Settings};
 use super::review::{GameReview, OpenedFile};
@@ -123,6 +123,7 @@ impl Session {
         };
         session.send_page(PageMessage::Hello {
             engine: name.to_string(),
+            rules: RuleChoice::all(),
         });
         session.send_state();
         session

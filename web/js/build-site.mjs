@@ -21,6 +21,15 @@ await writeFile(join(dist, 'index.html'), index);
 // The course of Learn mode (lessons.json) is read by the page at the site's top.
 for (const file of ['app.js', 'strings.js', 'style.css', 'lessons.json']) await copyFile(join(assets, file), join(dist, file));
 
+// The package's types: the rule options from the engine's own table, so
+// that they are spelled once (src/rules.rs).
+const options = pasang.ruleOptions()
+  .map((option) => `  ${/^[A-Za-z]+$/.test(option.name) ? option.name : `'${option.name}'`}?: ${option.values.map((value) => `'${value}'`).join(' | ')};`)
+  .join('\n');
+const types = await readFile(join(dist, 'pasang.d.ts'), 'utf8');
+if (!types.includes('  // RULE_OPTIONS')) throw new Error('pasang.d.ts has no RULE_OPTIONS marker');
+await writeFile(join(dist, 'pasang.d.ts'), types.replace('  // RULE_OPTIONS', options));
+
 // The rules, as `pasang gui` serves them at /rules, with relative links.
 const { html, pictures } = pasang.rulesPage();
 await mkdir(join(dist, 'rules'), { recursive: true });

@@ -3,12 +3,9 @@
 /** The error a board call throws, with the engine's own message. */
 export class PasangError extends Error {}
 
-/** Rule options by their protocol names, as `setoption` takes them. */
+/** Rule options by their protocol names, as `setoption` takes them (written by web/js/build-site.mjs from the engine's table). */
 export interface RuleOptions {
-  Pattern?: '1' | '2';
-  'Ka Entry'?: 'slide' | 'jump' | 'both';
-  'Second Column'?: 'opposite' | 'any';
-  Centre?: 'wall' | 'open';
+  // RULE_OPTIONS
 }
 
 /** The protocol engine: lines in, lines out, as the native engine. */
@@ -52,6 +49,8 @@ export interface Pasang {
   rulesPage(): { html: string; pictures: Record<string, string> };
   /** A board from the start (or `fen`), under `rules`; throws PasangError on bad input. */
   board(options?: { fen?: string; rules?: RuleOptions }): Board;
+  /** The rule options from the engine's own table, in the protocol's order. */
+  ruleOptions(): { name: string; values: string[]; default: string }[];
   /** The bytes of the module's memory (WebAssembly memory grows and never shrinks): to watch for leaks. */
   memoryBytes(): number;
 }

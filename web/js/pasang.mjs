@@ -206,6 +206,15 @@ export async function loadPasang(source) {
      * A board: `{ fen, rules }` with `fen` a position string (the start
      * when absent) and `rules` the rule options by their protocol names.
      */
+    /** The rule options from the engine's own table: [{ name, values, default }], in the protocol's order. */
+    ruleOptions() {
+      exports.pasang_rule_options();
+      return answer().split('\n').filter(Boolean).map((line) => {
+        const [name, values, fallback] = line.split('\t');
+        return { name, values: values.split(','), default: fallback };
+      });
+    },
+
     /** The bytes of the module's memory (it grows, never shrinks): to watch for leaks. */
     memoryBytes() { return exports.memory.buffer.byteLength; },
 

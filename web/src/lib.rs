@@ -81,3 +81,22 @@ pub extern "C" fn pasang_text_ptr() -> *const u8 {
 pub extern "C" fn pasang_text_len() -> usize {
     TEXT.with(|kept| kept.borrow().len())
 }
+
+/// Puts the rule options in the text answer, one a line, from the one
+/// table that spells them (`pasang::rules::RULE_OPTIONS`): the protocol
+/// name, a tab, the values separated by commas, a tab, the default.
+#[unsafe(no_mangle)]
+pub extern "C" fn pasang_rule_options() {
+    let lines: Vec<String> = pasang::rules::RULE_OPTIONS
+        .iter()
+        .map(|option| {
+            format!(
+                "{}\t{}\t{}",
+                option.name,
+                option.values.join(","),
+                option.default
+            )
+        })
+        .collect();
+    set_text(lines.join("\n"));
+}

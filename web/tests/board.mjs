@@ -34,6 +34,15 @@ assert.deepEqual(board.moveStack(), [first]);
 assert.equal(board.pop(), first);
 assert.equal(board.fen(), start);
 
+// The rule options come from the engine's table: every board's rules name
+// them all, each at its default on a new board.
+const options = pasang.ruleOptions();
+assert.deepEqual(options.map((o) => o.name), Object.keys(pasang.board().rules()));
+for (const option of options) {
+  assert.equal(pasang.board().rules()[option.name], option.default);
+  assert.ok(option.values.includes(option.default));
+}
+
 // Bad boards: a malformed position string, an unknown option or value.
 assert.throws(() => pasang.board({ fen: 'not a position' }), PasangError);
 assert.throws(() => pasang.board({ rules: { 'Ka Entry': 'sideways' } }), /sideways/);

@@ -114,35 +114,25 @@ impl FromStr for EngineSpec {
             let (key, value) = (key.trim(), value.trim());
             match key {
                 "cmd" => {
-                    if command.is_some() {
-                        return Err(SpecError::Twice("cmd"));
-                    }
                     let words: Vec<String> = value.split_whitespace().map(String::from).collect();
                     if words.is_empty() {
                         return Err(SpecError::Empty("cmd"));
                     }
-                    command = Some(words);
+                    set_once(&mut command, "cmd", words)?;
                 }
                 "name" => {
-                    if name.is_some() {
-                        return Err(SpecError::Twice("name"));
-                    }
                     if value.is_empty() {
                         return Err(SpecError::Empty("name"));
                     }
-                    name = Some(value.to_string());
+                    set_once(&mut name, "name", value.to_string())?;
                 }
                 "proto" => {
-                    if protocol.is_some() {
-                        return Err(SpecError::Twice("proto"));
-                    }
-                    protocol = Some(match value {
+                    let chosen = match value {
                         "uci" => Protocol::Uci,
                         "ugi" => Protocol::Ugi,
-                        other => {
-                            return Err(SpecError::UnknownProtocol(other.to_string()));
-                        }
-                    });
+                        other => return Err(SpecError::UnknownProtocol(other.to_string())),
+                    };
+                    set_once(&mut protocol, "proto", chosen)?;
                 }
                 "tc" => {
                     limits.clock = Some(value.parse::<super::limits::TimeControl>()?);
@@ -156,19 +146,7 @@ impl FromStr for EngineSpec {
                     );
                 }
                 "nodes" => limits.nodes = Some(positive("nodes", value)?),
-                _ => match key.strip_prefix("option.") {
-                    Some(option) if !option.trim().is_empty() => {
-                        let option = option.trim().to_string();
-                        // A later value for the same option replaces the
-                        // earlier one, as a second setoption would.
-                        options.retain(|(existing, _)| !existing.eq_ignore_ascii_case(&option));
-                        options.push((option, value.to_string()));
-                    }
-                    Some(_) => return Err(SpecError::OptionWithoutName),
-                    None => {
-                        return Err(SpecError::UnknownKey(key.to_string()));
-                    }
-                },
+                _ => add_option(&mut options, key, value)?,
             }
         }
         let Some(mut words) = command else {
@@ -189,6 +167,34 @@ impl FromStr for EngineSpec {
             limits,
         })
     }
+}
+
+/// An `option.X=Y` field added to `options` (a later value for the same
+/// option replaces the earlier one, as a second setoption would); any
+/// other key is unknown.
+fn add_option(
+    options: &mut Vec<(String, String)>,
+    key: &str,
+    value: &str,
+) -> Result<(), SpecError> {
+    match key.strip_prefix("option.").map(str::trim) {
+        Some("") => Err(SpecError::OptionWithoutName),
+        Some(option) => {
+            options.retain(|(existing, _)| !existing.eq_ignore_ascii_case(option));
+            options.push((option.to_string(), value.to_string()));
+            Ok(())
+        }
+        None => Err(SpecError::UnknownKey(key.to_string())),
+    }
+}
+
+/// Sets `slot` to `value`: a field given twice (`key`) is an error.
+fn set_once<T>(slot: &mut Option<T>, key: &'static str, value: T) -> Result<(), SpecError> {
+    if slot.is_some() {
+        return Err(SpecError::Twice(key));
+    }
+    *slot = Some(value);
+    Ok(())
 }
 
 /// A whole number above 0 for `key`.

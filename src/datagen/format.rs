@@ -388,15 +388,15 @@ pub fn scan_games(
             scan.keep = end;
             continue;
         }
+        let out_of_order = || ScanError::GameOrder {
+            line: number,
+            expected: slot_index.game_index(scan.games),
+            found: line.to_string(),
+        };
         if let Some(rest) = line.strip_prefix("# game ") {
-            let found = rest.split_whitespace().next().unwrap_or("");
             let expected = slot_index.game_index(scan.games);
-            if found.parse::<u64>() != Ok(expected) {
-                return Err(ScanError::GameOrder {
-                    line: number,
-                    expected,
-                    found: line.to_string(),
-                });
+            if first_word(rest).parse::<u64>() != Ok(expected) {
+                return Err(out_of_order());
             }
             // A game header after a half-written game: that one was
             // abandoned, which a resumed run never does; keep reading.
@@ -406,29 +406,12 @@ pub fn scan_games(
                 bad: None,
             });
         } else if let Some(rest) = line.strip_prefix("# end ") {
-            let found = rest.split_whitespace().next().unwrap_or("");
-            match open.take() {
-                Some(OpenGame {
-                    index,
-                    records,
-                    bad,
-                }) if found.parse::<u64>() == Ok(index) => {
-                    if let Some((line, error)) = bad {
-                        return Err(ScanError::BadRecord { line, error });
-                    }
-                    scan.games += 1;
-                    scan.positions += records.len() as u64;
-                    scan.keep = end;
-                    game(index, records);
-                }
-                _ => {
-                    return Err(ScanError::GameOrder {
-                        line: number,
-                        expected: slot_index.game_index(scan.games),
-                        found: line.to_string(),
-                    });
-                }
-            }
+            let (index, records) =
+                closed_game(open.take(), first_word(rest)).ok_or_else(out_of_order)??;
+            scan.games += 1;
+            scan.positions += records.len() as u64;
+            scan.keep = end;
+            game(index, records);
         } else if line.starts_with('#') || line.trim().is_empty() {
             continue;
         } else if let Some(open) = open.as_mut() {
@@ -439,14 +422,29 @@ pub fn scan_games(
                 }
             }
         } else {
-            return Err(ScanError::GameOrder {
-                line: number,
-                expected: slot_index.game_index(scan.games),
-                found: line.to_string(),
-            });
+            return Err(out_of_order());
         }
     }
     Ok(scan)
+}
+
+/// The first word of `text` (empty if none).
+fn first_word(text: &str) -> &str {
+    text.split_whitespace().next().unwrap_or("")
+}
+
+/// The game an `# end {found}` line closes: its index and records; `None`
+/// when no game is open or the index is not the open game's, an error
+/// when one of its records did not parse.
+fn closed_game(
+    open: Option<OpenGame>,
+    found: &str,
+) -> Option<Result<(u64, Vec<DataRecord>), ScanError>> {
+    let open = open.filter(|open| found.parse::<u64>() == Ok(open.index))?;
+    Some(match open.bad {
+        Some((line, error)) => Err(ScanError::BadRecord { line, error }),
+        None => Ok((open.index, open.records)),
+    })
 }
 
 #[cfg(test)]

@@ -153,19 +153,7 @@ pub fn merge(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
         // A match run until its SPRT decided: every pair up to the last.
         None => seen.keys().map(|game| game / 2 + 1).max().unwrap_or(0),
     };
-    let mut missing = Vec::new();
-    let mut half = Vec::new();
-    for pair in 0..pairs {
-        let count = [2 * pair, 2 * pair + 1]
-            .iter()
-            .filter(|game| seen.contains_key(game))
-            .count();
-        match count {
-            0 => missing.push(pair),
-            1 => half.push(pair),
-            _ => {}
-        }
-    }
+    let (missing, half) = gaps(pairs, |game| seen.contains_key(&game));
     ordered.sort_by_key(|(game, _)| *game);
     Ok(Merged {
         identity,
@@ -174,6 +162,24 @@ pub fn merge(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
         half,
         records: ordered.into_iter().map(|(_, record)| record).collect(),
     })
+}
+
+/// The pairs below `pairs` with neither game played, and those with one,
+/// by whether game `g` was `played(g)`.
+fn gaps(pairs: u64, played: impl Fn(u64) -> bool) -> (Vec<u64>, Vec<u64>) {
+    let (mut missing, mut half) = (Vec::new(), Vec::new());
+    for pair in 0..pairs {
+        match [2 * pair, 2 * pair + 1]
+            .into_iter()
+            .filter(|&g| played(g))
+            .count()
+        {
+            0 => missing.push(pair),
+            1 => half.push(pair),
+            _ => {}
+        }
+    }
+    (missing, half)
 }
 
 impl Merged {

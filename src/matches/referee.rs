@@ -225,18 +225,7 @@ pub fn play(
             return Some(game.forfeit(side, fault, scores));
         }
     }
-    let clock_of = |seat: &Seat| {
-        seat.limits
-            .clock
-            .map(|clock| (clock.base_ms, clock.increment_ms))
-    };
-    let own = [clock_of(game.seats[0]), clock_of(game.seats[1])];
-    // A player without a clock is shown the other's, so that `go` always
-    // carries two sensible clocks.
-    let fallback = own[0].or(own[1]).unwrap_or((0, 0));
-    let own = own.map(|clock| clock.unwrap_or(fallback));
-    let mut clocks = own.map(|(base, _)| base);
-    let increments = own.map(|(_, increment)| increment);
+    let (mut clocks, increments) = starting_clocks(&game.seats);
     loop {
         if stop.load(Ordering::SeqCst) {
             return None;
@@ -262,30 +251,8 @@ pub fn play(
             Ok(answer) => answer,
             Err(fault) => return Some(game.forfeit(side, fault, scores_of(&position))),
         };
-        if answer.elapsed > allowed {
-            let fault = (
-                Termination::TimeForfeit,
-                format!(
-                    "loses on time (bestmove after {} ms, {} ms allowed)",
-                    answer.elapsed.as_millis(),
-                    allowed.as_millis()
-                ),
-            );
+        if let Err(fault) = game.take(&answer, allowed) {
             return Some(game.forfeit(side, fault, scores_of(&position)));
-        }
-        let text = answer.best.clone().unwrap_or_default();
-        match game.game.play(&text) {
-            Ok(_) => game
-                .comments
-                .push(Some(comment(answer.info.as_ref(), answer.elapsed))),
-            Err(error) => {
-                let shown = if text.is_empty() { "(nothing)" } else { &text };
-                let fault = (
-                    Termination::IllegalMove,
-                    format!("makes an illegal move: {shown} ({error})"),
-                );
-                return Some(game.forfeit(side, fault, scores_of(&position)));
-            }
         }
         if let Some(clock) = limits.clock {
             let spent = answer.elapsed.as_millis() as u64;
@@ -295,12 +262,60 @@ pub fn play(
     }
 }
 
+/// The clocks (milliseconds left) and increments `go` starts with, South
+/// first. A player without a clock is shown the other's, so that `go`
+/// always carries two sensible clocks.
+fn starting_clocks(seats: &[&mut Seat; 2]) -> ([u64; 2], [u64; 2]) {
+    let clock_of = |seat: &Seat| {
+        seat.limits
+            .clock
+            .map(|clock| (clock.base_ms, clock.increment_ms))
+    };
+    let own = [clock_of(seats[0]), clock_of(seats[1])];
+    let fallback = own[0].or(own[1]).unwrap_or((0, 0));
+    let own = own.map(|clock| clock.unwrap_or(fallback));
+    (
+        own.map(|(base, _)| base),
+        own.map(|(_, increment)| increment),
+    )
+}
+
 /// Points captured so far, South first.
 fn scores_of(position: &Position) -> [u32; 2] {
     [position.score(Player::South), position.score(Player::North)]
 }
 
 impl Playing<'_> {
+    /// Plays the move of `answer` if it came within `allowed` and is
+    /// legal, with its comment; else the fault it loses by.
+    fn take(&mut self, answer: &Answer, allowed: Duration) -> Result<(), Fault> {
+        if answer.elapsed > allowed {
+            return Err((
+                Termination::TimeForfeit,
+                format!(
+                    "loses on time (bestmove after {} ms, {} ms allowed)",
+                    answer.elapsed.as_millis(),
+                    allowed.as_millis()
+                ),
+            ));
+        }
+        let text = answer.best.as_deref().unwrap_or_default();
+        match self.game.play(text) {
+            Ok(_) => {
+                let comment = comment(answer.info.as_ref(), answer.elapsed);
+                self.comments.push(Some(comment));
+                Ok(())
+            }
+            Err(error) => {
+                let shown = if text.is_empty() { "(nothing)" } else { text };
+                Err((
+                    Termination::IllegalMove,
+                    format!("makes an illegal move: {shown} ({error})"),
+                ))
+            }
+        }
+    }
+
     /// Sends the position and a ping, then `go`, and waits for `bestmove`
     /// until `allowed` has passed; then `stop` and the grace period.
     fn think(&mut self, side: Player, go: GoParams, allowed: Duration) -> Result<Answer, Fault> {

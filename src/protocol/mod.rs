@@ -398,27 +398,30 @@ enum Closing {
     Lines(Vec<String>),
 }
 
+/// The answer to `uci` (`ugi` when `ugi`): the engine's name and author,
+/// its options, what it was built for, and `uciok` (`ugiok`).
+fn handshake(ugi: bool) -> impl Iterator<Item = Reply> {
+    let done = if ugi {
+        ReplyKind::UgiOk
+    } else {
+        ReplyKind::UciOk
+    };
+    let built = format!("built for {}", crate::version::target());
+    [
+        Reply::Id(IdField::Name, ENGINE_NAME.into()),
+        Reply::Id(IdField::Author, "the pasang developers".into()),
+    ]
+    .into_iter()
+    .chain(option_lines().into_iter().map(Reply::Option))
+    .chain([Reply::Info(InfoLine::message(built)), Reply::Done(done)])
+}
+
 fn execute(session: &mut ProtocolSession, command: Command, output: &Output) {
     let engine = &mut session.engine;
     match command {
         Command::Uci | Command::Ugi => {
             session.ugi = command == Command::Ugi;
-            let done = if command == Command::Ugi {
-                ReplyKind::UgiOk
-            } else {
-                ReplyKind::UciOk
-            };
-            let built = format!("built for {}", crate::version::target());
-            let replies = [
-                Reply::Id(IdField::Name, ENGINE_NAME.into()),
-                Reply::Id(IdField::Author, "the pasang developers".into()),
-            ]
-            .into_iter()
-            .chain(option_lines().into_iter().map(Reply::Option))
-            .chain([Reply::Info(InfoLine::message(built)), Reply::Done(done)]);
-            for reply in replies {
-                output.reply(reply);
-            }
+            handshake(session.ugi).for_each(|reply| output.reply(reply));
         }
         Command::Query(query) => {
             output.reply(Reply::Response(ugi::answer(engine, query).to_string()))

@@ -486,32 +486,15 @@ fn read_into(
             fault,
         };
         let mut rest = raw;
-        if comment.is_none() {
-            let trimmed = raw.trim();
-            if trimmed.starts_with('[') {
-                let record = current.get_or_insert_with(Record::default);
-                if !record.moves.is_empty() {
-                    return Err(error(RecordSyntax::TagsAfterMoves));
-                }
-                record.tags.push(parse_tag(trimmed).map_err(error)?);
-                continue;
-            }
+        if comment.is_none() && raw.trim().starts_with('[') {
+            read_tag(&mut current, raw.trim()).map_err(error)?;
+            continue;
         }
         loop {
-            if let Some((text, _)) = comment.as_mut() {
-                match rest.find('}') {
-                    Some(end) => {
-                        text.push_str(&rest[..end]);
-                        let finished = text.trim().to_string();
-                        comment = None;
-                        rest = &rest[end + 1..];
-                        attach_comment(&mut current, finished);
-                    }
-                    None => {
-                        text.push_str(rest);
-                        text.push(' ');
-                        break;
-                    }
+            if comment.is_some() {
+                match continue_comment(&mut comment, &mut current, rest) {
+                    Some(after) => rest = after,
+                    None => break,
                 }
                 continue;
             }
@@ -552,6 +535,42 @@ fn read_into(
         });
     }
     Ok(())
+}
+
+/// A tag line (`[Name "value"]`) of the record being read, which must come
+/// before its moves.
+fn read_tag(current: &mut Option<Record>, line: &str) -> Result<(), RecordSyntax> {
+    let record = current.get_or_insert_with(Record::default);
+    if !record.moves.is_empty() {
+        return Err(RecordSyntax::TagsAfterMoves);
+    }
+    record.tags.push(parse_tag(line)?);
+    Ok(())
+}
+
+/// Goes on with the open `comment` through `rest`: what follows it once
+/// it closes on this line (it is then attached to the last move), or
+/// `None` if it runs on past the line.
+fn continue_comment<'a>(
+    comment: &mut Option<(String, usize)>,
+    current: &mut Option<Record>,
+    rest: &'a str,
+) -> Option<&'a str> {
+    let (text, _) = comment.as_mut()?;
+    match rest.find('}') {
+        Some(end) => {
+            text.push_str(&rest[..end]);
+            let finished = text.trim().to_string();
+            *comment = None;
+            attach_comment(current, finished);
+            Some(&rest[end + 1..])
+        }
+        None => {
+            text.push_str(rest);
+            text.push(' ');
+            None
+        }
+    }
 }
 
 /// Adds a comment just closed to the last move of the record being read

@@ -65,41 +65,46 @@ impl Output {
     pub fn send(&self, line: &str) {
         log::debug!(">> {line}");
         self.log_line(">>", line);
-        let mut sink = self
-            .sink
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        match &mut *sink {
-            Sink::Text(writer) => {
-                let _ = writeln!(writer, "{line}");
-                let _ = writer.flush();
-            }
-            Sink::Replies(queue) => {
-                if let Some(reply) = Reply::parse(line) {
-                    push(queue, reply);
-                }
-            }
-        }
+        self.deliver(Out::Line(line));
     }
 
     /// Sends one reply: as its line to a writer, as itself to a queue.
     pub fn reply(&self, reply: Reply) {
-        let logged = log::log_enabled!(log::Level::Debug) || self.logs();
-        if logged {
+        if log::log_enabled!(log::Level::Debug) || self.logs() {
             let line = reply.to_string();
             log::debug!(">> {line}");
             self.log_line(">>", &line);
         }
+        self.deliver(Out::Reply(reply));
+    }
+
+    /// Hands `out` to the sink: written and flushed to a writer, or queued
+    /// as a reply (a line that is none is not for a queue's reader).
+    fn deliver(&self, out: Out<'_>) {
         let mut sink = self
             .sink
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
         match &mut *sink {
             Sink::Text(writer) => {
-                let _ = writeln!(writer, "{reply}");
+                let _ = match out {
+                    Out::Line(line) => writeln!(writer, "{line}"),
+                    Out::Reply(reply) => writeln!(writer, "{reply}"),
+                };
                 let _ = writer.flush();
             }
-            Sink::Replies(queue) => push(queue, reply),
+            Sink::Replies(queue) => {
+                let reply = match out {
+                    Out::Line(line) => Reply::parse(line),
+                    Out::Reply(reply) => Some(reply),
+                };
+                if let Some(reply) = reply {
+                    queue
+                        .lock()
+                        .unwrap_or_else(|poison| poison.into_inner())
+                        .push_back(reply);
+                }
+            }
         }
     }
 
@@ -156,9 +161,11 @@ impl Output {
     }
 }
 
-fn push(queue: &ReplyQueue, reply: Reply) {
-    queue
-        .lock()
-        .unwrap_or_else(|poison| poison.into_inner())
-        .push_back(reply);
+/// What goes out: a line of text, or a reply. (It lives on the stack for
+/// one call: boxing the reply would cost an allocation a line for
+/// nothing.)
+#[allow(clippy::large_enum_variant)]
+enum Out<'a> {
+    Line(&'a str),
+    Reply(Reply),
 }

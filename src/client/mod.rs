@@ -28,6 +28,7 @@ mod protocol;
 mod spec;
 
 pub(crate) use crate::protocol::{EngineScore, InfoLine};
+#[cfg(test)]
 pub(crate) use command::line;
 #[cfg(feature = "cli")]
 pub(crate) use command::rule_settings;
@@ -35,6 +36,7 @@ pub(crate) use command::rule_settings;
 pub(crate) use limits::{MatchLimits, TimeControl, TimeControlError};
 #[cfg(feature = "cli")]
 pub(crate) use process::{ClientError, EngineProcess, Identity, refusals};
+#[cfg(feature = "cli")]
 pub(crate) use protocol::Protocol;
 #[cfg(feature = "cli")]
 pub(crate) use spec::{EngineSpec, SpecError, distinct_names};

@@ -71,8 +71,8 @@ impl LineDriver {
             return;
         }
         if self.output.logs() || log::log_enabled!(log::Level::Debug) {
-            self.output
-                .log_input(&crate::client::line(&command, crate::client::Protocol::Uci));
+            // The command as its value: it came as no text.
+            self.output.log_input(&format!("{command:?}"));
         }
         self.take(intake_command(
             command,

@@ -448,6 +448,33 @@ const PAGE_HOOKS: &str = "
       constructor(...args) { super(...args); window.__workers.push(this); }
     };";
 
+/// South (the person) plays by clicks, one move a turn, until the game
+/// holds at least `plies` plies and it is South's turn again; returns the
+/// plies then. A click is made only on South's turn, and again in the
+/// same ply only after a pause (a ka's move takes two), so no move lands
+/// after the count is read.
+fn south_plays_until(browser: &mut Browser, plies: u64) -> u64 {
+    let count = "document.querySelector('#moves').children.length";
+    let south = "document.querySelector('#status').textContent === 'South to move'";
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut clicked: Option<(u64, Instant)> = None;
+    loop {
+        assert!(Instant::now() < deadline, "the game stalled");
+        let now = browser.eval(count).as_u64().unwrap_or(0);
+        let ours = browser.eval(south) == json!(true);
+        if ours && now >= plies {
+            return now;
+        }
+        let may_click =
+            clicked.is_none_or(|(ply, at)| ply != now || at.elapsed() > Duration::from_millis(300));
+        if ours && may_click && browser.click_a_move() {
+            clicked = Some((now, Instant::now()));
+        } else {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 /// A game played on the static page is saved (the record carries today's
 /// date: `SystemTime` in WebAssembly once killed the worker here), goes on
 /// in a new worker when its worker dies, and is reviewed, with the
@@ -460,18 +487,7 @@ fn save_a_worker_restart_and_review(browser: &mut Browser, base: &str) {
     );
     browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
     let plies = "document.querySelector('#moves').children.length";
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while browser.eval(plies).as_u64() < Some(8) {
-        assert!(Instant::now() < deadline, "the game stalled");
-        if !browser.click_a_move() {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-    browser.wait_for(
-        "document.querySelector('#status').textContent === 'South to move'",
-        30,
-    );
-    let played = browser.eval(plies).as_u64().unwrap();
+    let played = south_plays_until(browser, 8);
 
     // Save: the record arrives, dated, with the moves.
     assert!(browser.click("#save"));
@@ -496,18 +512,7 @@ fn save_a_worker_restart_and_review(browser: &mut Browser, base: &str) {
         ),
         30,
     );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while browser.eval(plies).as_u64() < Some(played + 2) {
-        assert!(Instant::now() < deadline, "no move after the restart");
-        if !browser.click_a_move() {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-    let played = played + 2;
-    browser.wait_for(
-        "document.querySelector('#status').textContent === 'South to move'",
-        30,
-    );
+    let played = south_plays_until(browser, played + 2);
 
     // Review: its progress shows while it runs, then every ply is judged.
     assert!(browser.click("#review-game"));
@@ -517,7 +522,13 @@ fn save_a_worker_restart_and_review(browser: &mut Browser, base: &str) {
         60,
     );
     browser.wait_for(
-        &format!("document.querySelectorAll('[data-eval-graph] [data-ply]').length === {played}"),
+        // Every ply of the game on the page is judged (one more South
+        // move may have landed since the count above: the page's own
+        // count is the game's).
+        &format!(
+            "document.querySelectorAll('[data-eval-graph] [data-ply]').length === {plies} \
+             && {plies} >= {played}"
+        ),
         120,
     );
     browser.call(

@@ -15,12 +15,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
+use serde::Serialize;
 
 use super::{CliError, Progress, SearchResources};
 use crate::position::Player;
 use crate::record::{self, Record, RecordError};
 use crate::review::{
-    AnnotatedGame, DEFAULT_NODES, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
+    AnnotatedGame, DEFAULT_NODES, ReviewJson, ReviewLimit, ReviewProgress, ReviewSettings, Reviewer,
 };
 
 /// Arguments of `pasang annotate`.
@@ -95,6 +96,20 @@ struct GameInFile {
     /// Its number in the file, from 1.
     number: usize,
     record: Result<Record, RecordError>,
+}
+
+/// One line of `--json`: the review's object with, before its keys, the
+/// file and the game's number in it (all keys in alphabetical order, as
+/// docs/review.md says).
+#[derive(Serialize)]
+struct GameJson {
+    /// The file, as given.
+    file: String,
+    /// The game's number in it, from 1.
+    game: usize,
+    /// The review ([`AnnotatedGame::to_json`]).
+    #[serde(flatten)]
+    review: ReviewJson,
 }
 
 /// Each player's figures over the games, by name.
@@ -212,17 +227,17 @@ fn write_review(
     review: &AnnotatedGame,
 ) -> std::io::Result<()> {
     if args.json {
-        let mut object = review.to_json();
-        if let Some(map) = object.as_object_mut() {
-            map.insert("file".into(), game.file.display().to_string().into());
-            map.insert("game".into(), game.number.into());
-            if args.marked
-                && let Some(plies) = map.get_mut("plies").and_then(|p| p.as_array_mut())
-            {
-                plies.retain(|ply| !ply["mark"].is_null());
-            }
+        let mut review = review.to_json();
+        if args.marked {
+            review.keep_marked();
         }
-        writeln!(out, "{object}")?;
+        let line = GameJson {
+            file: game.file.display().to_string(),
+            game: game.number,
+            review,
+        };
+        let line = serde_json::to_string(&line).map_err(std::io::Error::other)?;
+        writeln!(out, "{line}")?;
     } else if args.marked {
         write!(out, "{}", marked_lines(game, review))?;
     } else {

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::mode::ModeName;
 use crate::position::Player;
+use crate::review::ReviewJson;
 
 /// A rule option as the page offers it: its field (the id of its select
 /// and its key in `state.rules` and the `new` request), its values and
@@ -318,8 +319,8 @@ pub struct ReviewMessage {
     /// While it runs, what is known of each position (per ply from 0).
     pub partial: Option<Vec<Option<Standing>>>,
     /// Once done, the review as `pasang annotate --json` gives it (that
-    /// command's own JSON, written by [`crate::review`]).
-    pub game: Option<Value>,
+    /// command's own JSON, [`crate::review::ReviewJson`]).
+    pub game: Option<ReviewJson>,
 }
 
 /// South's and North's names from a record's tags.

@@ -369,6 +369,7 @@ impl Drop for GameReview {
 mod tests {
     use super::*;
     use crate::record;
+    use crate::review::ReviewJson;
     use serde_json::Value;
 
     /// A message as the page reads it.
@@ -425,6 +426,10 @@ mod tests {
         }
         assert_eq!(message["players"]["south"], "Ann");
         assert_eq!(message["game"]["plies"].as_array().unwrap().len(), 2);
+        // The page's `game` is the review's own JSON, and reads back as it.
+        let game: ReviewJson = serde_json::from_value(message["game"].clone()).unwrap();
+        assert_eq!(game.plies.len(), 2);
+        assert_eq!(game.summary.south.name.as_deref(), Some("Ann"));
         // Written out, it reads back as annotated, with no search.
         let text = review.annotated_record().unwrap().to_string();
         let again = record::read(&text).unwrap().remove(0);

@@ -24,7 +24,7 @@
 //!         })
 //!         .unwrap();
 //!     print!("{}", game.to_record());
-//!     println!("{}", game.to_json());
+//!     println!("{}", game.to_json().to_line());
 //! }
 //! ```
 //!
@@ -67,14 +67,13 @@ mod accuracy;
 mod analysis;
 mod comment;
 mod evaluation;
+mod json;
 
 use std::ops::ControlFlow;
 
-use serde_json::{Map, Value, json};
-
 use crate::engine::DEFAULT_HASH_MIB;
 use crate::moves::Move;
-use crate::notation::{format_position, play_moves};
+use crate::notation::play_moves;
 use crate::position::{Player, Position};
 use crate::record::{Game, Mark, Record, RecordMove, ReplayError};
 use crate::tt::TableError;
@@ -84,6 +83,7 @@ pub use accuracy::{
     game_accuracy, mark_for_drop, mark_for_move, move_accuracy,
 };
 pub use evaluation::Evaluation;
+pub use json::{BestJson, EvalJson, PlyJson, ReviewJson, SideJson, StartJson, SummaryJson};
 
 use analysis::{Analyser, PositionEval};
 
@@ -581,80 +581,17 @@ impl AnnotatedGame {
         Ok(judge(&source, &game, &evals, &books, annotator))
     }
 
-    /// The review as one JSON object (docs/review.md): `tags`, `result`,
-    /// `start`, `summary` (`south`, `north`) and `plies`, each ply with its
-    /// `move`, `side`, `eval`, `depth`, `south_win_percent`, `drop`,
-    /// `accuracy`, `mark`, `book` and `best` (`null`, or `move`, `eval`
-    /// and `line`). An evaluation is `{"cp": 125, "text": "+1.25"}`,
-    /// `{"winner": "south", "moves": 7, "text": "South wins by force in
-    /// 7"}`, `{"draw": true, "text": "drawn by force"}` or, after the last
-    /// move, `{"result": "1-0", "text": "South has won"}`.
-    pub fn to_json(&self) -> Value {
-        let tags: Map<String, Value> = self
-            .header()
-            .tags
-            .into_iter()
-            .map(|(name, value)| (name, Value::from(value)))
-            .collect();
-        let side = |summary: SideSummary, name: &str| {
-            json!({
-                "name": self.source.tag(name),
-                "accuracy": summary.accuracy.map(round_accuracy),
-                "inaccuracies": summary.inaccuracies,
-                "mistakes": summary.mistakes,
-                "blunders": summary.blunders,
-            })
-        };
-        let plies: Vec<Value> = self
-            .plies
-            .iter()
-            .map(|ply| {
-                json!({
-                    "ply": ply.ply,
-                    "side": ply.mover.name(),
-                    "move": ply.played.to_string(),
-                    "eval": eval_json(ply.eval),
-                    "depth": ply.depth,
-                    "south_win_percent": round_accuracy(ply.south_win_percent),
-                    "drop": round_accuracy(ply.drop),
-                    "accuracy": ply.accuracy.map(round_accuracy),
-                    "mark": ply.mark.map(|mark| mark.suffix()),
-                    "book": ply.book,
-                    "best": ply.best.as_ref().map(|best| json!({
-                        "move": best.mv.to_string(),
-                        "eval": eval_json(best.eval),
-                        "line": best.line.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                    })),
-                })
-            })
-            .collect();
-        json!({
-            "tags": tags,
-            "result": self.source.result.as_str(),
-            "start": {
-                "position": format_position(&self.start),
-                "eval": eval_json(self.start_eval),
-                "depth": self.start_depth,
-                "south_win_percent": round_accuracy(self.start_eval.win_percent(Player::South)),
-            },
-            "summary": {
-                "south": side(self.south, "South"),
-                "north": side(self.north, "North"),
-            },
-            "plies": plies,
-        })
-    }
-}
-
-/// An evaluation as JSON.
-fn eval_json(eval: Evaluation) -> Value {
-    match eval {
-        Evaluation::Centipoints(cp) => json!({ "cp": cp, "text": eval.to_string() }),
-        Evaluation::Win { winner, moves } => {
-            json!({ "winner": winner.name(), "moves": moves, "text": eval.to_string() })
-        }
-        Evaluation::Draw => json!({ "draw": true, "text": eval.to_string() }),
-        Evaluation::Over(_) => json!({ "result": eval.token(), "text": eval.to_string() }),
+    /// The review as one JSON object (docs/review.md), typed
+    /// ([`ReviewJson`]): `tags`, `result`, `start`, `summary` (`south`,
+    /// `north`) and `plies`, each ply with its `move`, `side`, `eval`,
+    /// `depth`, `south_win_percent`, `drop`, `accuracy`, `mark`, `book` and
+    /// `best` (`null`, or `move`, `eval` and `line`). An evaluation is
+    /// `{"cp": 125, "text": "+1.25"}`, `{"winner": "south", "moves": 7,
+    /// "text": "South wins by force in 7"}`, `{"draw": true, "text":
+    /// "drawn by force"}` or, after the last move, `{"result": "1-0",
+    /// "text": "South has won"}` ([`EvalJson`]).
+    pub fn to_json(&self) -> ReviewJson {
+        ReviewJson::from(self)
     }
 }
 
@@ -813,10 +750,8 @@ mod tests {
         assert_eq!(best, ["k", "b5c5ew", "i7j7ew"]);
         // The engine's move is named exactly where the drop, as JSON
         // gives it, is above 0.
-        let json = review.to_json();
-        for ply in json["plies"].as_array().unwrap() {
-            let drop = ply["drop"].as_f64().unwrap();
-            assert_eq!(ply["best"].is_null(), drop == 0.0, "{ply}");
+        for ply in review.to_json().plies {
+            assert_eq!(ply.best.is_none(), ply.drop == 0.0, "{ply:?}");
         }
         let again = AnnotatedGame::from_record(&review.to_record()).unwrap();
         assert_eq!(again.plies(), review.plies());

@@ -6,20 +6,22 @@
 //! only ever receives whole results, so a consumer such as `jq` never sees
 //! a broken object. The exit code is 1 if any line failed.
 
+mod json;
+
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
 use clap::Args;
-use serde_json::{Value, json};
 
 use super::{CliError, PositionArgs, Progress, RuleArgs, SearchResources, describe_result};
 use crate::engine::{Engine, MAX_MULTIPV};
-use crate::eval::wdl::Wdl;
 use crate::notation::format_position;
 use crate::outcome::Status;
 use crate::protocol::{ArgumentError, PositionBase, Refusal, position_arguments, set_position};
-use crate::search::{Info, Limits, Listener, Score};
+use crate::search::{Info, Limits, Listener};
+
+use json::AnalysisJson;
 
 /// Depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -110,7 +112,7 @@ pub fn run(args: &AnalyseArgs) -> Result<ExitCode, CliError> {
             .map_err(|error| Failure::Input(InputError::Refused(error)))?;
         let report = search(&engine, &limits, &progress);
         let line = if args.json {
-            json_report(text, &engine, &report).to_string()
+            AnalysisJson::new(text, &engine, &report).to_line()
         } else {
             text_report(text, &engine, &report)
         };
@@ -305,92 +307,6 @@ fn search(engine: &Engine, limits: &Limits, progress: &Progress) -> Finding {
         // the search ever returns none.
         None => Finding::Over(status),
     }
-}
-
-/// A score with its win/draw/loss chances in per mille (`UCI_ShowWDL`'s
-/// model).
-fn score_json(score: Score) -> Value {
-    score_wdl_json(score, score.wdl())
-}
-
-/// A score with the given chances.
-fn score_wdl_json(score: Score, wdl: Wdl) -> Value {
-    let wdl = [wdl.win, wdl.draw, wdl.loss];
-    match score {
-        Score::Centipoints(cp) => json!({ "cp": cp, "wdl": wdl }),
-        Score::Mate(moves) => json!({ "mate": moves, "wdl": wdl }),
-    }
-}
-
-fn pv_json(info: &Info) -> Value {
-    Value::from(
-        info.pv
-            .iter()
-            .map(|mv| Value::from(mv.to_string()))
-            .collect::<Vec<_>>(),
-    )
-}
-
-fn json_report(input: &str, engine: &Engine, report: &Finding) -> Value {
-    let position = engine.position();
-    let mut object = json!({
-        "input": input,
-        "position": format_position(position),
-        "side_to_move": position.side_to_move().name(),
-    });
-    let fields = match report {
-        Finding::Over(status) => {
-            let (winner, reason, scores) = match status {
-                Status::Over {
-                    winner,
-                    reason,
-                    scores,
-                } => (
-                    winner.map_or("draw", |p| p.name()),
-                    reason.to_string(),
-                    *scores,
-                ),
-                Status::InPlay => ("none", "none".to_string(), [0, 0]),
-            };
-            json!({
-                "bestmove": null,
-                "score": engine
-                    .final_score()
-                    .map_or(Value::Null, |(score, wdl)| score_wdl_json(score, wdl)),
-                "pv": [],
-                "depth": 0,
-                "seldepth": 0,
-                "nodes": 0,
-                "time_ms": 0,
-                "lines": [],
-                "result": {
-                    "winner": winner,
-                    "reason": reason,
-                    "south": scores[0],
-                    "north": scores[1],
-                },
-            })
-        }
-        Finding::Searched { best, lines, nodes } => json!({
-            "bestmove": best.pv.first().map(ToString::to_string),
-            "score": score_json(best.score),
-            "pv": pv_json(best),
-            "depth": best.depth,
-            "seldepth": best.seldepth,
-            "nodes": nodes,
-            "time_ms": best.time_ms,
-            "lines": lines.iter().map(|line| json!({
-                "multipv": line.multipv,
-                "score": score_json(line.score),
-                "pv": pv_json(line),
-                "depth": line.depth,
-            })).collect::<Vec<_>>(),
-        }),
-    };
-    if let (Value::Object(map), Value::Object(more)) = (&mut object, fields) {
-        map.extend(more);
-    }
-    object
 }
 
 fn text_report(input: &str, engine: &Engine, report: &Finding) -> String {

@@ -855,6 +855,135 @@ fn typed_moves_in_play(browser: &mut Browser, base: &str) {
     assert_eq!(browser.text("#moves > :nth-child(3)"), "b1c1e");
 }
 
+// ---- Friend mode and its link ----
+
+/// Friend mode on a phone held upright (390 x 844): both sides played by
+/// clicks and one move typed, with no engine move or analysis; a take
+/// back of one ply; a reload that keeps the game; the share link opened
+/// in a second browser (a profile of its own) at the game's last move;
+/// and the link with a move altered, refused with the move at fault, the
+/// board left usable.
+#[test]
+fn friend_mode_and_its_link_in_a_real_browser() {
+    let name = "friend_mode_and_its_link_in_a_real_browser";
+    let Some(binary) = chromium_or_skip(name) else {
+        return;
+    };
+    let started = Instant::now();
+    let server = Server::start();
+    let mut browser = Browser::start(&binary);
+    browser.viewport(390, 844, true);
+    let base = format!("http://{}/", server.address);
+    let moves = "document.querySelector('#moves').children.length";
+    let friendly = "typeof state === 'object' && state !== null && state.mode === 'friend' && !document.querySelector('#friend').hidden";
+    browser.open(&format!("{base}?mode=friend"));
+    browser.wait_for(friendly, 10);
+    assert_eq!(
+        browser.eval("Object.keys(STRINGS.en).filter((key) => !(key in STRINGS.ms))"),
+        json!([]),
+        "every word in Malay too"
+    );
+    assert_eq!(browser.text("#status"), "South to move");
+    // South and North by clicks, South typed, then both by clicks again.
+    click_move(&mut browser, "c");
+    browser.wait_for(&format!("{moves} === 1"), 5);
+    assert_eq!(browser.text("#status"), "North to move");
+    click_move(&mut browser, "j");
+    browser.wait_for(&format!("{moves} === 2"), 5);
+    browser.type_and_enter("#move-input", "b4c4n");
+    browser.wait_for(&format!("{moves} === 3"), 5);
+    for ply in 4..=5 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while browser.eval(moves) != json!(ply) {
+            assert!(Instant::now() < deadline, "no move by clicks at ply {ply}");
+            browser.click_a_move();
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    assert_eq!(
+        browser.eval("state.thinking || Object.keys(lines).length > 0 || searchInfo !== null"),
+        json!(false),
+        "the engine neither moves nor analyses"
+    );
+    // Take back one ply: North's move to play again (the button is
+    // below the board on a phone: scrolled to, as a person would).
+    let scroll =
+        |id: &str| format!("document.querySelector('#{id}').scrollIntoView({{block: 'center'}})");
+    browser.eval(&scroll("takeback"));
+    assert!(browser.click("#takeback"));
+    browser.wait_for(&format!("{moves} === 4"), 5);
+    assert_eq!(browser.text("#status"), "South to move");
+    let played = browser.eval("state.moves.join(' ')");
+    let board = browser.drawn_board();
+    // A reload keeps the game, in Friend mode.
+    browser.eval("window.beforeReload = true");
+    browser.call("Page.reload", json!({}));
+    browser.wait_for(
+        "!window.beforeReload && document.querySelectorAll('[data-point]').length === 121",
+        10,
+    );
+    browser.wait_for(
+        &format!("{friendly} && state.moves.join(' ') === {played}"),
+        10,
+    );
+    assert_eq!(browser.drawn_board(), board);
+    // Share: the link holds the rules, the moves in full and the names.
+    browser.eval(
+        "(() => { const n = document.querySelector('#south-name'); n.value = 'Ali';
+           n.dispatchEvent(new Event('change')); })()",
+    );
+    assert_eq!(browser.text("#status"), "South (Ali) to move");
+    browser.eval(&scroll("share"));
+    assert!(browser.click("#share"));
+    browser.wait_for(
+        "document.querySelector('#share-link').value.includes('south=Ali')",
+        5,
+    );
+    let link = browser.eval("document.querySelector('#share-link').value");
+    let link = link.as_str().unwrap().to_string();
+    let query = browser.eval(&format!(
+        "Object.fromEntries(new URL({link:?}).searchParams)"
+    ));
+    assert_eq!(query["mode"], "friend", "{link}");
+    assert_eq!(query["moves"], played, "{link}");
+    for (key, value) in [
+        ("pattern", "1"),
+        ("ka_entry", "slide"),
+        ("second_column", "opposite"),
+        ("centre", "wall"),
+    ] {
+        assert_eq!(query[key], value, "{link}");
+    }
+    // Opened in another browser: the game at its last move, South to move.
+    drop(browser);
+    let mut friend = Browser::start(&binary);
+    friend.viewport(390, 844, true);
+    friend.open(&link);
+    friend.wait_for(
+        &format!("{friendly} && state.moves.join(' ') === {played}"),
+        10,
+    );
+    assert_eq!(friend.drawn_board(), board);
+    assert_eq!(friend.text("#status"), "South (Ali) to move");
+    assert_eq!(
+        friend.eval("document.querySelector('#south-name').value"),
+        "Ali"
+    );
+    // The same link with its third move altered: refused, with the move
+    // at fault; the board shows the two moves before it and takes moves.
+    assert!(link.contains("b4c4n"), "{link}");
+    friend.open(&link.replace("b4c4n", "a4c4n"));
+    friend.wait_for(
+        "document.querySelector('#error').textContent.includes(\"(move 3, 'a4c4n')\")",
+        10,
+    );
+    friend.wait_for(&format!("{friendly} && {moves} === 2"), 5);
+    println!("refused: {}", friend.text("#error"));
+    friend.type_and_enter("#move-input", "b4c4n");
+    friend.wait_for(&format!("{moves} === 3"), 5);
+    println!("{name}: {:.1} s in all", started.elapsed().as_secs_f64());
+}
+
 /// Decodes standard base64 (DevTools sends pictures so).
 fn base64_decode(text: &str) -> Vec<u8> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -360,6 +360,18 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     browser.wait_for(&step(0), 30);
     browser.type_and_enter("#move-input", "a");
     browser.wait_for(&step(1), 30);
+    // A friend's link offline: the game at its last move, in Friend
+    // mode, and the next move taken.
+    browser.open(&format!("{base}?mode=friend&moves=c+j"));
+    browser.wait_for(
+        "state !== null && state.mode === 'friend' && document.querySelector('#moves').children.length === 2",
+        30,
+    );
+    browser.type_and_enter("#move-input", "b4c4n");
+    browser.wait_for(
+        "document.querySelector('#share-link').value.includes('moves=c+j+b4c4n')",
+        30,
+    );
     // The board's Rules link, offline too.
     let rules = browser.eval("document.querySelector('#rules-link').href");
     browser.call("Page.navigate", json!({ "url": rules }));

@@ -15,7 +15,7 @@
 //! - [`message`]: the messages to the page, as types;
 //! - [`session`]: the session as a state machine (modes, searches), with
 //!   no I/O;
-//! - [`mode`]: the board's modes (play, analyse, watch, review);
+//! - [`mode`]: the board's modes (play, analyse, watch, review, friend);
 //! - [`clock`]: the optional clock of play mode;
 //! - [`game`]: the game shown, checked by the project's rules core;
 //! - [`review`]: review mode: a record file's games and a game's review;

@@ -20,6 +20,10 @@ pub enum Mode {
     /// The game is judged move by move ([`super::review`]) and stepped
     /// through; no move is played.
     Review,
+    /// Two people play each other on one board (pass and play, or by a
+    /// link after each move): both sides' moves are the page's, and the
+    /// engine neither moves nor analyses.
+    Friend,
 }
 
 /// A mode's name in the page's messages, both ways: the `state`
@@ -36,6 +40,8 @@ pub enum ModeName {
     Watch,
     /// `review`.
     Review,
+    /// `friend`.
+    Friend,
 }
 
 impl Mode {
@@ -46,6 +52,7 @@ impl Mode {
             Mode::Analyse => ModeName::Analyse,
             Mode::Watch => ModeName::Watch,
             Mode::Review => ModeName::Review,
+            Mode::Friend => ModeName::Friend,
         }
     }
 }

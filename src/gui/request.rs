@@ -64,6 +64,14 @@ pub enum Request {
     Pick(Option<u64>),
     /// `save`: send the game's record.
     Save,
+    /// `names`: the players' names a record of a friend game carries
+    /// (blank: unknown), cleaned by [`player_name`].
+    Names {
+        /// South's player.
+        south: String,
+        /// North's player.
+        north: String,
+    },
 }
 
 /// A `settings` message's values, each in its range; `None` for a value
@@ -150,7 +158,7 @@ pub enum FieldProblem {
     #[error("'{0}' is not south or north")]
     Side(String),
     /// A `mode` the board does not have.
-    #[error("expected play, analyse (or analyze), watch or review")]
+    #[error("expected play, analyse (or analyze), watch, review or friend")]
     Mode,
     /// A game number past the games of the file open.
     #[error("the file open holds {0} games")]
@@ -251,6 +259,10 @@ impl Request {
             }
             Kind::Pick => Request::Pick(message["game"].as_u64()),
             Kind::Save => Request::Save,
+            Kind::Names => Request::Names {
+                south: player_name(message, "south")?,
+                north: player_name(message, "north")?,
+            },
         })
     }
 }
@@ -269,6 +281,29 @@ enum Kind {
     Load,
     Pick,
     Save,
+    Names,
+}
+
+/// The most characters of a player's name.
+pub const NAME_CHARS: usize = 40;
+
+/// An optional player's name: a string (left out: blank), without control
+/// characters or the spaces around it, cut to [`NAME_CHARS`] characters.
+fn player_name(message: &Value, field: &'static str) -> Result<String, RequestError> {
+    match &message[field] {
+        Value::Null => Ok(String::new()),
+        Value::String(text) => Ok(text
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect::<String>()
+            .trim()
+            .chars()
+            .take(NAME_CHARS)
+            .collect::<String>()
+            .trim_end()
+            .to_string()),
+        _ => Err(bad(field, FieldProblem::NotString)),
+    }
 }
 
 /// A missing or bad field.
@@ -329,6 +364,7 @@ fn mode_of(message: &Value) -> Result<Mode, RequestError> {
         ModeName::Analyse => Mode::Analyse,
         ModeName::Watch => Mode::Watch,
         ModeName::Review => Mode::Review,
+        ModeName::Friend => Mode::Friend,
     })
 }
 
@@ -429,6 +465,25 @@ mod tests {
             Request::Mode(Mode::Review)
         );
         assert_eq!(
+            parsed(r#"{"type":"mode","mode":"friend"}"#),
+            Request::Mode(Mode::Friend)
+        );
+        assert_eq!(
+            parsed(r#"{"type":"names","south":"  Ali\n ","north":null}"#),
+            Request::Names {
+                south: "Ali".into(),
+                north: String::new()
+            },
+            "names are cleaned; a missing one is blank"
+        );
+        let Request::Names { south, .. } = parsed(&format!(
+            r#"{{"type":"names","south":"{}"}}"#,
+            "x".repeat(100)
+        )) else {
+            panic!("names")
+        };
+        assert_eq!(south.chars().count(), NAME_CHARS);
+        assert_eq!(
             parsed(r#"{"type":"settings"}"#),
             Request::Settings(Settings::default())
         );
@@ -524,6 +579,11 @@ mod tests {
                 FieldProblem::Mode,
             ),
             (r#"{"type":"mode"}"#, "mode", FieldProblem::Mode),
+            (
+                r#"{"type":"names","south":7}"#,
+                "south",
+                FieldProblem::NotString,
+            ),
             (r#"{"type":"run"}"#, "on", FieldProblem::NotBool),
             (
                 r#"{"type":"load","review":true}"#,

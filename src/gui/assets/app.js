@@ -4,7 +4,10 @@
 // says in words why a move it was not sent cannot be played. Learn mode
 // (?mode=learn) is the page's own: it reads the course (lessons.json),
 // puts each step's position on the board and checks the person's move
-// against the step's task before the session plays it.
+// against the step's task before the session plays it. Friend mode
+// (?mode=friend) is the session's: both sides move from the page; the
+// page keeps the game in its address and in localStorage, and shares it
+// as a link.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -12,11 +15,12 @@ const FILES = "abcdefghijk";
 const CELL = 60;
 const MARGIN = 40;
 const MAX_RECORD_BYTES = 1 << 20;
-const MODES = ["play", "analyse", "watch", "review"];
-// The fields of the server's `rules` objects, each the id of its select:
-// the session's `hello` names them and their values (from the engine's
-// table of rule options), and the selects are filled from it.
-let RULE_KEYS = [];
+const MODES = ["play", "analyse", "watch", "review", "friend"];
+// The fields of the server's `rules` objects (and the address's rule
+// keys), each the id of its select in the page's rules box; the session's
+// `hello` gives their values (from the engine's table of rule options),
+// and the selects are filled from it.
+const RULE_KEYS = [...document.querySelectorAll("#game .rules select")].map((select) => select.id);
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -36,6 +40,7 @@ let games = null;         // the last "games" message (a file of several)
 let addressErrors = [];   // what was wrong with the page's address: stays shown
 let dragging = false;     // a press on the graph that has not been let go
 let learn = null;         // Learn mode: the course, the lesson and step, and where the step stands
+let friend = null;        // Friend mode: the players' names, the start position, the board's turning
 
 // ---- geometry ----
 
@@ -696,6 +701,101 @@ function renderLesson() {
   }
 }
 
+// ---- friend ----
+
+// The friend game kept in this browser: { rules, position, moves, names, turn }.
+const FRIEND_KEY = "pasang-friend";
+
+function loadFriend() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(FRIEND_KEY));
+    return kept && typeof kept === "object" ? kept : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+// What a friend game starts from: the address's game where it gives one
+// (a shared link), else the game kept in this browser, else a new one.
+// Sends the game to the session; the mode follows.
+function startFriend() {
+  const fromAddress = ["moves", "position", "south", "north", ...RULE_KEYS].some((key) => params.has(key));
+  const kept = fromAddress ? null : loadFriend();
+  friend = {
+    names: {
+      south: (kept ? (kept.names || {}).south : params.get("south")) || "",
+      north: (kept ? (kept.names || {}).north : params.get("north")) || "",
+    },
+    position: (kept ? kept.position : params.get("position")) || null,
+    turn: Boolean(kept ? kept.turn : (loadFriend() || {}).turn),
+  };
+  document.body.classList.add("friend");
+  $("south-name").value = friend.names.south;
+  $("north-name").value = friend.names.north;
+  $("turn-board").checked = friend.turn;
+  sendNames();
+  // The engine keeps out from the first move on.
+  send({ type: "mode", mode: "friend" });
+  if (kept) {
+    send({ type: "new", rules: kept.rules || DEFAULT_RULES, position: kept.position || undefined });
+    for (const move of Array.isArray(kept.moves) ? kept.moves : []) send({ type: "move", move: String(move) });
+  }
+}
+
+function sendNames() {
+  send({ type: "names", south: friend.names.south, north: friend.names.north });
+}
+
+// Each state in Friend mode: the game kept (in this browser and in the
+// page's address, so that a reload keeps it) and the share link.
+function onFriendState() {
+  if (state.mode !== "friend") return;
+  const kept = { rules: state.rules, position: friend.position, moves: state.moves, names: friend.names, turn: friend.turn };
+  try { localStorage.setItem(FRIEND_KEY, JSON.stringify(kept)); } catch (_) { /* no storage */ }
+  const link = shareLink();
+  $("share-link").value = link;
+  try { history.replaceState(null, "", link); } catch (_) { /* a page from file: */ }
+  if (friend.turn) flipped = state.side === "north";
+}
+
+// The game's address: its rules (the page's keys, the protocol's
+// values), its start position if it was set up, its moves in full,
+// space-separated in one parameter, and the players' names.
+function shareLink() {
+  const query = new URLSearchParams();
+  query.set("mode", "friend");
+  for (const key of RULE_KEYS) query.set(key, state.rules[key]);
+  if (friend.position) query.set("position", friend.position);
+  if (state.moves.length) query.set("moves", state.moves.join(" "));
+  for (const side of ["south", "north"]) if (friend.names[side]) query.set(side, friend.names[side]);
+  return `${location.origin}${location.pathname}?${query}`;
+}
+
+// The Share button: the Web Share API where there is one (phones), the
+// clipboard elsewhere; the link stays in #share-link to copy by hand.
+function share() {
+  if (!state) return;
+  const url = shareLink();
+  $("share-link").value = url;
+  const note = (key) => { $("share-note").textContent = t(key); $("share-note").hidden = false; };
+  const copy = () => (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject(new Error("no clipboard")))
+    .then(() => note("linkCopied"))
+    .catch(() => {
+      $("share-link").select();
+      note(document.execCommand && document.execCommand("copy") ? "linkCopied" : "linkSelect");
+    });
+  if (navigator.share) {
+    navigator.share({ title: document.title, text: t("shareText", { side: t(state.side) }), url })
+      .then(() => note("linkShared"))
+      .catch((error) => { if (!error || error.name !== "AbortError") copy(); });
+  } else {
+    copy();
+  }
+}
+
+// The name of `side`'s player, if given.
+const playerName = (side) => (friend && friend.names[side]) || "";
+
 // ---- the panel ----
 
 function render() {
@@ -707,6 +807,9 @@ function render() {
   document.title = learn ? `Pasang: ${t("learn")}` : `Pasang: ${statusText()} (${modeTitle(state.mode)})`;
   document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", !learn && b.dataset.mode === state.mode));
   $("learn-link").classList.toggle("active", Boolean(learn));
+  const friendly = state.mode === "friend";
+  document.body.classList.toggle("friend", friendly);
+  $("friend").hidden = !friendly || !friend;
   document.querySelectorAll("#settings [class]").forEach((node) => {
     node.hidden = !node.classList.contains("for-" + state.mode);
   });
@@ -736,7 +839,7 @@ function render() {
 }
 
 function modeTitle(mode) {
-  return { play: "play", analyse: "analysis", watch: "watching", review: "review" }[mode] || mode;
+  return { play: "play", analyse: "analysis", watch: "watching", review: "review", friend: "friend" }[mode] || mode;
 }
 
 // What to do now, said in words under the board.
@@ -1071,7 +1174,6 @@ function onMessage(event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "hello":
-      RULE_KEYS = message.rules.map((rule) => rule.field);
       for (const rule of message.rules) {
         const select = $(rule.field);
         if (!select || select.options.length) continue;
@@ -1093,6 +1195,7 @@ function onMessage(event) {
       showError.last = null;
       showError();
       $("choice").hidden = true;
+      if (friend) onFriendState();
       render();
       if (learn) onLearnState();
       break;
@@ -1163,7 +1266,7 @@ function addressMode() {
   const asked = params.get("mode");
   const mode = asked.toLowerCase() === "analyze" ? "analyse" : asked.toLowerCase();
   if (MODES.includes(mode) || mode === "learn") return mode;
-  addressErrors.push(`In the address, mode=${asked}: there is no such mode; use play, analyse (or analyze), watch, review or learn.`);
+  addressErrors.push(`In the address, mode=${asked}: there is no such mode; use play, analyse (or analyze), watch, review, friend or learn.`);
   showError();
   return null;
 }
@@ -1195,15 +1298,23 @@ function connect() {
       startLearn();
       return;
     }
-    if (params.has("position")) {
-      send({ type: "new", position: params.get("position"), tag: `position=${params.get("position")}` });
+    // Friend mode: the game of a shared link, or the one kept here.
+    if (mode === "friend") startFriend();
+    // The rule options (the page's keys) and the position start a game.
+    const given = RULE_KEYS.filter((key) => params.has(key));
+    if (params.has("position") || given.length) {
+      const rules = Object.fromEntries(given.map((key) => [key, params.get(key)]));
+      const tag = [...given, ...(params.has("position") ? ["position"] : [])].map((key) => `${key}=${params.get(key)}`).join("&");
+      send({ type: "new", rules, position: params.get("position") || undefined, tag });
     }
     // ?moves=c j b4c4n plays those moves first (from the position, if given).
     const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
     if (moves.length) {
       // Idle while they are played: no side is the engine's, no search runs.
-      send({ type: "mode", mode: "analyse" });
-      send({ type: "run", on: false });
+      if (mode !== "friend") {
+        send({ type: "mode", mode: "analyse" });
+        send({ type: "run", on: false });
+      }
       // Only the first refused move is said: the ones after it cannot follow.
       moves.forEach((move, i) => send({ type: "move", move, tag: `moves=${params.get("moves")} (move ${i + 1}, '${move}')` }));
     }
@@ -1232,6 +1343,7 @@ function connect() {
     send({ type: "mode", mode: state.mode, side: state.person || "south" });
     // A lesson's board stays idle: no search runs in Learn mode.
     if (learn) send({ type: "run", on: false });
+    if (friend) sendNames();
   };
 }
 
@@ -1252,6 +1364,10 @@ function openRecord() {
 // The status in the page's language: the session's own words in English;
 // in another language, made from the state's facts with the table's words.
 function statusText() {
+  // A friend game names the player to move.
+  if (state.mode === "friend" && !state.over && playerName(state.side)) {
+    return t("toMove", { side: `${t(state.side)} (${playerName(state.side)})` });
+  }
   if (language === "en") return state.status;
   const points = t("points", { south: state.scores[0], north: state.scores[1] });
   if (!state.over) return t("toMove", { side: t(state.side) });
@@ -1289,8 +1405,9 @@ function setUp() {
   $("board").addEventListener("pointerleave", () => { if (litColumn !== null) { litColumn = null; drawBoard(); } });
   document.querySelectorAll("#modes button").forEach((b) => {
     b.onclick = () => {
-      // From a lesson, another mode is another page.
-      if (learn) location.search = `?mode=${b.dataset.mode}`;
+      // From a lesson, another mode is another page; so is a friend game
+      // (the one kept in this browser, or a new one).
+      if (learn || (b.dataset.mode === "friend" && !friend)) location.search = `?mode=${b.dataset.mode}`;
       else send({ type: "mode", mode: b.dataset.mode, side: $("side").value });
     };
   });
@@ -1311,14 +1428,28 @@ function setUp() {
   $("last").onclick = () => goto(state.moves.length);
   $("takeback").onclick = () => send({ type: "takeback" });
   $("flip").onclick = () => { flipped = !flipped; drawBoard(); };
-  $("new").onclick = () => { lines = {}; watchLines = {}; games = null; renderPicker(); send({ type: "new", rules: rules() }); };
-  $("setup").onclick = () => { lines = {}; send({ type: "new", rules: rules(), position: $("fen").value }); };
+  $("new").onclick = () => { if (friend) friend.position = null; lines = {}; watchLines = {}; games = null; renderPicker(); send({ type: "new", rules: rules() }); };
+  $("setup").onclick = () => { if (friend) friend.position = $("fen").value.trim() || null; lines = {}; send({ type: "new", rules: rules(), position: $("fen").value }); };
   $("copy").onclick = () => {
     const text = state ? state.position : "";
     (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject())
       .catch(() => { $("fen").value = text; $("fen").select(); document.execCommand("copy"); });
   };
   $("save").onclick = () => send({ type: "save" });
+  $("share").onclick = share;
+  for (const side of ["south", "north"]) {
+    $(`${side}-name`).onchange = () => {
+      if (!friend) return;
+      friend.names[side] = $(`${side}-name`).value.trim().slice(0, 40);
+      sendNames();
+      if (state) { onFriendState(); render(); }
+    };
+  }
+  $("turn-board").onchange = () => {
+    if (!friend) return;
+    friend.turn = $("turn-board").checked;
+    if (state) { onFriendState(); drawBoard(); }
+  };
   $("load").onchange = openRecord;
   for (const kind of ["pointerdown", "pointermove", "pointerup", "pointercancel"]) {
     $("graph").addEventListener(kind, onGraphPointer);

@@ -90,9 +90,11 @@ pub struct Session {
     review: Option<GameReview>,
     /// Whether the page has heard the review as it stands.
     review_sent: bool,
-    /// The play or watch mode the last move was played in: whose game a
-    /// review of it is.
+    /// The play, watch or friend mode the last move was played in: whose
+    /// game a review of it is.
     played_in: Option<Mode>,
+    /// The players of a friend game, South's and North's (blank: unknown).
+    names: (String, String),
 }
 
 impl Session {
@@ -120,6 +122,7 @@ impl Session {
             review: None,
             review_sent: false,
             played_in: None,
+            names: (String::new(), String::new()),
         };
         session.send_page(PageMessage::Hello {
             engine: name.to_string(),
@@ -224,7 +227,7 @@ impl Session {
         }
         let mover = self.game.shown().side_to_move();
         self.game.play(text)?;
-        if matches!(self.mode, Mode::Play { .. } | Mode::Watch) {
+        if matches!(self.mode, Mode::Play { .. } | Mode::Watch | Mode::Friend) {
             self.played_in = Some(self.mode);
         }
         if let Some(clock) = &mut self.clock
@@ -251,6 +254,7 @@ impl Session {
             Request::Run(on) => self.running = on,
             Request::Load { text, review } => self.load(&text, review)?,
             Request::Pick(number) => self.pick(number)?,
+            Request::Names { south, north } => self.names = (south, north),
             Request::Save => {
                 let message = self.record_message();
                 self.send_page(message);

@@ -108,12 +108,12 @@ impl Session {
         }
     }
 
-    /// Who played South and North, as a saved record names them: by the
-    /// mode on now, or (in analysis and review) the one the game was
+    /// Who played South and North, as a saved record names them (a friend
+    /// game's players by the names the page gave): by the mode on now, or (in analysis and review) the one the game was
     /// played in.
-    fn player_names(&self) -> (&str, &str) {
+    pub(super) fn player_names(&self) -> (&str, &str) {
         let mode = match self.mode {
-            Mode::Play { .. } | Mode::Watch => self.mode,
+            Mode::Play { .. } | Mode::Watch | Mode::Friend => self.mode,
             _ => self.played_in.unwrap_or(self.mode),
         };
         let engine = self.engine_name.as_str();
@@ -125,7 +125,13 @@ impl Session {
                 person: Player::North,
             } => (engine, "person"),
             Mode::Watch => (engine, engine),
+            Mode::Friend => (known(&self.names.0), known(&self.names.1)),
             _ => ("?", "?"),
         }
     }
+}
+
+/// A player's name as a record writes it: `?` for one not given.
+fn known(name: &str) -> &str {
+    if name.is_empty() { "?" } else { name }
 }

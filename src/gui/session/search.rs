@@ -101,6 +101,8 @@ impl Session {
             Mode::Analyse => self.running.then_some(SearchPurpose::Analyse),
             // The review searches in-process, not with the page's engine.
             Mode::Review => None,
+            // Two people play: the engine keeps out of it.
+            Mode::Friend => None,
         }
     }
 

@@ -315,6 +315,40 @@ fn take_back_in_play_returns_to_the_persons_move() {
 }
 
 #[test]
+fn in_friend_mode_both_sides_are_the_pages_and_the_engine_keeps_out() {
+    let mut s = session();
+    lines_sent(&mut s);
+    s.on_page(r#"{"type":"mode","mode":"friend"}"#);
+    s.on_page(r#"{"type":"names","south":"Ali","north":"Siti"}"#);
+    for text in ["c", "j", "b4c4n"] {
+        s.on_page(&json!({"type": "move", "move": text}).to_string());
+    }
+    let state = page(&mut s).pop().unwrap();
+    assert_eq!(state["mode"], "friend");
+    assert_eq!(state["person"], Value::Null);
+    assert_eq!(state["moves"], json!(["c", "j", "b4c4n"]));
+    assert!(
+        !lines_sent(&mut s).iter().any(|line| line.starts_with("go")),
+        "no search in friend mode"
+    );
+    // Take back is one ply, whoever moved.
+    s.on_page(r#"{"type":"takeback"}"#);
+    assert_eq!(s.game.len(), 2);
+    s.on_page(r#"{"type":"save"}"#);
+    let text = page(&mut s).pop().unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("[South \"Ali\"]") && text.contains("[North \"Siti\"]"),
+        "{text}"
+    );
+    // A review of the game still names its players.
+    s.on_page(r#"{"type":"mode","mode":"review"}"#);
+    assert_eq!(s.player_names(), ("Ali", "Siti"));
+}
+
+#[test]
 fn saving_and_loading_use_match_records() {
     let mut s = session();
     s.on_page(r#"{"type":"move","move":"c"}"#);

@@ -222,7 +222,13 @@ mod tests {
         assert!(!moves.is_empty());
         let first = moves.split(' ').next().unwrap().to_string();
         let start = board.call("fen").unwrap();
-        assert!(board.call("push zz").is_err());
+        assert!(
+            matches!(
+                board.call("push zz"),
+                Err(BoardError::Move(MoveError::Malformed { .. }))
+            ),
+            "a malformed move is refused as malformed"
+        );
         assert_eq!(board.call("fen").unwrap(), start);
         board.call(&format!("push {first}")).unwrap();
         assert_eq!(board.call("turn").unwrap(), "north");
@@ -231,8 +237,14 @@ mod tests {
         assert!(matches!(board.call("pop"), Err(BoardError::NothingToUndo)));
         assert_eq!(board.call("result").unwrap(), "*");
         assert_eq!(board.call("status").unwrap(), "none");
-        assert!(Board::new("\nKa Entry=sideways").is_err());
-        assert!(Board::new("not a position").is_err());
-        assert!(Board::new("\nPattern=2").is_ok());
+        assert!(matches!(
+            Board::new("\nKa Entry=sideways"),
+            Err(BoardError::OptionValue(_))
+        ));
+        assert!(matches!(
+            Board::new("not a position"),
+            Err(BoardError::Position(_))
+        ));
+        Board::new("\nPattern=2").expect("pattern 2 is a rule set");
     }
 }

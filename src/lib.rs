@@ -69,6 +69,8 @@ pub mod rules;
 #[cfg(feature = "cli")]
 pub mod schedule;
 pub mod search;
+#[cfg(feature = "cli")]
+pub mod suite;
 pub mod svg;
 pub mod tt;
 

@@ -101,6 +101,21 @@ pub(crate) enum CliError {
     /// `pasang match` cannot run.
     #[error(transparent)]
     Match(MatchError),
+    /// A suite file that cannot be used.
+    #[error("'{path}': {1}", path = .0.display())]
+    Suite(PathBuf, #[source] crate::suite::EntryError),
+    /// `pasang suite --make` without `--out`.
+    #[error("--make writes its suite to the --out file: give --out")]
+    SuiteNeedsOut,
+    /// The suite's engine failed.
+    #[error(transparent)]
+    Solve(crate::suite::solve::SolveError),
+    /// An `--engine` that does not parse.
+    #[error("--engine: {0}")]
+    Engine(crate::client::SpecError),
+    /// This program's own path is unknown.
+    #[error("cannot find this program's own path: {0}")]
+    OwnProgram(#[source] io::Error),
 }
 
 impl CliError {

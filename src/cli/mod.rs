@@ -15,6 +15,7 @@ mod perft;
 mod play;
 mod progress;
 mod show;
+mod suite;
 mod tune;
 
 use std::process::ExitCode;
@@ -73,6 +74,9 @@ enum CliCommand {
     /// Writes training data: self-play at fixed nodes or depth, every
     /// searched position with its score and the game's result.
     Datagen(datagen::DatagenArgs),
+    /// Runs an engine through the trap suite at a fixed node count, or
+    /// mines the suite from game records (--make).
+    Suite(suite::SuiteArgs),
     /// Fits the evaluation's weights to datagen files by logistic
     /// regression on the games' results (Texel tuning).
     Tune(tune::TuneArgs),
@@ -261,6 +265,7 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Match(args)) => crate::matches::run(&args).map_err(CliError::Match),
         Some(CliCommand::Openings(args)) => openings::run(&args),
         Some(CliCommand::Datagen(args)) => datagen::run(&args),
+        Some(CliCommand::Suite(args)) => suite::run(&args),
         Some(CliCommand::Tune(args)) => tune::run(&args),
         Some(CliCommand::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
     };

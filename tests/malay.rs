@@ -86,8 +86,15 @@ fn every_mode(record: &std::path::Path) -> Vec<Mode> {
             ready: "state !== null && state.mode === 'analyse' && state.moves.length === 2 && document.querySelectorAll('#lines li').length > 0",
             act: Box::new(|browser| {
                 // The line-choice dialog: b1 into c1 takes one of three lines.
-                assert!(browser.click("[data-point=b1] rect"));
-                assert!(browser.click("[data-point=c1] rect"));
+                // Stopped first: a state sent meanwhile would close it.
+                assert!(browser.click("#run"));
+                browser.wait_for("state.running === false", 10);
+                assert!(browser.click("[data-point=b1]"));
+                browser.wait_for(
+                    "document.querySelector('[data-point=b1]').classList.contains('selected')",
+                    10,
+                );
+                assert!(browser.click("[data-point=c1]"));
                 browser.wait_for("!document.querySelector('#choice').hidden", 10);
             }),
         },
@@ -171,7 +178,8 @@ const ON_SCREEN: &str = "(() => {
     if (['SCRIPT', 'STYLE', 'OPTION', 'title'].includes(e.tagName) || !shown(e)) continue;
     for (const n of e.childNodes) if (n.nodeType === 3) out.push(n.textContent);
     for (const a of ['title', 'aria-label', 'alt', 'placeholder']) if (e.hasAttribute(a)) out.push(e.getAttribute(a));
-    if (e.tagName === 'SELECT') for (const o of e.options) out.push(o.textContent);
+    // The language switch names each language in its own words.
+    if (e.tagName === 'SELECT' && e.id !== 'language') for (const o of e.options) out.push(o.textContent);
     for (const t of e.children) if (t.tagName === 'title') out.push(t.textContent);
   }
   return out.map((s) => s.replace(/\\s+/g, ' ').trim()).filter(Boolean);

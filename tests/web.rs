@@ -389,7 +389,9 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     );
     browser.call("Page.navigate", json!({ "url": rules }));
     browser.wait_for(
-        &format!("{pictures} && document.querySelector('h1').textContent === STRINGS.ms.rulesHeading"),
+        &format!(
+            "{pictures} && document.querySelector('h1').textContent === STRINGS.ms.rulesHeading"
+        ),
         10,
     );
     let spec = browser.eval("document.querySelector('#spec-link').href");

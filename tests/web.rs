@@ -337,6 +337,12 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     analysis_review_and_a_bad_address(&mut browser, &base);
     save_a_worker_restart_and_review(&mut browser, &base);
     the_page_in_malay_and_the_rules(&mut browser, &base);
+    // Every mode in Malay, as on `pasang gui`'s page (tests/malay.rs).
+    let record = common::malay::record_file();
+    let modes = common::malay::every_mode(&record, "rules/");
+    let read = common::malay::no_english_in_malay(&mut browser, &base, &modes);
+    let _ = std::fs::remove_file(&record);
+    eprintln!("static site: {read} texts read in Malay, none English");
     the_worker_example(&mut browser);
 
     // Offline: the server stopped, the page (with a query) loads again.

@@ -17,7 +17,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A running `pasang gui` on a free port, stopped when dropped.
 struct Server {

@@ -75,10 +75,12 @@ pub mod svg;
 pub mod tt;
 
 /// What the browser build (`web/`) runs beyond the engine: the board's
-/// session with its engine in one thread, and the rules page.
+/// session with its engine in one thread, and the rules pages.
 pub mod browser {
     pub use crate::gui::in_process::InProcessBoard;
-    pub use crate::gui::rules_page::{page as rules_page, picture as rules_picture};
+    pub use crate::gui::rules_page::{
+        page as rules_page, picture as rules_picture, spec as rules_spec,
+    };
 }
 #[cfg(feature = "cli")]
 pub(crate) mod tune;

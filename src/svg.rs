@@ -1,6 +1,8 @@
 //! A position as a self-contained SVG picture: the grid with coordinates,
 //! white and black stones, both kas labelled, the hole, and the last move
-//! (its path, landing point and the stones it captured).
+//! (its path, landing point and the stones it captured). [`render_marked`]
+//! adds what the players' rules page shows: rings on points and a move
+//! that the rules refuse, and leaves the caption (English words) out.
 
 use std::fmt::Write as _;
 
@@ -28,12 +30,37 @@ fn centre(square: Square) -> (i32, i32) {
     )
 }
 
+/// What a picture shows besides the position and its last move.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    /// The caption under the board (score, side to move, last move), in
+    /// English words.
+    pub caption: bool,
+    /// Points ringed, to draw the eye (a run, a blocker).
+    pub rings: Vec<Square>,
+    /// A move from one point to another that the rules refuse: a dashed
+    /// arrow ending in a cross.
+    pub refused: Option<(Square, Square)>,
+}
+
 /// The SVG text of `position`; `last` is the last move and the position
 /// it was played from, marked when given.
 pub fn render(position: &Position, last: Option<(Position, Move)>) -> String {
+    render_marked(
+        position,
+        last,
+        &Marks {
+            caption: true,
+            ..Marks::default()
+        },
+    )
+}
+
+/// As [`render`], with `marks` drawn over the position.
+pub fn render_marked(position: &Position, last: Option<(Position, Move)>, marks: &Marks) -> String {
     let grid = 10 * CELL;
     let width = 2 * MARGIN + grid;
-    let height = 2 * MARGIN + grid + CAPTION;
+    let height = 2 * MARGIN + grid + if marks.caption { CAPTION } else { 0 };
     let mut svg = String::new();
     let _ = writeln!(
         svg,
@@ -71,7 +98,10 @@ pub fn render(position: &Position, last: Option<(Position, Move)>) -> String {
             CELL / 2 - 1
         );
     }
-    caption(&mut svg, position, last, height);
+    rings_and_refusal(&mut svg, marks);
+    if marks.caption {
+        caption(&mut svg, position, last, height);
+    }
     svg.push_str("</svg>\n");
     svg
 }
@@ -206,6 +236,42 @@ fn last_move(svg: &mut String, before: &Position, mv: Move) {
     }
 }
 
+/// The rings (green) and the refused move (a dashed red arrow and a cross).
+fn rings_and_refusal(svg: &mut String, marks: &Marks) {
+    for &square in &marks.rings {
+        let (x, y) = centre(square);
+        let _ = writeln!(
+            svg,
+            r##"  <circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="#1e8449" stroke-width="4"/>"##,
+            CELL / 2 - 2
+        );
+    }
+    if let Some((from, to)) = marks.refused {
+        let (x1, y1) = centre(from);
+        let (x2, y2) = centre(to);
+        let (dx, dy) = ((x2 - x1).signum(), (y2 - y1).signum());
+        let _ = writeln!(
+            svg,
+            r##"  <line x1="{}" y1="{}" x2="{x2}" y2="{y2}" stroke="#a93226" stroke-width="4" stroke-dasharray="8 6"/>"##,
+            x1 + dx * CELL / 2,
+            y1 + dy * CELL / 2
+        );
+        let cross = CELL / 3;
+        let _ = writeln!(
+            svg,
+            r##"  <path d="M{} {} L{} {} M{} {} L{} {}" stroke="#a93226" stroke-width="6" stroke-linecap="round"/>"##,
+            x2 - cross,
+            y2 - cross,
+            x2 + cross,
+            y2 + cross,
+            x2 - cross,
+            y2 + cross,
+            x2 + cross,
+            y2 - cross
+        );
+    }
+}
+
 fn caption(svg: &mut String, position: &Position, last: Option<(Position, Move)>, height: i32) {
     let mut lines = vec![format!(
         "South {} \u{2013} North {} \u{00b7} {} to move",
@@ -248,5 +314,22 @@ mod tests {
         assert!(svg.contains("c7 captured"));
         assert!(svg.contains("marker-end"));
         assert_eq!(svg.matches(" white</title>").count(), 52);
+    }
+
+    #[test]
+    fn marked_pictures_ring_points_refuse_a_move_and_have_no_caption() {
+        let position = replay(&Rules::default(), None, &[]).unwrap().current();
+        let c4 = Square::new(3, 2).unwrap();
+        let c7 = Square::new(6, 2).unwrap();
+        let marks = Marks {
+            caption: false,
+            rings: vec![c4, c7],
+            refused: Some((c4, c7)),
+        };
+        let svg = render_marked(&position, None, &marks);
+        assert_eq!(svg.matches("stroke=\"#1e8449\"").count(), 2);
+        assert!(svg.contains("stroke-dasharray=\"8 6\""));
+        assert!(!svg.contains("to move"), "{svg}");
+        assert!(render(&position, None).contains("to move"));
     }
 }

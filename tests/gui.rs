@@ -124,8 +124,13 @@ fn http_answers(server: &Server) {
     assert!(page.contains("<svg id=\"board\""));
     let rules = server.http("GET /rules HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(
-        rules.contains("<h2 id=\"the-board\">The board</h2>"),
+        rules.contains("data-i18n=\"rulesBoardTitle\"") && rules.contains("href=\"/rules/spec\""),
         "{rules}"
+    );
+    let spec = server.http("GET /rules/spec HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(
+        spec.contains("<h2 id=\"the-board\">The board</h2>"),
+        "{spec}"
     );
     for (request, status) in [
         ("GET /app.js HTTP/1.1\r\n\r\n", "200 OK"),
@@ -133,6 +138,10 @@ fn http_answers(server: &Server) {
         ("GET /rules HTTP/1.1\r\n\r\n", "200 OK"),
         (
             "GET /rules/img/start-pattern-1.svg HTTP/1.1\r\n\r\n",
+            "200 OK",
+        ),
+        (
+            "GET /rules/img/players/entry-slide.svg HTTP/1.1\r\n\r\n",
             "200 OK",
         ),
         (

@@ -337,6 +337,12 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     analysis_review_and_a_bad_address(&mut browser, &base);
     save_a_worker_restart_and_review(&mut browser, &base);
     the_page_in_malay_and_the_rules(&mut browser, &base);
+    // Every mode in Malay, as on `pasang gui`'s page (tests/malay.rs).
+    let record = common::malay::record_file();
+    let modes = common::malay::every_mode(&record, "rules/");
+    let read = common::malay::no_english_in_malay(&mut browser, &base, &modes);
+    let _ = std::fs::remove_file(&record);
+    eprintln!("static site: {read} texts read in Malay, none English");
     the_worker_example(&mut browser);
 
     // Offline: the server stopped, the page (with a query) loads again.
@@ -372,12 +378,39 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         "document.querySelector('#share-link').value.includes('moves=c+j+b4c4n')",
         30,
     );
-    // The board's Rules link, offline too.
+    // The board's Rules link, offline too: the players' page with its
+    // pictures, in the language chosen there, which the board then keeps;
+    // and the specification it links.
     let rules = browser.eval("document.querySelector('#rules-link').href");
     browser.call("Page.navigate", json!({ "url": rules }));
+    let pictures = "document.readyState === 'complete' && document.querySelectorAll('h2').length > 3 \
+         && document.images.length > 8 && [...document.images].every((i) => i.complete && i.naturalWidth > 0)";
+    browser.wait_for(pictures, 10);
+    browser.eval(
+        "(() => { const l = document.querySelector('#language'); l.value = 'ms'; l.dispatchEvent(new Event('change')); })()",
+    );
     browser.wait_for(
-        "document.readyState === 'complete' && document.querySelectorAll('h2').length > 3",
+        "document.querySelector('h1').textContent === STRINGS.ms.rulesHeading",
         10,
+    );
+    browser.call("Page.navigate", json!({ "url": rules }));
+    browser.wait_for(
+        &format!(
+            "{pictures} && document.querySelector('h1').textContent === STRINGS.ms.rulesHeading"
+        ),
+        10,
+    );
+    let spec = browser.eval("document.querySelector('#spec-link').href");
+    browser.call("Page.navigate", json!({ "url": spec }));
+    browser.wait_for(
+        "document.readyState === 'complete' && document.querySelector('#the-board') !== null \
+         && [...document.images].every((i) => i.complete && i.naturalWidth > 0)",
+        10,
+    );
+    browser.open(&format!("{base}?mode=play&side=south"));
+    browser.wait_for(
+        "document.documentElement.lang === 'ms' && document.querySelector('#status').textContent === 'Giliran Selatan'",
+        30,
     );
 }
 

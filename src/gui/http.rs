@@ -1,6 +1,7 @@
 //! The little HTTP the page needs: `GET` of its embedded files (and the
 //! course of Learn mode, `/lessons.json`), the rules
-//! page (`/rules`, [`super::rules_page`]) and the WebSocket upgrade at
+//! pages (`/rules` for players, `/rules/spec` the specification, with
+//! their pictures; [`super::rules_page`]) and the WebSocket upgrade at
 //! `/ws`. Requests are parsed by `httparse` (the
 //! parser under hyper and tungstenite) from a bounded head; anything else
 //! gets a plain error response, and every plain response closes the
@@ -181,6 +182,7 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
             crate::learn::LESSONS_JSON,
         ),
         "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
+        "/rules/spec" => Route::File("text/html; charset=utf-8", super::rules_page::spec()),
         other if other.starts_with("/rules/") => {
             let picture =
                 super::rules_page::picture(&other["/rules/".len()..]).ok_or_else(|| {
@@ -281,10 +283,16 @@ mod tests {
         assert!(script.head_only);
         let rules = request("GET /rules HTTP/1.1\r\n\r\n").unwrap();
         assert!(
-            matches!(rules.route, Route::File(kind, body) if kind.starts_with("text/html") && body.contains("The rules of Pasang"))
+            matches!(rules.route, Route::File(kind, body) if kind.starts_with("text/html") && body.contains("rulesIntro"))
+        );
+        let spec = request("GET /rules/spec HTTP/1.1\r\n\r\n").unwrap();
+        assert!(
+            matches!(spec.route, Route::File(kind, body) if kind.starts_with("text/html") && body.contains("The rules of Pasang"))
         );
         let picture = request("GET /rules/img/worked-opening.svg HTTP/1.1\r\n\r\n").unwrap();
         assert!(matches!(picture.route, Route::File("image/svg+xml", _)));
+        let players = request("GET /rules/img/players/passage.svg HTTP/1.1\r\n\r\n").unwrap();
+        assert!(matches!(players.route, Route::File("image/svg+xml", _)));
     }
 
     #[test]

@@ -90,10 +90,11 @@ pub enum PageMessage {
 }
 
 impl PageMessage {
-    /// An `error` message with `message`, untagged.
-    pub fn error(message: impl Into<String>) -> PageMessage {
+    /// An `error` message of `kind` with `message`, untagged.
+    pub fn error(kind: ErrorKind, message: impl Into<String>) -> PageMessage {
         PageMessage::Error(ErrorMessage {
             message: message.into(),
+            kind,
             tag: None,
         })
     }
@@ -112,12 +113,55 @@ impl PageMessage {
 /// The `error` message.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ErrorMessage {
-    /// What went wrong, in words.
+    /// What went wrong, in the session's (English) words.
     pub message: String,
+    /// What kind of refusal or failure it is: the page words it in its
+    /// own language from this (the `kind` field and its values).
+    #[serde(flatten)]
+    pub kind: ErrorKind,
     /// The tag of the request refused (the part of the page's address it
     /// came from), if it had one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
+}
+
+/// The kind of an `error` message, written as its `kind` field (snake
+/// case) with the values the page's words need beside it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// A message the session cannot read (a fault of the page).
+    Malformed,
+    /// A field of a message missing or out of range.
+    BadField {
+        /// The field's name in the message.
+        field: &'static str,
+    },
+    /// A position string that does not parse or cannot occur.
+    BadPosition,
+    /// A move that is not a move, or not legal where it was sent.
+    IllegalMove {
+        /// The move as sent.
+        #[serde(rename = "move")]
+        notation: String,
+    },
+    /// A move sent after the game ended.
+    GameOver,
+    /// A ply outside the game.
+    NoSuchPly {
+        /// The ply asked for.
+        ply: usize,
+    },
+    /// Record text that does not read or replay.
+    BadRecord,
+    /// A move sent while it is the engine's turn in play.
+    EnginesTurn,
+    /// A move or take-back sent in review mode.
+    Reviewing,
+    /// The engine stopped, or played a move the game refuses.
+    Engine,
+    /// The review's searches failed.
+    Review,
 }
 
 /// Why the engine searches, in the `search` message.
@@ -380,16 +424,24 @@ mod tests {
             hello.to_json()
         );
         assert_eq!(
-            PageMessage::error("no").to_json(),
-            r#"{"type":"error","message":"no"}"#
+            PageMessage::error(ErrorKind::Engine, "no").to_json(),
+            r#"{"type":"error","message":"no","kind":"engine"}"#
         );
         let tagged = PageMessage::Error(ErrorMessage {
             message: "no".into(),
+            kind: ErrorKind::IllegalMove {
+                notation: "x".into(),
+            },
             tag: Some("moves=x".into()),
         });
         assert_eq!(
             tagged.to_json(),
-            r#"{"type":"error","message":"no","tag":"moves=x"}"#
+            r#"{"type":"error","message":"no","kind":"illegal_move","move":"x","tag":"moves=x"}"#
+        );
+        let field = PageMessage::error(ErrorKind::BadField { field: "skill" }, "no");
+        assert_eq!(
+            field.to_json(),
+            r#"{"type":"error","message":"no","kind":"bad_field","field":"skill"}"#
         );
         let search = PageMessage::Search {
             purpose: SearchPurpose::Analyse,

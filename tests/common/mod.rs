@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod malay;
 pub mod protocol;
 
 use std::io::{BufRead, BufReader, Read, Write};

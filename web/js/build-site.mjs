@@ -30,11 +30,20 @@ const types = await readFile(join(dist, 'pasang.d.ts'), 'utf8');
 if (!types.includes('  // RULE_OPTIONS')) throw new Error('pasang.d.ts has no RULE_OPTIONS marker');
 await writeFile(join(dist, 'pasang.d.ts'), types.replace('  // RULE_OPTIONS', options));
 
-// The rules, as `pasang gui` serves them at /rules, with relative links.
-const { html, pictures } = pasang.rulesPage();
-await mkdir(join(dist, 'rules'), { recursive: true });
-await writeFile(join(dist, 'rules', 'index.html'),
-  html.replaceAll('src="/rules/', 'src="').replace('<a href="/">', '<a href="../">'));
+// The rules, as `pasang gui` serves them at /rules (the players' page,
+// whose words come from strings.js) and /rules/spec (the specification),
+// with relative links.
+const { html, spec, pictures } = pasang.rulesPage();
+await mkdir(join(dist, 'rules', 'spec'), { recursive: true });
+await writeFile(join(dist, 'rules', 'index.html'), html
+  .replaceAll('src="/rules/', 'src="')
+  .replace('<script src="/strings.js">', '<script src="../strings.js">')
+  .replace('href="/rules/spec"', 'href="spec/"')
+  .replace('<a href="/"', '<a href="../"'));
+await writeFile(join(dist, 'rules', 'spec', 'index.html'), spec
+  .replaceAll('src="/rules/', 'src="../')
+  .replace('<a href="/rules">', '<a href="../">')
+  .replace('<a href="/">', '<a href="../../">'));
 for (const [path, svg] of Object.entries(pictures)) {
   await mkdir(join(dist, 'rules', path, '..'), { recursive: true });
   await writeFile(join(dist, 'rules', path), svg);

@@ -46,7 +46,7 @@ export interface Pasang {
   /** The board page's session (one per loaded module); `listener` gets each message for the page. */
   boardSession(listener: (json: string) => void): BoardSession;
   /** The rules page and its pictures, as `pasang gui` serves them under /rules. */
-  rulesPage(): { html: string; pictures: Record<string, string> };
+  rulesPage(): { html: string; spec: string; pictures: Record<string, string> };
   /** A board from the start (or `fen`), under `rules`; throws PasangError on bad input. */
   board(options?: { fen?: string; rules?: RuleOptions }): Board;
   /** The rule options from the engine's own table, in the protocol's order. */

@@ -191,15 +191,20 @@ export async function loadPasang(source) {
       };
     },
 
-    /** The rules page and its pictures, for the site's build: { html, pictures: {path: svg} }. */
+    /**
+     * The rules pages and their pictures, for the site's build: { html (the
+     * players' page), spec (the specification), pictures: {path: svg} }.
+     */
     rulesPage() {
       exports.page_rules();
       const html = answer();
+      exports.page_rules_spec();
+      const spec = answer();
       const pictures = {};
-      for (const [, path] of html.matchAll(/src="\/rules\/([^"]+)"/g)) {
+      for (const [, path] of (html + spec).matchAll(/src="\/rules\/([^"]+)"/g)) {
         if (withText(path, (ptr, len) => exports.page_rules_picture(ptr, len)) === 0) pictures[path] = answer();
       }
-      return { html, pictures };
+      return { html, spec, pictures };
     },
 
     /**

@@ -42,11 +42,18 @@ pub extern "C" fn page_take() -> u32 {
     messages.len() as u32
 }
 
-/// Puts the rules page (HTML, as `pasang gui` serves it at `/rules`) in
+/// Puts the players' rules page (HTML, as `pasang gui` serves it at `/rules`) in
 /// the text answer, for the site's build.
 #[unsafe(no_mangle)]
 pub extern "C" fn page_rules() {
     crate::set_text(pasang::browser::rules_page());
+}
+
+/// Puts the rules' specification (HTML, as `pasang gui` serves it at
+/// `/rules/spec`) in the text answer, for the site's build.
+#[unsafe(no_mangle)]
+pub extern "C" fn page_rules_spec() {
+    crate::set_text(pasang::browser::rules_spec());
 }
 
 /// Puts the rules page's picture at `path` (as under `/rules/`) in the

@@ -37,7 +37,8 @@ let evalPly = null;       // the ply of the position the shown evaluation is of
 let clockAt = 0;          // when the last state's clock readings were taken
 let review = null;        // the last "review" message
 let games = null;         // the last "games" message (a file of several)
-let addressErrors = [];   // what was wrong with the page's address: stays shown
+let addressErrors = [];   // what was wrong with the page's address: stays shown (words, or a function giving them in the page's language)
+let addressMovesRefused = false; // a move of the address was refused: the ones after it are not said
 let dragging = false;     // a press on the graph that has not been let go
 let learn = null;         // Learn mode: the course, the lesson and step, and where the step stands
 let friend = null;        // Friend mode: the players' names, the start position, the board's turning
@@ -374,7 +375,7 @@ function refuse(move, why) {
     renderLesson();
     return;
   }
-  showError.last = t(why[0], why[1]);
+  showError.last = () => t(why[0], why[1]);
   showError();
 }
 
@@ -527,7 +528,7 @@ function startLearn() {
       const lesson = id === null ? null : course.lessons.find((l) => l.id === id);
       // What was wrong with the address stays until the page is reloaded.
       if (id !== null && !lesson) {
-        addressErrors.push(t("noSuchLesson", { id }));
+        addressErrors.push(() => t("noSuchLesson", { id }));
         showError();
       }
       if (lesson) {
@@ -538,7 +539,7 @@ function startLearn() {
       }
     })
     .catch((error) => {
-      addressErrors.push(t("lessonsMissing", { why: error.message }));
+      addressErrors.push(() => t("lessonsMissing", { why: error.message }));
       showError();
     });
 }
@@ -839,7 +840,8 @@ function render() {
 }
 
 function modeTitle(mode) {
-  return { play: "play", analyse: "analysis", watch: "watching", review: "review", friend: "friend" }[mode] || mode;
+  const key = { play: "titlePlay", analyse: "titleAnalyse", watch: "titleWatch", review: "titleReview", friend: "titleFriend" }[mode];
+  return key ? t(key) : mode;
 }
 
 // What to do now, said in words under the board.
@@ -873,7 +875,7 @@ function renderMoves() {
     span.dataset.ply = i + 1;
     const judged = state.mode === "review" ? reviewPly(i + 1) : null;
     if (judged && judged.mark) span.dataset.mark = judged.mark;
-    if (judged) span.title = judged.eval.text + (judged.best ? `; ${t("better")} ${judged.best.move}` : "");
+    if (judged) span.title = evalWords(judged.eval) + (judged.best ? `; ${t("better")} ${judged.best.move}` : "");
     // Numbered: South's moves, and the first if North made it.
     if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1);
     if (i + 1 === state.cursor) span.classList.add("current");
@@ -912,9 +914,10 @@ function renderLines() {
     depth.className = "depth";
     depth.textContent = `d${info.depth}${speed(info.nps)}`;
     li.appendChild(depth);
-    const who = state.mode === "watch" ? info.side + ": " : "";
+    const who = state.mode === "watch" ? t(info.side) + ": " : "";
     li.appendChild(document.createTextNode(`${who}${info.pv.join(" ")}`));
-    li.title = `${info.score}, depth ${info.depth}${info.nps ? `, ${info.nps} nodes/s` : ""}: ${info.pv.join(" ")}`;
+    const facts = { score: info.score, depth: info.depth, nps: info.nps, pv: info.pv.join(" ") };
+    li.title = t(info.nps ? "lineTitleSpeed" : "lineTitle", facts);
     list.appendChild(li);
   }
 }
@@ -970,7 +973,7 @@ function reviewStanding(ply) {
   if (!review) return null;
   if (!review.game) return review.partial && review.partial[ply] ? review.partial[ply] : null;
   const at = ply === 0 ? review.game.start : review.game.plies[ply - 1];
-  return at ? { text: at.eval.text, win: at.south_win_percent } : null;
+  return at ? { text: evalWords(at.eval), win: at.south_win_percent } : null;
 }
 const bestMove = (judged) => (judged && judged.best ? judged.best.move : null);
 
@@ -1003,9 +1006,9 @@ function renderReview() {
     text.textContent = t("reviewStart", { eval: standing ? standing.text : "" });
   } else if (judged) {
     const move = state.moves[state.cursor - 1] + (judged.mark || "");
-    let words = `${moveNumber(state.cursor)} ${move}: ${judged.eval.text}`;
+    let words = `${moveNumber(state.cursor)} ${move}: ${evalWords(judged.eval)}`;
     if (judged.best) {
-      words += `; ${t("better")} ${judged.best.move} (${judged.best.eval.text})`;
+      words += `; ${t("better")} ${judged.best.move} (${evalWords(judged.best.eval)})`;
       if (judged.best.line.length > 1) words += `: ${judged.best.line.join(" ")}`;
     }
     text.textContent = words;
@@ -1073,7 +1076,7 @@ function drawGraph() {
     const attrs = { cx: x(i + 1), cy: y(win), r: judged && judged.mark ? 4.5 : 1.5, "data-ply": i + 1 };
     if (judged && judged.mark) attrs["data-mark"] = judged.mark;
     const dot = el("circle", attrs, svg);
-    if (judged) el("title", {}, dot).textContent = `${i + 1}. ${state.moves[i]}${judged.mark || ""} ${judged.eval.text}`;
+    if (judged) el("title", {}, dot).textContent = `${i + 1}. ${state.moves[i]}${judged.mark || ""} ${evalWords(judged.eval)}`;
   });
 }
 
@@ -1111,10 +1114,58 @@ function renderPicker() {
     button.type = "button";
     button.dataset.game = g.game;
     const names = `${g.south || "?"} – ${g.north || "?"}`;
-    button.textContent = `${g.game}. ${names}, ${g.result} (${g.plies} plies)${g.annotated ? ", annotated" : ""}`;
+    button.textContent = t(g.annotated ? "pickerAnnotated" : "pickerGame", { game: g.game, names, result: g.result, plies: g.plies });
     button.classList.toggle("active", g.game === games.chosen);
     button.onclick = () => send({ type: "pick", game: g.game });
     box.appendChild(button);
+  }
+}
+
+// ---- words from the table for what the session sends ----
+
+// The rule selects' values in the page's language (each option's value
+// stays the protocol's).
+function labelRuleValues() {
+  for (const key of RULE_KEYS) {
+    for (const option of $(key).options) {
+      option.textContent = STRINGS.en[`ruleValue_${option.value}`] ? t(`ruleValue_${option.value}`) : option.value;
+    }
+  }
+}
+
+// A judgement of the review (`pasang annotate --json`'s eval) in words:
+// a score stays a number; a proven result is said from the table.
+function evalWords(e) {
+  if (!e) return "";
+  if (e.winner) return t("evalWin", { side: t(e.winner), moves: e.moves });
+  if (e.draw) return t("evalDraw");
+  if (e.result) return { "1-0": t("evalSouthWon"), "0-1": t("evalNorthWon"), "1/2-1/2": t("evalDrawn") }[e.result] || e.text;
+  return e.text;
+}
+
+// `words()` as the page says them in the language `code`.
+function inLanguage(code, words) {
+  const kept = language;
+  language = code;
+  try { return words(); } finally { language = kept; }
+}
+
+// A refusal or failure of the session in the page's words, by its kind;
+// what the rules core or the engine said stays as its detail.
+function refusalWords(message) {
+  switch (message.kind) {
+    case "illegal_move": return state ? t(...explain(message.move)) : t("notAMove", { move: message.move });
+    case "bad_field": return t("errorBadField", { field: message.field });
+    case "bad_position": return t("errorBadPosition", { detail: message.message });
+    case "game_over": return t("gameOverNoMove");
+    case "no_such_ply": return t("errorNoSuchPly", { ply: message.ply });
+    case "bad_record": return t("errorBadRecord", { detail: message.message });
+    case "engines_turn": return t("enginesTurnWait");
+    case "reviewing": return t("reviewNoMoves");
+    case "malformed": return t("errorMalformed");
+    case "engine": return t("errorEngine", { detail: message.message });
+    case "review": return t("errorReview", { detail: message.message });
+    default: return message.message;
   }
 }
 
@@ -1165,7 +1216,9 @@ function openTransport() {
 }
 
 function showError() {
-  const text = [...addressErrors, ...(showError.notice ? [showError.notice] : []), ...(showError.last ? [showError.last] : [])].join("\n");
+  // Each is words, or a function that words it in the page's language.
+  const text = [...addressErrors, ...(showError.notice ? [showError.notice] : []), ...(showError.last ? [showError.last] : [])]
+    .map((words) => (typeof words === "function" ? words() : words)).join("\n");
   $("error").textContent = text;
   $("error").hidden = !text;
 }
@@ -1184,6 +1237,7 @@ function onMessage(event) {
         }
         select.value = rule.default;
       }
+      labelRuleValues();
       break;
     case "state":
       if (state && (state.position !== message.position || state.cursor !== message.cursor)) selected = null;
@@ -1230,16 +1284,23 @@ function onMessage(event) {
       if (message.tag) {
         // After a refused move of the address the rest are refused too.
         const moves = message.tag.startsWith("moves=");
-        if (!(moves && addressErrors.some((e) => e.startsWith("In the address, moves=")))) {
-          addressErrors.push(`In the address, ${message.tag}: ${message.message}`);
+        if (!(moves && addressMovesRefused)) {
+          // Worded now: the explanation reads the position it was refused in.
+          const why = {};
+          for (const code of Object.keys(STRINGS)) why[code] = inLanguage(code, () => refusalWords(message));
+          addressErrors.push(() => t("addressError", { tag: message.tag, why: why[language] || why.en }));
+          addressMovesRefused = addressMovesRefused || moves;
         }
       } else if (learn && learn.phase === "right") {
         // The session refused the lesson's move (it should not): the step
         // waits again, and says what the session said.
         learn.phase = "task";
-        learn.feedback = { kind: "wrong", say: () => message.message };
+        learn.feedback = { kind: "wrong", say: () => refusalWords(message) };
         renderLesson();
-      } else showError.last = message.message;
+      } else {
+        // Cleared by the next state: the position it was refused in stays.
+        showError.last = () => refusalWords(message);
+      }
       showError();
       break;
   }
@@ -1266,7 +1327,7 @@ function addressMode() {
   const asked = params.get("mode");
   const mode = asked.toLowerCase() === "analyze" ? "analyse" : asked.toLowerCase();
   if (MODES.includes(mode) || mode === "learn") return mode;
-  addressErrors.push(`In the address, mode=${asked}: there is no such mode; use play, analyse (or analyze), watch, review, friend or learn.`);
+  addressErrors.push(() => t("addressNoMode", { mode: asked }));
   showError();
   return null;
 }
@@ -1283,7 +1344,7 @@ function connect() {
         const text = params.get(key);
         const value = Number(text);
         if (text.trim() === "" || !Number.isInteger(value)) {
-          addressErrors.push(`In the address, ${key}=${text}: not a whole number.`);
+          addressErrors.push(() => t("addressNotNumber", { key, value: text }));
         } else {
           settings[key] = value;
           settings.tag += `${settings.tag ? "&" : ""}${key}=${text}`;
@@ -1331,7 +1392,7 @@ function connect() {
   // mode are played into it, and the page says what happened.
   socket.onrestart = () => {
     // Kept on the page: the player should know, whatever comes next.
-    showError.notice = t("restartedWorker");
+    showError.notice = () => t("restartedWorker");
     showError();
     if (!state) { socket.onopen(); return; }
     send({ type: "settings", skill: state.skill, movetime: state.movetime, multipv: state.multipv });
@@ -1351,7 +1412,7 @@ function openRecord() {
   const file = $("load").files[0];
   if (!file) return;
   if (file.size > MAX_RECORD_BYTES) {
-    showError.last = t("tooLarge");
+    showError.last = () => t("tooLarge");
     showError();
     return;
   }
@@ -1389,6 +1450,9 @@ function setUp() {
   $("language").onchange = () => {
     setLanguage($("language").value);
     $("moves").dataset.empty = t("noMoves");
+    labelRuleValues();
+    renderPicker();
+    showError();
     if (state) { render(); renderReview(); }
     renderLesson();
   };

@@ -39,10 +39,11 @@ use crate::host::Instant;
 
 use super::clock::Clock;
 use super::game::{Game, GameError};
-use super::message::{ErrorMessage, PageMessage, RuleChoice};
+use super::message::{ErrorKind, ErrorMessage, PageMessage, RuleChoice};
 use super::mode::Mode;
 use super::request::{Incoming, Request, RequestError, Settings};
 use super::review::{GameReview, OpenedFile};
+use crate::notation::MoveError;
 use crate::position::Player;
 use crate::protocol::Command;
 use crate::record::Record;
@@ -159,6 +160,7 @@ impl Session {
             // came from); the error carries the tag back.
             self.send_page(PageMessage::Error(ErrorMessage {
                 message: error.to_string(),
+                kind: error_kind(&error),
                 tag,
             }));
         }
@@ -171,7 +173,10 @@ impl Session {
         if self.engine.usable {
             self.engine.usable = false;
             self.engine.search = None;
-            self.send_page(PageMessage::error(format!("engine: {why}")));
+            self.send_page(PageMessage::error(
+                ErrorKind::Engine,
+                format!("engine: {why}"),
+            ));
             self.send_state();
         }
     }
@@ -322,5 +327,24 @@ impl Session {
         if let Some(clock) = &mut self.clock {
             clock.reset();
         }
+    }
+}
+
+/// The kind of a refusal, for the page to word in its own language.
+fn error_kind(error: &RequestError) -> ErrorKind {
+    match error {
+        RequestError::Malformed(_) => ErrorKind::Malformed,
+        RequestError::BadField { field, .. } => ErrorKind::BadField { field },
+        RequestError::Game(GameError::Position(_)) => ErrorKind::BadPosition,
+        RequestError::Game(GameError::Move(
+            MoveError::Malformed { text, .. } | MoveError::Illegal { text, .. },
+        )) => ErrorKind::IllegalMove {
+            notation: text.clone(),
+        },
+        RequestError::Game(GameError::GameOver) => ErrorKind::GameOver,
+        RequestError::Game(GameError::NoSuchPly(ply)) => ErrorKind::NoSuchPly { ply: *ply },
+        RequestError::Game(GameError::Record(_)) => ErrorKind::BadRecord,
+        RequestError::EnginesTurn => ErrorKind::EnginesTurn,
+        RequestError::Reviewing => ErrorKind::Reviewing,
     }
 }

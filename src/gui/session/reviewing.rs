@@ -5,7 +5,7 @@
 //! page's engine.
 
 use super::Session;
-use crate::gui::message::PageMessage;
+use crate::gui::message::{ErrorKind, PageMessage};
 use crate::gui::mode::Mode;
 use crate::gui::review::GameReview;
 
@@ -57,7 +57,10 @@ impl Session {
             }
             Err(why) => {
                 self.review = None;
-                self.send_page(PageMessage::error(format!("the review failed: {why}")));
+                self.send_page(PageMessage::error(
+                    ErrorKind::Review,
+                    format!("the review failed: {why}"),
+                ));
             }
         }
     }

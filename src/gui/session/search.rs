@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::Session;
-use crate::gui::message::{PageMessage, SearchPurpose};
+use crate::gui::message::{ErrorKind, PageMessage, SearchPurpose};
 use crate::gui::mode::Mode;
 use crate::host::Instant;
 use crate::outcome::Status;
@@ -210,9 +210,12 @@ impl Session {
                 Err(error) => {
                     // Asking again would bring the same move back.
                     self.engine.usable = false;
-                    self.send_page(PageMessage::error(format!(
-                        "the engine played '{word}', which is refused ({error}); it is asked for no more moves"
-                    )));
+                    self.send_page(PageMessage::error(
+                        ErrorKind::Engine,
+                        format!(
+                            "the engine played '{word}', which is refused ({error}); it is asked for no more moves"
+                        ),
+                    ));
                 }
             }
             self.send_state();

@@ -127,6 +127,55 @@ fn bad_requests_get_errors_and_change_nothing() {
     assert!(lines_sent(&mut s).is_empty());
 }
 
+/// Each refusal carries its kind (and the values its words need), for
+/// the page to word in its own language.
+#[test]
+fn refusals_carry_their_kind() {
+    let mut s = session();
+    for (text, kind) in [
+        ("not json", json!({"kind": "malformed"})),
+        (
+            r#"{"type":"move","move":"k11"}"#,
+            json!({"kind": "illegal_move", "move": "k11"}),
+        ),
+        (
+            r#"{"type":"goto","ply":5}"#,
+            json!({"kind": "no_such_ply", "ply": 5}),
+        ),
+        (
+            r#"{"type":"settings","skill":21}"#,
+            json!({"kind": "bad_field", "field": "skill"}),
+        ),
+        (
+            r#"{"type":"new","position":"nonsense"}"#,
+            json!({"kind": "bad_position"}),
+        ),
+        (
+            r#"{"type":"load","text":"1. zz *"}"#,
+            json!({"kind": "bad_record"}),
+        ),
+        (
+            r#"{"type":"mode","mode":"review"}"#,
+            json!({"kind": "no error"}),
+        ),
+        (r#"{"type":"takeback"}"#, json!({"kind": "reviewing"})),
+    ] {
+        s.on_page(text);
+        let errors: Vec<Value> = page(&mut s)
+            .into_iter()
+            .filter(|m| m["type"] == "error")
+            .collect();
+        if kind["kind"] == "no error" {
+            assert!(errors.is_empty(), "{text}: {errors:?}");
+            continue;
+        }
+        assert_eq!(errors.len(), 1, "{text}: {errors:?}");
+        for (field, value) in kind.as_object().unwrap() {
+            assert_eq!(&errors[0][field], value, "{text}: {:?}", errors[0]);
+        }
+    }
+}
+
 #[test]
 fn fields_are_checked_before_the_sessions_state() {
     let mut s = session();

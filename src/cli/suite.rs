@@ -142,8 +142,9 @@ fn make(args: &SuiteArgs) -> Result<ExitCode, CliError> {
     }
     progress.clear();
     std::fs::write(&out, text).map_err(|e| CliError::Write(out.clone(), e))?;
+    let noun = if made == 1 { "position" } else { "positions" };
     eprintln!(
-        "{made} positions from {index} games written to {}",
+        "{made} {noun} from {index} games written to {}",
         out.display()
     );
     Ok(ExitCode::SUCCESS)

@@ -63,6 +63,7 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod puzzles;
 pub mod record;
 pub mod review;
 pub mod rules;

@@ -14,6 +14,7 @@ mod openings;
 mod perft;
 mod play;
 mod progress;
+mod puzzles;
 mod show;
 mod tune;
 
@@ -73,6 +74,9 @@ enum CliCommand {
     /// Writes training data: self-play at fixed nodes or depth, every
     /// searched position with its score and the game's result.
     Datagen(datagen::DatagenArgs),
+    /// Finds puzzles in game records: after a mistake, the one move that
+    /// wins (or saves the game), and the line after it.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Fits the evaluation's weights to datagen files by logistic
     /// regression on the games' results (Texel tuning).
     Tune(tune::TuneArgs),
@@ -261,6 +265,7 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Match(args)) => crate::matches::run(&args).map_err(CliError::Match),
         Some(CliCommand::Openings(args)) => openings::run(&args),
         Some(CliCommand::Datagen(args)) => datagen::run(&args),
+        Some(CliCommand::Puzzles(args)) => puzzles::run(&args),
         Some(CliCommand::Tune(args)) => tune::run(&args),
         Some(CliCommand::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
     };

@@ -1,5 +1,6 @@
 //! The little HTTP the page needs: `GET` of its embedded files (and the
-//! course of Learn mode, `/lessons.json`), the rules
+//! course of Learn mode, `/lessons.json`, and Puzzle mode's
+//! `/puzzles.jsonl`), the rules
 //! page (`/rules`, [`super::rules_page`]) and the WebSocket upgrade at
 //! `/ws`. Requests are parsed by `httparse` (the
 //! parser under hyper and tungstenite) from a bounded head; anything else
@@ -179,6 +180,10 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
         "/lessons.json" => Route::File(
             "application/json; charset=utf-8",
             crate::learn::LESSONS_JSON,
+        ),
+        "/puzzles.jsonl" => Route::File(
+            "application/jsonl; charset=utf-8",
+            crate::puzzles::PUZZLES_JSONL,
         ),
         "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
         other if other.starts_with("/rules/") => {

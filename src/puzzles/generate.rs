@@ -42,7 +42,12 @@ pub const SAVED: u32 = 450;
 /// above the second best's (per mille).
 pub const MARGIN: u32 = 250;
 /// A capture of at least this many stones is a `big-capture`.
-pub const BIG_CAPTURE_STONES: u32 = 5;
+pub const BIG_CAPTURE_STONES: u32 = 3;
+/// With at most this many stones, a solver's turn is first proven by the
+/// endgame solve: its best move a forced win and every other move not.
+pub const PROOF_STONES: u32 = 24;
+/// Each search of a proof gets this fraction of `--nodes`.
+pub const PROOF_DIVISOR: u64 = 4;
 /// A quiet move leaves the opponent at most this many moves
 /// (`even-runs`).
 pub const SQUEEZE_MOVES: usize = 2;
@@ -97,6 +102,17 @@ impl Goal {
     }
 }
 
+/// What the endgame solve says of a solver's turn.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Proof {
+    /// This move wins by force and no other does.
+    Unique(Move),
+    /// Another move wins too, or none is proven to.
+    NotUnique,
+    /// Too many stones, or a search ended before its proof.
+    Unknown,
+}
+
 /// The two best lines of a MultiPV 2 search.
 #[derive(Clone, Debug)]
 struct TwoLines {
@@ -104,8 +120,7 @@ struct TwoLines {
     best_chance: u32,
     /// `None` when the position has one legal move.
     second_chance: Option<u32>,
-    /// Whether the best line is a forced win whose search reached the end
-    /// of the game (depth at least the stones left).
+    /// Whether the endgame solve proved the best move the only win.
     proven: bool,
     /// Nodes searched when the best move last changed.
     nodes_needed: u64,
@@ -218,6 +233,52 @@ impl Generator {
             .best_move
     }
 
+    /// The solve of a solver's turn with few stones: the best move's
+    /// search must prove a forced win, and each other move's a result no
+    /// better than a draw for the solver.
+    fn prove(&mut self, position: &Position, rules: &Rules) -> Proof {
+        if position.stone_count() > PROOF_STONES {
+            return Proof::Unknown;
+        }
+        let limits = Self::limits(self.nodes / PROOF_DIVISOR);
+        self.engine.set_rules(*rules);
+        self.engine.set_multipv(1);
+        self.engine.set_position(*position);
+        let result = self.engine.search(&limits, &Silent);
+        let (Some(best), Some(info)) = (result.best_move, result.final_info) else {
+            return Proof::Unknown;
+        };
+        if !matches!(info.score, Score::Mate(n) if n > 0) {
+            // A best move that is not a proven win leaves no win to keep.
+            return if result.proven {
+                Proof::NotUnique
+            } else {
+                Proof::Unknown
+            };
+        }
+        let solver = position.side_to_move();
+        for mv in crate::movegen::legal_moves(position, rules).iter().copied() {
+            if mv == best {
+                continue;
+            }
+            let child = position.play(mv);
+            match Status::of(&child, rules) {
+                Status::Over { winner, .. } if winner == Some(solver) => return Proof::NotUnique,
+                Status::Over { .. } => continue,
+                Status::InPlay => {}
+            }
+            self.engine.set_position(child);
+            let other = self.engine.search(&limits, &Silent);
+            match other.final_info.map(|info| info.score) {
+                // The opponent loses by force: this move wins too.
+                Some(Score::Mate(n)) if n <= 0 => return Proof::NotUnique,
+                Some(_) if other.proven => {}
+                _ => return Proof::Unknown,
+            }
+        }
+        Proof::Unique(best)
+    }
+
     /// The two best lines by a MultiPV 2 search of `nodes`.
     fn two_lines(&mut self, position: &Position, rules: &Rules) -> Option<TwoLines> {
         self.engine.set_rules(*rules);
@@ -241,13 +302,11 @@ impl Generator {
             return None;
         }
         let side = position.side_to_move();
-        let proven =
-            matches!(first.score, Score::Mate(n) if n > 0) && first.depth >= position.stone_count();
         Some(TwoLines {
             best,
             best_chance: chance(first.score, side),
             second_chance: second.map(|line| chance(line.score, side)),
-            proven,
+            proven: false,
             nodes_needed: state.changed_at.max(1),
         })
     }
@@ -316,15 +375,31 @@ impl Generator {
         let mut current = *position;
         let mut first: Option<TwoLines> = None;
         for turn in 0..MAX_SOLVER_MOVES {
-            let lines = match self.two_lines(&current, rules) {
+            let mut lines = match self.two_lines(&current, rules) {
                 Some(lines) => lines,
                 None if turn == 0 => return None,
                 None => break,
             };
-            let unique = match lines.second_chance {
+            let forced = lines.second_chance.is_none();
+            let proof = match goal {
+                Goal::Win if !forced => self.prove(&current, rules),
+                _ => Proof::Unknown,
+            };
+            let unique = match (proof, lines.second_chance) {
                 // A forced first move is no puzzle; later it keeps the line.
-                None => turn > 0,
-                Some(second) => lines.best_chance >= second + MARGIN,
+                (_, None) => turn > 0,
+                (Proof::Unique(mv), _) => {
+                    if mv != lines.best {
+                        // The search's own pick was another move: hard.
+                        lines.nodes_needed = self.nodes;
+                    }
+                    lines.best = mv;
+                    lines.best_chance = 1000;
+                    lines.proven = true;
+                    true
+                }
+                (Proof::NotUnique, _) => false,
+                (Proof::Unknown, Some(second)) => lines.best_chance >= second + MARGIN,
             };
             if !unique || lines.best_chance < goal.least() {
                 if turn == 0 {

@@ -93,9 +93,16 @@ mod run {
         }
         let mut generator = Generator::new(nodes);
         let mut counts = Counts::default();
+        // A position found again (the same start after a few plies) is
+        // written once, as first found.
+        let mut ids = std::collections::BTreeSet::new();
         for game in &games {
-            let (puzzles, found) = generator.game(game);
+            let (puzzles, mut found) = generator.game(game);
             for puzzle in &puzzles {
+                if !ids.insert(puzzle.id.clone()) {
+                    found.puzzles -= 1;
+                    continue;
+                }
                 writeln!(out, "{}", puzzle.to_line()).map_err(PuzzlesError::Write)?;
             }
             out.flush().map_err(PuzzlesError::Write)?;

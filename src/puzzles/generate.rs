@@ -559,6 +559,79 @@ fn themes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::{parse_move, parse_position};
+    use crate::record;
+
+    /// Twelve games of `pasang match`, as tests/puzzles.rs uses them.
+    const GAMES: &str = include_str!("../../tests/data/puzzle-games.rec");
+
+    #[test]
+    fn games_give_puzzles_that_start_after_their_mistake() {
+        let mut generator = Generator::new(20_000);
+        let mut total = Counts::default();
+        let mut found = Vec::new();
+        for record in record::read(GAMES).unwrap() {
+            let game = Game::from_record(&record).unwrap();
+            let (puzzles, counts) = generator.game(&game);
+            assert_eq!(counts.puzzles, puzzles.len() as u64);
+            let positions: Vec<String> = game.positions().iter().map(format_position).collect();
+            for puzzle in &puzzles {
+                puzzle.check().unwrap();
+                // The mistake is the game's: `before` is one of its
+                // positions, the puzzle the next.
+                let at = positions
+                    .iter()
+                    .position(|p| Some(p) == puzzle.before.as_ref())
+                    .unwrap();
+                assert_eq!(positions[at + 1], puzzle.position);
+                assert_eq!(game.moves()[at].to_string(), puzzle.mistake.clone().unwrap());
+                // The first move is a choice: never the only legal move.
+                let rules = puzzle.rules().unwrap();
+                let start = parse_position(&puzzle.position).unwrap();
+                assert!(crate::movegen::legal_moves(&start, &rules).len() > 1);
+                let length = ["one-move", "short", "long", "very-long"]
+                    [(puzzle.solution().len() - 1) / 2];
+                assert!(puzzle.themes.iter().any(|t| t == length), "{puzzle:?}");
+            }
+            found.extend(puzzles);
+            total += counts;
+        }
+        assert!(!found.is_empty());
+        assert!(total.moves >= total.mistakes);
+        assert!(total.mistakes >= total.candidates);
+        assert!(total.candidates >= total.unique);
+        assert!(total.unique >= total.puzzles);
+        // A game's puzzles depend on the game alone, not on the games
+        // searched before it (a cleared table each time).
+        let last = record::read(GAMES).unwrap().pop().unwrap();
+        let alone = Generator::new(20_000).game(&Game::from_record(&last).unwrap());
+        let again = generator.game(&Game::from_record(&last).unwrap());
+        assert_eq!(alone, again);
+    }
+
+    #[test]
+    fn themes_name_the_finish_the_phase_and_the_length() {
+        // South's ka takes the last stone (b5) from b1: the game ends on
+        // points, South ahead.
+        let start = parse_position(
+            "..........N/.........../.........../.........../.........../.....+...../.w........./.........../.........../.........../S.......... s 10 4 ak",
+        )
+        .unwrap();
+        let rules = Rules::default();
+        let mv = parse_move(&start, &rules, "a1b1n").unwrap();
+        let end = start.play(mv);
+        let themes = themes(&start, &[mv], &rules, Player::South, Goal::Win, true, &end);
+        assert_eq!(
+            themes,
+            ["last-stones", "endgame-proof", "endgame", "one-move"]
+        );
+        let saved = themes_of_save(&start, mv, &rules);
+        assert!(saved.contains(&"save".to_string()));
+    }
+
+    fn themes_of_save(start: &Position, mv: Move, rules: &Rules) -> Vec<String> {
+        themes(start, &[mv], rules, Player::South, Goal::Save, false, &start.play(mv))
+    }
 
     #[test]
     fn the_rating_grows_with_the_search_needed() {

@@ -32,7 +32,13 @@ fn temp(name: &str) -> PathBuf {
 /// Runs `pasang puzzles` with `extra` flags into `out`; its puzzles.
 fn make(out: &PathBuf, extra: &[&str]) -> Vec<Puzzle> {
     let games = games_file();
-    let mut args = vec!["puzzles", "--out", out.to_str().unwrap(), "--nodes", "20000"];
+    let mut args = vec![
+        "puzzles",
+        "--out",
+        out.to_str().unwrap(),
+        "--nodes",
+        "20000",
+    ];
     args.extend_from_slice(extra);
     args.push(games.to_str().unwrap());
     let output = common::run(&args, "");
@@ -66,7 +72,10 @@ fn the_same_games_give_the_same_puzzles_and_shards_make_the_whole() {
     let mut sorted_whole = whole.clone();
     sorted_whole.sort_by_key(key);
     union.sort_by_key(key);
-    assert_eq!(union, sorted_whole, "the shards' puzzles are not the whole run's");
+    assert_eq!(
+        union, sorted_whole,
+        "the shards' puzzles are not the whole run's"
+    );
     for puzzle in &whole {
         let moves = puzzle.solution().len();
         assert!(moves % 2 == 1 && moves <= 9, "{}", puzzle.to_line());
@@ -97,7 +106,10 @@ fn bad_records_and_arguments_are_refused() {
     assert_eq!(common::code(&output), 1);
     let error = common::stderr(&output);
     assert!(error.contains("game 1: ply 3"), "{error}");
-    let output = common::run(&["puzzles", "--out", "x.jsonl", "--shard", "4/3", "a.rec"], "");
+    let output = common::run(
+        &["puzzles", "--out", "x.jsonl", "--shard", "4/3", "a.rec"],
+        "",
+    );
     assert_eq!(common::code(&output), 2);
     assert!(common::stderr(&output).contains("shard"));
 }
@@ -198,8 +210,7 @@ fn puzzles_on_a_phone() {
 fn three_puzzles() -> Vec<Puzzle> {
     let mut chosen: Vec<Puzzle> = Vec::new();
     for puzzle in read_puzzles(PUZZLES_JSONL).unwrap() {
-        if puzzle.solution().len() <= 3 && chosen.iter().all(|p| rule_set(p) != rule_set(&puzzle))
-        {
+        if puzzle.solution().len() <= 3 && chosen.iter().all(|p| rule_set(p) != rule_set(&puzzle)) {
             chosen.push(puzzle);
         }
         if chosen.len() == 3 {
@@ -277,7 +288,10 @@ fn puzzles_solved(name: &str, (width, height, mobile): (u32, u32, bool)) {
         );
         // The page played the replies: the list is the mistake and the solution.
         for (index, mv) in solution.iter().enumerate() {
-            assert_eq!(browser.text(&format!("#moves > :nth-child({})", index + 2)), *mv);
+            assert_eq!(
+                browser.text(&format!("#moves > :nth-child({})", index + 2)),
+                *mv
+            );
         }
     }
     // Three first tries missed: the rating fell, the streak is 0, and the

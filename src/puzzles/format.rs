@@ -153,18 +153,20 @@ impl Puzzle {
                 });
             }
         }
-        RULE_OPTIONS.iter().try_fold(Rules::default(), |rules, option| {
-            let value = self
-                .options
-                .get(option.name)
-                .ok_or(PuzzleError::MissingOption {
-                    id: id(),
-                    option: option.name,
-                })?;
-            option
-                .apply(rules, value)
-                .map_err(|source| PuzzleError::OptionValue { id: id(), source })
-        })
+        RULE_OPTIONS
+            .iter()
+            .try_fold(Rules::default(), |rules, option| {
+                let value = self
+                    .options
+                    .get(option.name)
+                    .ok_or(PuzzleError::MissingOption {
+                        id: id(),
+                        option: option.name,
+                    })?;
+                option
+                    .apply(rules, value)
+                    .map_err(|source| PuzzleError::OptionValue { id: id(), source })
+            })
     }
 
     /// The solution's moves as written.
@@ -208,7 +210,7 @@ impl Puzzle {
             _ => return Err(PuzzleError::Mistake(id())),
         }
         let moves = self.solution();
-        if moves.len() % 2 == 0 || moves.len() > 2 * MAX_SOLVER_MOVES - 1 {
+        if moves.len().is_multiple_of(2) || moves.len() > 2 * MAX_SOLVER_MOVES - 1 {
             return Err(PuzzleError::MoveCount {
                 id: id(),
                 count: moves.len(),

@@ -349,9 +349,14 @@ impl Generator {
             }
             counts.candidates += 1;
             self.engine.new_game();
-            if let Some(puzzle) =
-                self.solve(&positions[ply], *mistake, &position, &rules, goal, &mut counts)
-            {
+            if let Some(puzzle) = self.solve(
+                &positions[ply],
+                *mistake,
+                &position,
+                &rules,
+                goal,
+                &mut counts,
+            ) {
                 counts.puzzles += 1;
                 puzzles.push(puzzle);
             }
@@ -432,7 +437,7 @@ impl Generator {
             current = next;
         }
         // The solution ends with the solver's move.
-        if line.len() % 2 == 0 {
+        if line.len().is_multiple_of(2) {
             line.pop();
             current = replay(position, &line);
         }
@@ -517,13 +522,12 @@ fn themes(
         reason,
         ..
     } = Status::of(end, rules)
+        && winner == solver
     {
-        if winner == solver {
-            themes.push(match reason {
-                Reason::Suntuk => "suntuk",
-                Reason::Score => "last-stones",
-            });
-        }
+        themes.push(match reason {
+            Reason::Suntuk => "suntuk",
+            Reason::Score => "last-stones",
+        });
     }
     if big {
         themes.push("big-capture");
@@ -584,13 +588,16 @@ mod tests {
                     .position(|p| Some(p) == puzzle.before.as_ref())
                     .unwrap();
                 assert_eq!(positions[at + 1], puzzle.position);
-                assert_eq!(game.moves()[at].to_string(), puzzle.mistake.clone().unwrap());
+                assert_eq!(
+                    game.moves()[at].to_string(),
+                    puzzle.mistake.clone().unwrap()
+                );
                 // The first move is a choice: never the only legal move.
                 let rules = puzzle.rules().unwrap();
                 let start = parse_position(&puzzle.position).unwrap();
                 assert!(crate::movegen::legal_moves(&start, &rules).len() > 1);
-                let length = ["one-move", "short", "long", "very-long"]
-                    [(puzzle.solution().len() - 1) / 2];
+                let length =
+                    ["one-move", "short", "long", "very-long"][(puzzle.solution().len() - 1) / 2];
                 assert!(puzzle.themes.iter().any(|t| t == length), "{puzzle:?}");
             }
             found.extend(puzzles);
@@ -630,7 +637,15 @@ mod tests {
     }
 
     fn themes_of_save(start: &Position, mv: Move, rules: &Rules) -> Vec<String> {
-        themes(start, &[mv], rules, Player::South, Goal::Save, false, &start.play(mv))
+        themes(
+            start,
+            &[mv],
+            rules,
+            Player::South,
+            Goal::Save,
+            false,
+            &start.play(mv),
+        )
     }
 
     #[test]

@@ -376,10 +376,7 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         30,
     );
     browser.type_and_enter("#move-input", puzzle.solution()[0]);
-    browser.wait_for(
-        "document.querySelector('#moves').children.length >= 2",
-        30,
-    );
+    browser.wait_for("document.querySelector('#moves').children.length >= 2", 30);
     // A friend's link offline: the game at its last move, in Friend
     // mode, and the next move taken.
     browser.open(&format!("{base}?mode=friend&moves=c+j"));

@@ -7,7 +7,7 @@
 //! [`outcome`], [`perft`], then [`eval`], [`search`], [`tt`], the
 //! [`engine`] facade, [`protocol`], [`record`] (game records), the [`cli`] tools, `client` (driving
 //! an engine process over the protocol), [`matches`](mod@matches),
-//! [`review`] and [`datagen`], `tune` (fitting the evaluation's weights)
+//! [`review`], [`puzzles`] and [`datagen`], `tune` (fitting the evaluation's weights)
 //! and `gui` (a board in the browser that drives an engine through the
 //! protocol).
 //!
@@ -63,6 +63,7 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod puzzles;
 pub mod record;
 pub mod review;
 pub mod rules;

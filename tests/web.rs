@@ -366,6 +366,23 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     browser.wait_for(&step(0), 30);
     browser.type_and_enter("#move-input", "a");
     browser.wait_for(&step(1), 30);
+    // Puzzle mode offline too: its puzzles (puzzles.jsonl) are cached with
+    // the site; the mistake is played and the solution's move taken.
+    let puzzle = pasang::puzzles::read_puzzles(pasang::puzzles::PUZZLES_JSONL)
+        .unwrap()
+        .remove(0);
+    browser.open(&format!("{base}?mode=puzzle&id={}", puzzle.id));
+    browser.wait_for(
+        &format!(
+            "(() => {{ const p = document.querySelector('#puzzle');
+               return Boolean(p) && p.dataset.id === {:?} && p.dataset.state === 'playing'
+                 && document.querySelector('#moves').children.length === 1; }})()",
+            puzzle.id
+        ),
+        30,
+    );
+    browser.type_and_enter("#move-input", puzzle.solution()[0]);
+    browser.wait_for("document.querySelector('#moves').children.length >= 2", 30);
     // A friend's link offline: the game at its last move, in Friend
     // mode, and the next move taken.
     browser.open(&format!("{base}?mode=friend&moves=c+j"));

@@ -83,6 +83,9 @@ pub(crate) enum CliError {
     /// A datagen run failed.
     #[error(transparent)]
     Datagen(DatagenError),
+    /// `puzzles` failed.
+    #[error(transparent)]
+    Puzzles(crate::puzzles::PuzzlesError),
     /// Merging datagen shards failed.
     #[error(transparent)]
     Pack(crate::datagen::packed::PackError),

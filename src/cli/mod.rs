@@ -14,6 +14,7 @@ mod openings;
 mod perft;
 mod play;
 mod progress;
+mod puzzles;
 mod show;
 mod suite;
 mod tune;
@@ -77,6 +78,9 @@ enum CliCommand {
     /// Runs an engine through the trap suite at a fixed node count, or
     /// mines the suite from game records (--make).
     Suite(suite::SuiteArgs),
+    /// Finds puzzles in game records: after a mistake, the one move that
+    /// wins (or saves the game), and the line after it.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Fits the evaluation's weights to datagen files by logistic
     /// regression on the games' results (Texel tuning).
     Tune(tune::TuneArgs),
@@ -266,6 +270,7 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Openings(args)) => openings::run(&args),
         Some(CliCommand::Datagen(args)) => datagen::run(&args),
         Some(CliCommand::Suite(args)) => suite::run(&args),
+        Some(CliCommand::Puzzles(args)) => puzzles::run(&args),
         Some(CliCommand::Tune(args)) => tune::run(&args),
         Some(CliCommand::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
     };

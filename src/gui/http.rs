@@ -1,7 +1,8 @@
 //! The little HTTP the page needs: `GET` of its embedded files (and the
-//! course of Learn mode, `/lessons.json`), the rules
-//! pages (`/rules` for players, `/rules/spec` the specification, with
-//! their pictures; [`super::rules_page`]) and the WebSocket upgrade at
+//! course of Learn mode, `/lessons.json`, and Puzzle mode's
+//! `/puzzles.jsonl`), the rules pages (`/rules` for players, `/rules/spec`
+//! the specification, with their pictures; [`super::rules_page`]) and the
+//! WebSocket upgrade at
 //! `/ws`. Requests are parsed by `httparse` (the
 //! parser under hyper and tungstenite) from a bounded head; anything else
 //! gets a plain error response, and every plain response closes the
@@ -180,6 +181,10 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
         "/lessons.json" => Route::File(
             "application/json; charset=utf-8",
             crate::learn::LESSONS_JSON,
+        ),
+        "/puzzles.jsonl" => Route::File(
+            "application/jsonl; charset=utf-8",
+            crate::puzzles::PUZZLES_JSONL,
         ),
         "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
         "/rules/spec" => Route::File("text/html; charset=utf-8", super::rules_page::spec()),

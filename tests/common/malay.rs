@@ -111,6 +111,16 @@ pub fn every_mode(record: &Path, rules: &str) -> Vec<Mode> {
             }),
         },
         Mode {
+            name: "puzzles, one puzzle",
+            address: "?mode=puzzle&id=e6ad0820cd0f".into(),
+            ready: "document.querySelector('#puzzle').dataset.state === 'playing'",
+            act: Box::new(|browser| {
+                // A wrong move is refused in words of the table.
+                browser.type_and_enter("#move-input", "j6j7w");
+                browser.wait_for("document.querySelector('#puzzle-feedback') !== null || document.querySelector('#error').textContent !== ''", 10);
+            }),
+        },
+        Mode {
             name: "rules",
             address: rules.into(),
             ready: "document.readyState === 'complete' && document.querySelectorAll('h2').length > 5 && [...document.images].every((i) => i.complete && i.naturalWidth > 0)",

@@ -18,8 +18,9 @@ index = index
   .replace('<link rel="icon" href="data:,">', '<link rel="icon" href="icon.svg">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#2b2622">')
   .replace('href="/rules"', 'href="rules/"');
 await writeFile(join(dist, 'index.html'), index);
-// The course of Learn mode (lessons.json) is read by the page at the site's top.
-for (const file of ['app.js', 'strings.js', 'style.css', 'lessons.json']) await copyFile(join(assets, file), join(dist, file));
+// The course of Learn mode (lessons.json) and Puzzle mode's puzzles
+// (puzzles.jsonl) are read by the page at the site's top.
+for (const file of ['app.js', 'strings.js', 'style.css', 'lessons.json', 'puzzles.jsonl']) await copyFile(join(assets, file), join(dist, file));
 
 // The package's types: the rule options from the engine's own table, so
 // that they are spelled once (src/rules.rs).

@@ -255,6 +255,8 @@ function canMove() {
   if (!state || state.over || !state.legal.length) return false;
   // A lesson takes a move while its step waits for one.
   if (learn && (!learn.lesson || learn.phase !== "task")) return false;
+  // A puzzle takes the person's move only at the solver's turn.
+  if (puzzle && puzzle.phase !== "playing") return false;
   const atEnd = state.cursor === state.moves.length;
   // A review judges the game as played: it is stepped through, not changed.
   if (state.mode === "review") return false;
@@ -335,6 +337,7 @@ function play(move) {
 // the step's task first.
 function submit(move) {
   if (learn) learnTry(move);
+  else if (puzzle) puzzleTry(move);
   else play(move);
 }
 
@@ -369,6 +372,11 @@ function onTypedMove(event) {
 // Says why `move` is refused: in a lesson, the step's own reason where it
 // has one; elsewhere in #error. `why` is [key, values] of the strings.
 function refuse(move, why) {
+  if (puzzle && puzzle.phase === "playing") {
+    puzzle.feedback = { kind: "wrong", key: why[0], values: why[1] };
+    renderPuzzle();
+    return;
+  }
   if (learning()) {
     const wrong = wrongTry(move);
     learn.feedback = { kind: "wrong", say: wrong ? () => words(wrong.why) : () => t(why[0], why[1]) };
@@ -702,6 +710,276 @@ function renderLesson() {
   }
 }
 
+// ---- puzzles ----
+
+// Puzzle mode (?mode=puzzle, &id=ID one puzzle): the page's own, as Learn
+// mode is. It reads puzzles.jsonl (a puzzle a line), sets up the position
+// before the opponent's mistake, plays the mistake, then holds each of the
+// person's moves to the solution and plays the replies. The session
+// analyses, stopped: it only keeps the board and its legal moves.
+// #puzzle's data-id and data-state (loading, mistake, playing, reply,
+// solved, shown) are the page's testing contract.
+
+// What is kept in the browser: { rating, streak, best, results: {id: 1 solved | 0 failed}, theme, rules }.
+const PUZZLE_KEY = "pasang-puzzles";
+// Elo as the puzzle rating: a new player's rating, and how far one puzzle moves it.
+const PUZZLE_START_RATING = 1500;
+const PUZZLE_K = 32;
+// Milliseconds before the page plays a move (the mistake, a reply, the solution's next move).
+const PUZZLE_PAUSE = 500;
+const RULE_OPTION_NAMES = ["Pattern", "Ka Entry", "Second Column", "Centre"];
+
+let puzzle = null;        // Puzzle mode: the puzzles, the one on the board and where it stands
+
+function loadPuzzleRecord() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(PUZZLE_KEY));
+    if (kept && typeof kept === "object") {
+      return Object.assign({ rating: PUZZLE_START_RATING, streak: 0, best: 0, results: {}, theme: "", rules: "" }, kept);
+    }
+  } catch (_) { /* no storage, or not JSON */ }
+  return { rating: PUZZLE_START_RATING, streak: 0, best: 0, results: {}, theme: "", rules: "" };
+}
+
+function savePuzzleRecord(record) {
+  try { localStorage.setItem(PUZZLE_KEY, JSON.stringify(record)); } catch (_) { /* no storage */ }
+}
+
+// A puzzle's rule set as one key: the option values in the protocol's order.
+const puzzleRuleSet = (p) => RULE_OPTION_NAMES.map((name) => (p.options || {})[name] || "").join("/");
+
+// The puzzles the filters let through.
+function filteredPuzzles(record) {
+  return puzzle.all.filter((p) => (!record.theme || p.themes.includes(record.theme))
+    && (!record.rules || puzzleRuleSet(p) === record.rules));
+}
+
+// The next puzzle: one not tried yet nearest the player's rating (the
+// first in the file on a tie), else the nearest of all; null if none.
+function nextPuzzle(record, except) {
+  const list = filteredPuzzles(record).filter((p) => p.id !== except);
+  const fresh = list.filter((p) => !(p.id in record.results));
+  const pool = fresh.length ? fresh : list;
+  let best = null;
+  for (const p of pool) {
+    if (!best || Math.abs(p.rating - record.rating) < Math.abs(best.rating - record.rating)) best = p;
+  }
+  return best;
+}
+
+const puzzleLink = (id) => `?mode=puzzle&id=${encodeURIComponent(id)}`;
+
+function startPuzzle() {
+  puzzle = { all: [], current: null, solution: [], step: 0, phase: "loading", feedback: null, counted: false, timer: null };
+  document.body.classList.add("puzzling");
+  send({ type: "mode", mode: "analyse" });
+  send({ type: "run", on: false });
+  renderPuzzle();
+  fetch("puzzles.jsonl")
+    .then((response) => {
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      return response.text();
+    })
+    .then((text) => {
+      puzzle.all = text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+      const id = params.get("id");
+      const asked = id === null ? null : puzzle.all.find((p) => p.id === id);
+      if (id !== null && !asked) {
+        addressErrors.push(t("noSuchPuzzle", { id }));
+        showError();
+      }
+      const chosen = asked || nextPuzzle(loadPuzzleRecord(), null);
+      if (chosen) openPuzzle(chosen);
+      else { puzzle.phase = "empty"; renderPuzzle(); }
+    })
+    .catch((error) => {
+      addressErrors.push(t("puzzlesMissing", { why: error.message }));
+      showError();
+    });
+}
+
+// Puts the position before the mistake on the board, under the puzzle's rules.
+function openPuzzle(p) {
+  clearTimeout(puzzle.timer);
+  puzzle.current = p;
+  puzzle.solution = p.moves.split(" ").filter(Boolean);
+  puzzle.step = 0;
+  puzzle.phase = "loading";
+  puzzle.feedback = null;
+  puzzle.counted = false;
+  const rules = Object.assign({}, DEFAULT_RULES);
+  for (const [name, value] of Object.entries(p.options || {})) {
+    if (OPTION_FIELDS[name]) rules[OPTION_FIELDS[name]] = value;
+  }
+  puzzle.rules = rules;
+  puzzle.start = p.before && p.mistake ? p.before : p.position;
+  puzzle.offset = p.before && p.mistake ? 1 : 0;
+  selected = null;
+  // The solver plays from the bottom of the board.
+  flipped = p.position.split(" ")[1] === "n";
+  send({ type: "new", rules, position: puzzle.start });
+  renderPuzzle();
+}
+
+// The moves of the puzzle on the board so far (the mistake not counted).
+const puzzlePlayed = () => state.moves.length - puzzle.offset;
+
+// Each state the session sends, in Puzzle mode: the mistake is played
+// once the position is shown; the reply once the person's move is.
+function onPuzzleState() {
+  const p = puzzle.current;
+  if (!p) return;
+  if (puzzle.phase === "loading") {
+    const sameRules = Object.keys(puzzle.rules).every((key) => state.rules[key] === puzzle.rules[key]);
+    if (state.start !== puzzle.start || !sameRules || state.moves.length !== 0) return;
+    if (puzzle.offset) {
+      puzzle.phase = "mistake";
+      puzzle.timer = setTimeout(() => play(p.mistake), PUZZLE_PAUSE);
+    } else {
+      puzzle.phase = "playing";
+    }
+  } else if (puzzle.phase === "mistake" && state.moves.length === 1) {
+    puzzle.phase = "playing";
+  } else if (puzzle.phase === "moving" && puzzlePlayed() === puzzle.step) {
+    if (puzzle.step >= puzzle.solution.length) {
+      puzzle.phase = "solved";
+      puzzle.feedback = { kind: "right", key: "puzzleSolved" };
+      countPuzzle(true);
+    } else {
+      // The reply counts at once: a state that comes before it is played
+      // does not end the wait.
+      puzzle.phase = "reply";
+      puzzle.step += 1;
+      const reply = puzzle.solution[puzzle.step - 1];
+      puzzle.timer = setTimeout(() => play(reply), PUZZLE_PAUSE);
+    }
+  } else if (puzzle.phase === "reply" && puzzlePlayed() === puzzle.step) {
+    puzzle.phase = "playing";
+  } else if (puzzle.phase === "shown" && puzzlePlayed() === puzzle.step && puzzle.step < puzzle.solution.length) {
+    puzzle.step += 1;
+    const move = puzzle.solution[puzzle.step - 1];
+    puzzle.timer = setTimeout(() => play(move), PUZZLE_PAUSE);
+  }
+  renderPuzzle();
+  drawBoard();
+}
+
+// The person's move: the solution's next move is played (the reply
+// follows); any other is refused, and the board and #moves stay.
+function puzzleTry(move) {
+  if (!puzzle.current || puzzle.phase !== "playing") return;
+  selected = null;
+  litColumn = null;
+  if (move === puzzle.solution[puzzle.step]) {
+    puzzle.step += 1;
+    puzzle.phase = "moving";
+    puzzle.feedback = { kind: "right", key: puzzle.step >= puzzle.solution.length ? "puzzleSolved" : "puzzleGood" };
+    play(move);
+  } else {
+    puzzle.feedback = { kind: "wrong", key: "notTheMove" };
+    countPuzzle(false);
+    drawBoard();
+  }
+  renderPuzzle();
+}
+
+// The rest of the solution, played for the person (the puzzle counts as missed).
+function showSolution() {
+  if (!puzzle.current || puzzle.phase !== "playing") return;
+  countPuzzle(false);
+  puzzle.phase = "shown";
+  puzzle.feedback = { kind: "wrong", key: "puzzleShown" };
+  puzzle.step += 1;
+  play(puzzle.solution[puzzle.step - 1]);
+  renderPuzzle();
+}
+
+// The first result of a puzzle counts: the rating (Elo against the
+// puzzle's rating) and the streak of puzzles solved at the first try.
+function countPuzzle(solved) {
+  if (puzzle.counted) return;
+  puzzle.counted = true;
+  const record = loadPuzzleRecord();
+  const expected = 1 / (1 + 10 ** ((puzzle.current.rating - record.rating) / 400));
+  record.rating = Math.round(record.rating + PUZZLE_K * ((solved ? 1 : 0) - expected));
+  record.streak = solved ? record.streak + 1 : 0;
+  record.best = Math.max(record.best, record.streak);
+  record.results[puzzle.current.id] = solved ? 1 : 0;
+  savePuzzleRecord(record);
+}
+
+// A filter changed: kept, and the next puzzle it lets through opened.
+function onPuzzleFilter() {
+  const record = loadPuzzleRecord();
+  record.theme = $("puzzle-theme").value;
+  record.rules = $("puzzle-rules").value;
+  savePuzzleRecord(record);
+  const next = nextPuzzle(record, null);
+  if (next) {
+    try { history.replaceState(null, "", puzzleLink(next.id)); } catch (_) { /* a page from file: */ }
+    openPuzzle(next);
+  } else {
+    puzzle.current = null;
+    puzzle.phase = "empty";
+    renderPuzzle();
+  }
+}
+
+// A select of #puzzle's filters: "all", then each value with its label.
+function puzzleSelect(id, label, all, values, chosen, parent) {
+  const wrap = node("label", {}, `${label} `, parent);
+  const select = node("select", { id }, null, wrap);
+  node("option", { value: "" }, all, select);
+  for (const [value, text] of values) node("option", { value }, text, select);
+  select.value = values.some(([value]) => value === chosen) ? chosen : "";
+  select.onchange = onPuzzleFilter;
+}
+
+// #puzzle: the task, what the last try earned, the player's rating and
+// streak, the puzzle's facts once it is over, the filters and the way on.
+function renderPuzzle() {
+  const box = $("puzzle");
+  if (!box) return;
+  box.hidden = !puzzle;
+  if (!puzzle) return;
+  box.textContent = "";
+  const p = puzzle.current;
+  box.dataset.id = p ? p.id : "";
+  box.dataset.state = puzzle.phase;
+  const record = loadPuzzleRecord();
+  node("h2", {}, t("puzzles"), box);
+  node("p", { id: "puzzle-rating" }, t("puzzleRecord", { rating: record.rating, streak: record.streak, best: record.best }), box);
+  if (p) {
+    const solver = p.position.split(" ")[1] === "n" ? "north" : "south";
+    const over = puzzle.phase === "solved" || puzzle.phase === "shown";
+    let task = t(p.themes.includes("save") ? "puzzleTaskSave" : "puzzleTaskWin", { side: t(solver) });
+    if (p.mistake && !over) task = `${t("puzzleMistake", { side: t(other(solver)), move: p.mistake })} ${task}`;
+    node("p", { id: "puzzle-text" }, task, box);
+    if (puzzle.feedback) node("p", { id: "puzzle-feedback", class: puzzle.feedback.kind, role: "alert" }, t(puzzle.feedback.key, puzzle.feedback.values), box);
+    if (over) {
+      const themes = p.themes.map((theme) => t(`theme-${theme}`)).join(", ");
+      node("p", { class: "puzzle-facts" }, t("puzzleFacts", { id: p.id, rating: p.rating, themes }), box);
+    }
+    const actions = node("p", { class: "lesson-links" }, null, box);
+    if (puzzle.phase === "playing") {
+      const button = node("button", { type: "button", id: "puzzle-solution" }, t("showSolution"), actions);
+      button.onclick = showSolution;
+    }
+    const next = nextPuzzle(record, p.id);
+    if (next) node("a", { href: puzzleLink(next.id), id: "puzzle-next", class: over ? "primary" : "" }, t(over ? "nextPuzzle" : "skipPuzzle"), actions);
+  } else if (puzzle.phase === "empty") {
+    node("p", { id: "puzzle-text" }, t("noPuzzles"), box);
+  }
+  if (!puzzle.all.length) return;
+  const filters = node("div", { class: "puzzle-filters" }, null, box);
+  const themes = [...new Set(puzzle.all.flatMap((q) => q.themes))].sort();
+  puzzleSelect("puzzle-theme", t("puzzleTheme"), t("allThemes"),
+    themes.map((theme) => [theme, t(`theme-${theme}`)]), record.theme, filters);
+  const sets = [...new Set(puzzle.all.map(puzzleRuleSet))].sort();
+  puzzleSelect("puzzle-rules", t("puzzleRules"), t("allRuleSets"),
+    sets.map((set) => [set, set.split("/").join(" · ")]), record.rules, filters);
+}
+
 // ---- friend ----
 
 // The friend game kept in this browser: { rules, position, moves, names, turn }.
@@ -805,9 +1083,10 @@ function render() {
   $("score-north").textContent = state.scores[1];
   $("phase").textContent = state.phase;
   $("thinking").hidden = !state.thinking;
-  document.title = learn ? `Pasang: ${t("learn")}` : `Pasang: ${statusText()} (${modeTitle(state.mode)})`;
-  document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", !learn && b.dataset.mode === state.mode));
+  document.title = learn ? `Pasang: ${t("learn")}` : puzzle ? `Pasang: ${t("puzzles")}` : `Pasang: ${statusText()} (${modeTitle(state.mode)})`;
+  document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", !learn && !puzzle && b.dataset.mode === state.mode));
   $("learn-link").classList.toggle("active", Boolean(learn));
+  $("puzzle-link").classList.toggle("active", Boolean(puzzle));
   const friendly = state.mode === "friend";
   document.body.classList.toggle("friend", friendly);
   $("friend").hidden = !friendly || !friend;
@@ -1252,6 +1531,7 @@ function onMessage(event) {
       if (friend) onFriendState();
       render();
       if (learn) onLearnState();
+      if (puzzle) onPuzzleState();
       break;
     case "search":
       searchInfo = message;
@@ -1326,7 +1606,7 @@ function addressMode() {
   if (!params.has("mode")) return null;
   const asked = params.get("mode");
   const mode = asked.toLowerCase() === "analyze" ? "analyse" : asked.toLowerCase();
-  if (MODES.includes(mode) || mode === "learn") return mode;
+  if (MODES.includes(mode) || mode === "learn" || mode === "puzzle") return mode;
   addressErrors.push(() => t("addressNoMode", { mode: asked }));
   showError();
   return null;
@@ -1357,6 +1637,11 @@ function connect() {
     const mode = addressMode();
     if (mode === "learn") {
       startLearn();
+      return;
+    }
+    // Puzzle mode too.
+    if (mode === "puzzle") {
+      startPuzzle();
       return;
     }
     // Friend mode: the game of a shared link, or the one kept here.
@@ -1403,7 +1688,7 @@ function connect() {
     send({ type: "goto", ply: state.cursor });
     send({ type: "mode", mode: state.mode, side: state.person || "south" });
     // A lesson's board stays idle: no search runs in Learn mode.
-    if (learn) send({ type: "run", on: false });
+    if (learn || puzzle) send({ type: "run", on: false });
     if (friend) sendNames();
   };
 }
@@ -1455,6 +1740,7 @@ function setUp() {
     showError();
     if (state) { render(); renderReview(); }
     renderLesson();
+    renderPuzzle();
   };
   applyLanguage();
   $("moves").dataset.empty = t("noMoves");

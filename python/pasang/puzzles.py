@@ -1,0 +1,121 @@
+"""Puzzles as ``pasang puzzles`` writes them and the board's Puzzle mode
+reads them: ``puzzles.jsonl``, a JSON object a line (docs/learn.md)::
+
+    >>> import io, pasang.puzzles
+    >>> line = ('{"id": "p1", "options": {"Pattern": "1", "Ka Entry": "slide", '
+    ...         '"Second Column": "opposite", "Centre": "wall"}, '
+    ...         '"position": "wwwwwbbbbbw/bwwwwbbbbww/bbwwwbbbwww/bbbwwbbwwww/bbbbwbwwwww/'
+    ...         'bbbbb+bbbbb/wwwwwbwbbbb/wwwwbbwwbbb/wwwbbbwwwbb/wwbbbbwwwwb/wbbbbbwwwww s 0 0 --", '
+    ...         '"moves": "c", "themes": ["opening"], "rating": 1500}')
+    >>> puzzle = pasang.puzzles.read_puzzles(io.StringIO(line))[0]
+    >>> puzzle.id, str(puzzle.moves[0]), puzzle.board().turn
+    ('p1', 'c', 'south')
+
+Each puzzle is held to the rules as it is read: its options are rule
+options, its mistake (``before`` and ``mistake``, where given) leads to its
+``position``, and its solution (``moves``: the solver's move, the reply,
+..., the solver's move) is legal move by move, an odd count. A line that
+is not is refused with :class:`PuzzleError`, naming the line.
+"""
+
+import json
+from typing import IO, Dict, List, NamedTuple, Optional, Union
+
+from ._pasang import Board, Move, rule_options
+
+__all__ = ["Puzzle", "PuzzleError", "read_puzzles"]
+
+
+class PuzzleError(ValueError):
+    """A line of a puzzle file that is not a puzzle, or breaks the rules."""
+
+
+class Puzzle(NamedTuple):
+    """One puzzle: ``id``, ``options`` (protocol names to values),
+    ``position`` (the solver to move), ``moves`` (the solution, as
+    :class:`pasang.Move`), ``themes``, ``rating``, and where known
+    ``before`` (the position before the opponent's mistake) and
+    ``mistake`` (that move)."""
+
+    id: str
+    options: Dict[str, str]
+    position: str
+    moves: List[Move]
+    themes: List[str]
+    rating: int
+    before: Optional[str]
+    mistake: Optional[Move]
+
+    def rules(self) -> Dict[str, str]:
+        """The options as :class:`pasang.Board`'s keywords."""
+        return _keywords(self.options)
+
+    def board(self) -> Board:
+        """A board at ``position`` under the puzzle's rules."""
+        return Board(self.position, **self.rules())
+
+    def before_board(self) -> Optional[Board]:
+        """A board at ``before`` (None when the file gives none)."""
+        return None if self.before is None else Board(self.before, **self.rules())
+
+
+def _keywords(options: Dict[str, str]) -> Dict[str, str]:
+    by_name = {name: field for field, name, _values, _default in rule_options()}
+    unknown = sorted(set(options) - set(by_name))
+    if unknown:
+        raise PuzzleError("'{}' is not a rule option".format(unknown[0]))
+    return {by_name[name]: value for name, value in options.items()}
+
+
+def _puzzle(fields: object) -> Puzzle:
+    if not isinstance(fields, dict):
+        raise PuzzleError("not a JSON object")
+    missing = [key for key in ("id", "options", "position", "moves", "themes", "rating") if key not in fields]
+    if missing:
+        raise PuzzleError("no '{}'".format(missing[0]))
+    if not isinstance(fields["moves"], str) or not isinstance(fields["options"], dict):
+        raise PuzzleError("'moves' must be a string and 'options' an object")
+    rules = _keywords(fields["options"])
+    try:
+        board = Board(fields["position"], **rules)
+        mistake = None
+        if fields.get("before") is not None or fields.get("mistake") is not None:
+            before = Board(fields.get("before"), **rules)
+            mistake = before.push_str(str(fields.get("mistake")))
+            if before.fen() != board.fen():
+                raise PuzzleError("the mistake does not lead to the position")
+        moves = [board.push_str(text) for text in fields["moves"].split()]
+    except PuzzleError:
+        raise
+    except ValueError as error:
+        raise PuzzleError(str(error)) from error
+    if len(moves) % 2 == 0:
+        raise PuzzleError("{} moves: a solution ends with the solver's move".format(len(moves)))
+    return Puzzle(
+        id=str(fields["id"]),
+        options=dict(fields["options"]),
+        position=fields["position"],
+        moves=moves,
+        themes=list(fields["themes"]),
+        rating=int(fields["rating"]),
+        before=fields.get("before"),
+        mistake=mistake,
+    )
+
+
+def read_puzzles(source: Union[str, "IO[str]"]) -> List[Puzzle]:
+    """The puzzles of a file (a path, or a text file object), each held to
+    the rules; :class:`PuzzleError` names the first line that is not a
+    puzzle."""
+    if isinstance(source, str):
+        with open(source, encoding="utf-8") as file:
+            return read_puzzles(file)
+    puzzles = []
+    for number, line in enumerate(source, start=1):
+        if not line.strip():
+            continue
+        try:
+            puzzles.append(_puzzle(json.loads(line)))
+        except (PuzzleError, json.JSONDecodeError) as error:
+            raise PuzzleError("line {}: {}".format(number, error)) from error
+    return puzzles

@@ -1,0 +1,460 @@
+//! Puzzles: `pasang puzzles` run on a small record file as a user runs it
+//! (the same file twice, and in shards), the shipped puzzles
+//! (`src/gui/assets/puzzles.jsonl`) held to the rules, Puzzle mode of the
+//! board solved in headless Chromium, and (by hand) the shipped puzzles
+//! searched again much deeper than the generator searched them.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::browser::{Browser, chromium_or_skip, http_get};
+use pasang::movegen::legal_moves;
+use pasang::notation::parse_position;
+use pasang::puzzles::{PUZZLES_JSONL, Puzzle, read_puzzles};
+use serde_json::json;
+
+/// Twelve games of `pasang match` (strong 40,000 nodes against weak
+/// 3,000), in which the generator finds puzzles at few nodes.
+fn games_file() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/puzzle-games.rec")
+}
+
+/// A file of this test's own under the system's temporary folder.
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("pasang-puzzles-{}-{name}", std::process::id()))
+}
+
+/// Runs `pasang puzzles` with `extra` flags into `out`; its puzzles.
+fn make(out: &PathBuf, extra: &[&str]) -> Vec<Puzzle> {
+    let games = games_file();
+    let mut args = vec![
+        "puzzles",
+        "--out",
+        out.to_str().unwrap(),
+        "--nodes",
+        "20000",
+    ];
+    args.extend_from_slice(extra);
+    args.push(games.to_str().unwrap());
+    let output = common::run(&args, "");
+    assert_eq!(
+        common::code(&output),
+        0,
+        "{}{}",
+        common::stdout(&output),
+        common::stderr(&output)
+    );
+    assert!(
+        common::stdout(&output).contains(" puzzles to "),
+        "{}",
+        common::stdout(&output)
+    );
+    let text = std::fs::read_to_string(out).unwrap();
+    let _ = std::fs::remove_file(out);
+    read_puzzles(&text).unwrap_or_else(|error| panic!("{error}\n{text}"))
+}
+
+#[test]
+fn the_same_games_give_the_same_puzzles_and_shards_make_the_whole() {
+    let whole = make(&temp("whole"), &[]);
+    assert!(!whole.is_empty(), "no puzzle in the test games");
+    assert_eq!(make(&temp("again"), &[]), whole, "a second run differs");
+    let mut union: Vec<Puzzle> = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        union.extend(make(&temp(&shard.replace('/', "-")), &["--shard", shard]));
+    }
+    let key = |p: &Puzzle| p.id.clone();
+    let mut sorted_whole = whole.clone();
+    sorted_whole.sort_by_key(key);
+    union.sort_by_key(key);
+    assert_eq!(
+        union, sorted_whole,
+        "the shards' puzzles are not the whole run's"
+    );
+    for puzzle in &whole {
+        let moves = puzzle.solution().len();
+        assert!(moves % 2 == 1 && moves <= 9, "{}", puzzle.to_line());
+        assert!(puzzle.before.is_some() && puzzle.mistake.is_some());
+    }
+}
+
+#[test]
+fn bad_records_and_arguments_are_refused() {
+    let bad = temp("bad.rec");
+    let text = std::fs::read_to_string(games_file()).unwrap();
+    // The first game's third ply replaced by a move that is not legal.
+    let broken = text.replacen("2. e3f3e", "2. e3e9e", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&bad, broken).unwrap();
+    let out = temp("bad.jsonl");
+    let output = common::run(
+        &[
+            "puzzles",
+            "--out",
+            out.to_str().unwrap(),
+            bad.to_str().unwrap(),
+        ],
+        "",
+    );
+    let _ = std::fs::remove_file(&bad);
+    let _ = std::fs::remove_file(&out);
+    assert_eq!(common::code(&output), 1);
+    let error = common::stderr(&output);
+    assert!(error.contains("game 1: ply 3"), "{error}");
+    let output = common::run(
+        &["puzzles", "--out", "x.jsonl", "--shard", "4/3", "a.rec"],
+        "",
+    );
+    assert_eq!(common::code(&output), 2);
+    assert!(common::stderr(&output).contains("shard"));
+}
+
+/// The rule set of a puzzle, as the page's filter names it.
+fn rule_set(puzzle: &Puzzle) -> String {
+    ["Pattern", "Ka Entry", "Second Column", "Centre"]
+        .iter()
+        .map(|name| puzzle.options[*name].clone())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[test]
+fn every_shipped_puzzle_replays_by_the_rules() {
+    let puzzles = read_puzzles(PUZZLES_JSONL).unwrap_or_else(|error| panic!("{error}"));
+    let rule_sets: BTreeSet<String> = puzzles.iter().map(rule_set).collect();
+    let mut themes: BTreeMap<&str, usize> = BTreeMap::new();
+    for puzzle in &puzzles {
+        // read_puzzles held each to the rules (Puzzle::check): the mistake
+        // leads to the position, every move legal and in full, an odd
+        // count, the game going on to the last.
+        let moves = puzzle.solution().len();
+        assert!(moves % 2 == 1, "{}", puzzle.id);
+        assert!(!puzzle.themes.is_empty(), "{}", puzzle.id);
+        assert!((600..=3000).contains(&puzzle.rating), "{}", puzzle.id);
+        let position = parse_position(&puzzle.position).unwrap();
+        let before = parse_position(puzzle.before.as_deref().unwrap()).unwrap();
+        assert_ne!(before.side_to_move(), position.side_to_move());
+        for theme in &puzzle.themes {
+            *themes.entry(theme.as_str()).or_default() += 1;
+        }
+    }
+    println!(
+        "puzzles.jsonl: {} puzzles over {} rule sets; themes {themes:?}",
+        puzzles.len(),
+        rule_sets.len()
+    );
+    assert!(puzzles.len() >= 150, "{} puzzles", puzzles.len());
+    assert!(rule_sets.len() >= 6, "{rule_sets:?}");
+}
+
+// ---- Puzzle mode in a real browser ----
+
+/// A running `pasang gui` on a free port, stopped when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = common::pasang()
+            .args(["gui", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pasang gui starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Server { child, address }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Three shipped puzzles solved at 1280 x 900: the first and third by
+/// clicks, the second typed; in each a wrong move first, refused ("Not
+/// the move: try again.") with `#moves` and `data-state` as they were.
+#[test]
+fn three_puzzles_solved_in_a_real_browser() {
+    puzzles_solved("three_puzzles_solved_in_a_real_browser", (1280, 900, false));
+}
+
+/// The same on a phone held upright (390 x 844). Run by hand:
+/// `cargo test --release --test puzzles -- --ignored puzzles_on_a_phone`.
+#[test]
+#[ignore = "a second viewport; run by hand"]
+fn puzzles_on_a_phone() {
+    puzzles_solved("puzzles_on_a_phone", (390, 844, true));
+}
+
+/// Three puzzles of different rule sets with short solutions, first in
+/// the file.
+fn three_puzzles() -> Vec<Puzzle> {
+    let mut chosen: Vec<Puzzle> = Vec::new();
+    for puzzle in read_puzzles(PUZZLES_JSONL).unwrap() {
+        if puzzle.solution().len() <= 3 && chosen.iter().all(|p| rule_set(p) != rule_set(&puzzle)) {
+            chosen.push(puzzle);
+        }
+        if chosen.len() == 3 {
+            break;
+        }
+    }
+    assert_eq!(chosen.len(), 3, "three short puzzles of three rule sets");
+    chosen
+}
+
+fn puzzles_solved(name: &str, (width, height, mobile): (u32, u32, bool)) {
+    let Some(binary) = chromium_or_skip(name) else {
+        return;
+    };
+    let started = Instant::now();
+    let server = Server::start();
+    assert_eq!(http_get(&server.address, "/puzzles.jsonl"), PUZZLES_JSONL);
+    let mut browser = Browser::start(&binary);
+    browser.viewport(width, height, mobile);
+    let base = format!("http://{}/", server.address);
+    // A puzzle the file does not have is said, and another one opened.
+    browser.open(&format!("{base}?mode=puzzle&id=nope"));
+    browser.wait_for(
+        "document.querySelector('#error').textContent.includes(\"There is no puzzle 'nope'\") && document.querySelector('#puzzle').dataset.state === 'playing'",
+        10,
+    );
+    for (number, puzzle) in three_puzzles().iter().enumerate() {
+        browser.open(&format!("{base}?mode=puzzle&id={}", puzzle.id));
+        wait_for_turn(&mut browser, puzzle, 1);
+        // The mistake was played first: one move in the list.
+        assert_eq!(
+            browser.text("#moves > :nth-child(1)"),
+            puzzle.mistake.clone().unwrap()
+        );
+        let solution = puzzle.solution();
+        // A legal move that is not the solution's: refused, nothing moves.
+        let rules = puzzle.rules().unwrap();
+        let position = parse_position(&puzzle.position).unwrap();
+        let wrong = legal_moves(&position, &rules)
+            .iter()
+            .map(|mv| mv.to_string())
+            .find(|mv| mv != solution[0])
+            .expect("a first move is never forced");
+        if number == 1 {
+            browser.type_and_enter("#move-input", &wrong);
+        } else {
+            click_move(&mut browser, &wrong);
+        }
+        browser.wait_for(
+            "(document.querySelector('#puzzle-feedback.wrong') || {}).textContent === 'Not the move: try again.'",
+            5,
+        );
+        assert_eq!(
+            browser.eval("document.querySelector('#moves').children.length"),
+            1
+        );
+        assert_eq!(
+            browser.eval("document.querySelector('#puzzle').dataset.state"),
+            "playing"
+        );
+        for (index, mv) in solution.iter().enumerate().step_by(2) {
+            wait_for_turn(&mut browser, puzzle, 1 + index);
+            if number == 1 {
+                browser.type_and_enter("#move-input", mv);
+            } else {
+                click_move(&mut browser, mv);
+            }
+        }
+        browser.wait_for(
+            &format!(
+                "document.querySelector('#puzzle').dataset.state === 'solved' && document.querySelector('#moves').children.length === {}",
+                1 + solution.len()
+            ),
+            10,
+        );
+        // The page played the replies: the list is the mistake and the solution.
+        for (index, mv) in solution.iter().enumerate() {
+            assert_eq!(
+                browser.text(&format!("#moves > :nth-child({})", index + 2)),
+                *mv
+            );
+        }
+    }
+    // Three first tries missed: the rating fell, the streak is 0, and the
+    // record is kept in the browser.
+    let kept = browser.eval("JSON.parse(localStorage.getItem('pasang-puzzles'))");
+    assert_eq!(kept["streak"], json!(0), "{kept}");
+    assert!(kept["rating"].as_i64().unwrap() < 1500, "{kept}");
+    assert_eq!(kept["results"].as_object().unwrap().len(), 3, "{kept}");
+    println!(
+        "{name}: three puzzles at {width}x{height}, {:.1} s in all",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Waits until `puzzle` is on the board, the person's turn, with `plies`
+/// moves in the list.
+fn wait_for_turn(browser: &mut Browser, puzzle: &Puzzle, plies: usize) {
+    browser.wait_for(
+        &format!(
+            "(() => {{ const p = document.querySelector('#puzzle');
+               return Boolean(p) && p.dataset.id === {:?} && p.dataset.state === 'playing'
+                 && document.querySelector('#moves').children.length === {plies}; }})()",
+            puzzle.id
+        ),
+        10,
+    );
+}
+
+/// Plays `mv` by clicks: a passage by a point of its column in the
+/// mover's half; a ka move by its origin (unless it is the only one, and
+/// chosen already), its landing point and, if asked, its line.
+fn click_move(browser: &mut Browser, mv: &str) {
+    if mv.len() == 1 {
+        let north = browser.eval("state.side === 'north'") == json!(true);
+        assert!(browser.click(&format!("[data-point={mv}{}]", if north { 8 } else { 3 })));
+        return;
+    }
+    let split = mv[1..].find(|c: char| c.is_ascii_alphabetic()).unwrap() + 1;
+    let from = &mv[..split];
+    let rest = &mv[split..];
+    let to_len = 1 + rest[1..].chars().take_while(char::is_ascii_digit).count();
+    let to = &rest[..to_len];
+    let selected =
+        format!("document.querySelector('[data-point={from}]').classList.contains('selected')");
+    if browser.eval(&selected) != json!(true) {
+        assert!(browser.click(&format!("[data-point={from}]")), "{mv}");
+        browser.wait_for(&selected, 5);
+    }
+    assert!(browser.click(&format!("[data-point={to}]")), "{mv}");
+    if browser.eval("!document.querySelector('#choice').hidden") == json!(true) {
+        assert!(browser.click(&format!("#choice [data-move={mv}]")), "{mv}");
+    }
+}
+
+// ---- the deeper re-check ----
+
+/// One line of a MultiPV search: its move and win chance (w + d/2).
+struct Line {
+    first: String,
+    chance: f64,
+}
+
+/// The last complete pair of lines (multipv 1 and 2) and the bestmove of
+/// `go nodes 3000000` from `puzzle`'s position, Threads 1, Hash 16.
+fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Line, Option<Line>, String) {
+    session.send("ucinewgame");
+    for (name, value) in &puzzle.options {
+        session.send(&format!("setoption name {name} value {value}"));
+    }
+    session.send(&format!("position fen {}", puzzle.position));
+    session.send("go nodes 3000000");
+    let lines = session.until_word("bestmove", Duration::from_secs(600));
+    let parse = |line: &str| -> Option<(usize, Line)> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = |key: &str| words.iter().position(|w| *w == key);
+        let multipv: usize = words.get(at("multipv")? + 1)?.parse().ok()?;
+        let wdl = at("wdl")?;
+        let w: f64 = words.get(wdl + 1)?.parse().ok()?;
+        let d: f64 = words.get(wdl + 2)?.parse().ok()?;
+        let first = words.get(at("pv")? + 1)?.to_string();
+        Some((
+            multipv,
+            Line {
+                first,
+                chance: w + d / 2.0,
+            },
+        ))
+    };
+    let mut pair: Option<(Line, Option<Line>)> = None;
+    let mut pending: Option<Line> = None;
+    let legal = {
+        let rules = puzzle.rules().unwrap();
+        legal_moves(&parse_position(&puzzle.position).unwrap(), &rules).len()
+    };
+    for line in &lines {
+        match parse(line) {
+            Some((1, first)) if legal == 1 => pair = Some((first, None)),
+            Some((1, first)) => pending = Some(first),
+            Some((2, second)) => {
+                if let Some(first) = pending.take() {
+                    pair = Some((first, Some(second)));
+                }
+            }
+            _ => {}
+        }
+    }
+    let best = lines
+        .last()
+        .and_then(|line| line.split_whitespace().nth(1))
+        .unwrap_or("")
+        .to_string();
+    let (first, second) = pair.unwrap_or_else(|| session.fail("no complete pair of lines"));
+    (first, second, best)
+}
+
+/// The issue's re-check, on a sample of the shipped puzzles (every
+/// `PUZZLE_SAMPLE_STEP`-th, 5 by default): searched from `position` with
+/// MultiPV 2, UCI_ShowWDL, 3,000,000 nodes, Threads 1 and Hash 16, the
+/// solution's first move must be the bestmove and its win chance at least
+/// 200 per mille above the second line's; 90% of the sample must hold.
+/// Run by hand (minutes):
+/// `cargo test --release --test puzzles -- --ignored --nocapture deeper`.
+#[test]
+#[ignore = "minutes of search; run by hand"]
+fn shipped_puzzles_stand_a_deeper_search() {
+    let step: usize = std::env::var("PUZZLE_SAMPLE_STEP")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(5)
+        .max(1);
+    let puzzles = read_puzzles(PUZZLES_JSONL).unwrap();
+    let sample: Vec<&Puzzle> = puzzles.iter().step_by(step).collect();
+    let mut session = common::Session::spawn();
+    session.send("uci");
+    session.until_word("uciok", Duration::from_secs(10));
+    for option in [
+        "Threads value 1",
+        "Hash value 16",
+        "MultiPV value 2",
+        "UCI_ShowWDL value true",
+    ] {
+        session.send(&format!("setoption name {option}"));
+    }
+    let mut held = 0;
+    let mut failures = Vec::new();
+    for puzzle in &sample {
+        let (first, second, best) = deep_search(&mut session, puzzle);
+        let solution = puzzle.solution()[0];
+        let margin = first.chance - second.as_ref().map_or(0.0, |line| line.chance);
+        if best == solution && first.first == solution && margin >= 200.0 {
+            held += 1;
+        } else {
+            failures.push(format!(
+                "{}: solution {solution}, bestmove {best}, margin {margin}",
+                puzzle.id
+            ));
+        }
+    }
+    let share = held as f64 / sample.len() as f64;
+    println!(
+        "deeper re-check: {held} of {} sampled puzzles hold ({:.0}%); failing: {failures:#?}",
+        sample.len(),
+        100.0 * share
+    );
+    assert!(share >= 0.9, "{failures:#?}");
+}

@@ -977,7 +977,7 @@ function renderPuzzle() {
     themes.map((theme) => [theme, t(`theme-${theme}`)]), record.theme, filters);
   const sets = [...new Set(puzzle.all.map(puzzleRuleSet))].sort();
   puzzleSelect("puzzle-rules", t("puzzleRules"), t("allRuleSets"),
-    sets.map((set) => [set, set.split("/").join(" · ")]), record.rules, filters);
+    sets.map((set) => [set, set.split("/").map((value) => STRINGS.en[`ruleValue_${value}`] ? t(`ruleValue_${value}`) : value).join(" · ")]), record.rules, filters);
 }
 
 // ---- friend ----

@@ -52,6 +52,8 @@ pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub(crate) mod gui;
+#[cfg(feature = "cli")]
+pub(crate) mod serve;
 pub mod host;
 pub mod learn;
 #[cfg(feature = "cli")]

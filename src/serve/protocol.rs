@@ -62,10 +62,11 @@ pub enum ClientMessage {
         #[serde(default)]
         ply: Option<usize>,
     },
-    /// Resigns the game.
-    Resign,
+    /// Resigns the game (braces: so that a field is refused, as in the
+    /// other messages).
+    Resign {},
     /// Offers (or accepts) a rematch with the seats swapped.
-    Rematch,
+    Rematch {},
 }
 
 fn random_side() -> SideChoice {

@@ -577,10 +577,10 @@ impl Connection {
             ClientMessage::Move { notation, ply } => self.act(shared, |room, seat, now| {
                 room.check_move(seat, &notation, ply, now).map(Some)
             }),
-            ClientMessage::Resign => {
+            ClientMessage::Resign {} => {
                 self.act(shared, |room, seat, _| room.check_resign(seat).map(Some))
             }
-            ClientMessage::Rematch => self.act(shared, |room, seat, _| {
+            ClientMessage::Rematch {} => self.act(shared, |room, seat, _| {
                 let event = room.check_rematch(seat)?;
                 if event.is_none()
                     && let Some(seat) = seat

@@ -501,7 +501,13 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
             let before = ply;
             let mut clicks = 0;
             while plies(&mut pages[mover]) == before && clicks < 6 {
-                assert!(pages[mover].click_a_move(), "something to click");
+                // Nothing left to click: the move went, its state is coming.
+                if !pages[mover].click_a_move() && pages[mover].eval("state.legal.length === 0") == json!(false) {
+                    let seen = pages[mover].eval(
+                        "JSON.stringify({error: document.querySelector('#error').textContent, state, room})",
+                    );
+                    panic!("nothing to click at ply {ply}: {seen}");
+                }
                 clicks += 1;
                 let _ = pages[mover].eval("new Promise((r) => setTimeout(r, 50))");
             }

@@ -52,8 +52,6 @@ pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub(crate) mod gui;
-#[cfg(feature = "cli")]
-pub(crate) mod serve;
 pub mod host;
 pub mod learn;
 #[cfg(feature = "cli")]
@@ -71,6 +69,8 @@ pub mod rules;
 #[cfg(feature = "cli")]
 pub mod schedule;
 pub mod search;
+#[cfg(feature = "cli")]
+pub(crate) mod serve;
 pub mod svg;
 pub mod tt;
 

@@ -104,8 +104,7 @@ impl Drop for Server {
 
 /// A fresh data folder for one test.
 fn data_folder(name: &str) -> PathBuf {
-    let folder =
-        std::env::temp_dir().join(format!("pasang-serve-{name}-{}", std::process::id()));
+    let folder = std::env::temp_dir().join(format!("pasang-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
     folder
 }
@@ -146,7 +145,10 @@ impl Client {
 
     fn join(server: &Server, room: &str, token: Option<&str>) -> Client {
         let mut socket = server.socket();
-        send(&mut socket, json!({"type": "join", "room": room, "token": token}));
+        send(
+            &mut socket,
+            json!({"type": "join", "room": room, "token": token}),
+        );
         Client::seated(socket)
     }
 
@@ -170,7 +172,10 @@ impl Client {
     /// The first state (the last one seen, or one to come) with `plies`
     /// moves.
     fn state_at(&mut self, plies: usize) -> Value {
-        while self.last["moves"].as_array().is_none_or(|m| m.len() != plies) {
+        while self.last["moves"]
+            .as_array()
+            .is_none_or(|m| m.len() != plies)
+        {
             self.state();
         }
         self.last.clone()
@@ -225,12 +230,19 @@ fn play_one(south: &mut Client, north: &mut Client, plies: usize) -> [Value; 2] 
     // A state with the moves and the players both seated.
     let ready = |client: &mut Client| loop {
         let state = client.state_at(plies);
-        if state["over"].is_null() && state["side"] == client.seat && !state["legal"].as_array().unwrap().is_empty() {
+        if state["over"].is_null()
+            && state["side"] == client.seat
+            && !state["legal"].as_array().unwrap().is_empty()
+        {
             return state;
         }
         client.state();
     };
-    let mover = if south.state_at(plies)["side"] == "south" { &mut *south } else { &mut *north };
+    let mover = if south.state_at(plies)["side"] == "south" {
+        &mut *south
+    } else {
+        &mut *north
+    };
     let state = ready(mover);
     let mv = state["legal"][0]["move"].clone();
     mover.send(json!({"type": "move", "move": mv, "ply": plies + 1}));
@@ -244,7 +256,10 @@ fn the_page_and_only_its_files_are_served_and_origins_are_checked() {
     let server = Server::start(&data_folder("files"), &[]);
     let page = server.http("GET /?mode=friend&room=new HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
-    assert!(page.contains("data-rooms"), "the page is marked a room server's");
+    assert!(
+        page.contains("data-rooms"),
+        "the page is marked a room server's"
+    );
     for path in ["/Cargo.toml", "/../rooms.jsonl", "/games/", "/rooms.jsonl"] {
         let answer = server.http(&format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n"));
         assert!(answer.starts_with("HTTP/1.1 404"), "{path}: {answer}");
@@ -293,7 +308,12 @@ fn bad_clients_are_refused_and_the_room_stays_as_it_was() {
     assert_eq!(before.0, strings(&north_state["moves"]));
 
     // Junk, a binary frame, a message of the wrong shape: typed refusals.
-    for junk in ["not json", "{}", r#"{"type":"move"}"#, r#"{"type":"fly","to":"moon"}"#] {
+    for junk in [
+        "not json",
+        "{}",
+        r#"{"type":"move"}"#,
+        r#"{"type":"fly","to":"moon"}"#,
+    ] {
         north.send_text(junk);
         assert_eq!(north.error()["kind"], "malformed", "{junk}");
     }
@@ -369,7 +389,11 @@ fn bad_clients_are_refused_and_the_room_stays_as_it_was() {
     };
     assert_eq!(over["over"]["reason"], "resignation");
     assert_eq!(over["over"]["winner"], "north");
-    let mover = if over["side"] == "south" { &mut south } else { &mut north };
+    let mover = if over["side"] == "south" {
+        &mut south
+    } else {
+        &mut north
+    };
     mover.send(json!({"type": "move", "move": legal}));
     assert_eq!(mover.error()["kind"], "game_over");
     let (moves, over) = moves_seen(&server, &room);
@@ -401,8 +425,18 @@ fn a_killed_server_restarts_with_every_room_at_its_last_move() {
     }
     play_one(&mut south2, &mut north2, 0);
     let rooms = [
-        (south.room.clone(), south.token.clone(), north.token.clone(), 6),
-        (south2.room.clone(), south2.token.clone(), north2.token.clone(), 1),
+        (
+            south.room.clone(),
+            south.token.clone(),
+            north.token.clone(),
+            6,
+        ),
+        (
+            south2.room.clone(),
+            south2.token.clone(),
+            north2.token.clone(),
+            1,
+        ),
     ];
     let left_before = [
         last["clock"]["south"].as_u64().unwrap(),
@@ -451,7 +485,10 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         "http://{}/?mode=friend&room=new&side=south&pattern=1",
         server.address
     ));
-    pages[0].wait_for("document.querySelector('#seat').dataset.seat === 'south'", 20);
+    pages[0].wait_for(
+        "document.querySelector('#seat').dataset.seat === 'south'",
+        20,
+    );
     let link = pages[0].eval("document.querySelector('#room-link').value");
     let link = link.as_str().unwrap().to_string();
     assert!(link.contains("room="), "{link}");
@@ -461,11 +498,21 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         "the creator's address is the room's"
     );
     pages[1].open(&link);
-    pages[1].wait_for("document.querySelector('#seat').dataset.seat === 'north'", 20);
+    pages[1].wait_for(
+        "document.querySelector('#seat').dataset.seat === 'north'",
+        20,
+    );
     pages[2].open(&link);
-    pages[2].wait_for("document.querySelector('#seat').dataset.seat === 'spectator'", 20);
+    pages[2].wait_for(
+        "document.querySelector('#seat').dataset.seat === 'spectator'",
+        20,
+    );
 
-    let plies = |page: &mut Browser| page.eval("document.querySelectorAll('#moves > *').length").as_u64().unwrap();
+    let plies = |page: &mut Browser| {
+        page.eval("document.querySelectorAll('#moves > *').length")
+            .as_u64()
+            .unwrap()
+    };
     let mut ply = 0;
     let mut reloaded = false;
     loop {
@@ -502,7 +549,9 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
             let mut clicks = 0;
             while plies(&mut pages[mover]) == before && clicks < 6 {
                 // Nothing left to click: the move went, its state is coming.
-                if !pages[mover].click_a_move() && pages[mover].eval("state.legal.length === 0") == json!(false) {
+                if !pages[mover].click_a_move()
+                    && pages[mover].eval("state.legal.length === 0") == json!(false)
+                {
                     let seen = pages[mover].eval(
                         "JSON.stringify({error: document.querySelector('#error').textContent, state, room})",
                     );
@@ -532,4 +581,114 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
     let record = &pasang::record::read(&text).unwrap()[0];
     assert_eq!(record.moves.len() as u64, ply);
     record.replay().unwrap();
+}
+
+#[path = "common/rooms.rs"]
+mod rooms;
+
+/// A free port on 127.0.0.1, so that a restarted server has the same
+/// address.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The soak: simulated players play 1,000 games in 200 rooms at once
+/// over loopback, dropping their connections at random; the server is
+/// killed with SIGKILL once mid-way and started again on its data. Every
+/// game ends with one record that replays its moves: none lost, none
+/// duplicated. Long: run it with
+/// `cargo test --release --test serve -- --ignored soak`.
+#[test]
+#[ignore]
+fn soak_a_thousand_games_in_two_hundred_rooms_with_a_restart() {
+    const ROOMS: usize = 200;
+    const GAMES: usize = 5;
+    let data = data_folder("soak");
+    let address = format!("127.0.0.1:{}", free_port());
+    let start = |data: &Path| {
+        let child = common::pasang()
+            .args([
+                "serve",
+                "--listen",
+                &address,
+                "--max-per-address",
+                "1000",
+                "--data",
+            ])
+            .arg(data)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pasang serve starts");
+        common::wait_until(Duration::from_secs(30), "the server listens", || {
+            TcpStream::connect(&address).is_ok()
+        });
+        child
+    };
+    let mut server = start(&data);
+    let settings = std::sync::Arc::new(rooms::Settings {
+        address: address.clone(),
+        games: GAMES,
+        think_ms: 0,
+        disconnect_per_mille: 5,
+        deadline: std::time::Instant::now() + Duration::from_secs(1200),
+    });
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let began = std::time::Instant::now();
+    let threads: Vec<_> = (0..ROOMS)
+        .map(|room| {
+            let settings = std::sync::Arc::clone(&settings);
+            let finished = std::sync::Arc::clone(&finished);
+            std::thread::spawn(move || rooms::play_room(&settings, room as u64 + 1, &finished))
+        })
+        .collect();
+    common::wait_until(Duration::from_secs(600), "a third of the games", || {
+        finished.load(std::sync::atomic::Ordering::Relaxed) >= ROOMS * GAMES / 3
+    });
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut server = start(&data);
+    let outcomes: Vec<rooms::RoomOutcome> =
+        threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let _ = server.kill();
+    let _ = server.wait();
+    let games: Vec<&rooms::SeenGame> = outcomes.iter().flat_map(|o| &o.games).collect();
+    let failures: Vec<&String> = outcomes.iter().filter_map(|o| o.failure.as_ref()).collect();
+    let reconnects: usize = outcomes.iter().map(|o| o.reconnects).sum();
+    let moves: usize = games.iter().map(|g| g.moves.len()).sum();
+    println!(
+        "soak: {} games ({moves} moves) in {ROOMS} rooms, {reconnects} reconnections, one restart, {:.0} s",
+        games.len(),
+        began.elapsed().as_secs_f64()
+    );
+    assert!(failures.is_empty(), "{failures:?}");
+    assert_eq!(games.len(), ROOMS * GAMES);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("games"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        games.len(),
+        "one record a game: none lost, none duplicated"
+    );
+    for game in games {
+        let path = data
+            .join("games")
+            .join(format!("{}-{}.pgn", game.room, game.number));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let records = pasang::record::read(&text).unwrap();
+        assert_eq!(records.len(), 1, "{}", path.display());
+        let record = &records[0];
+        let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, game.moves, "{}", path.display());
+        record.replay().unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&data);
 }

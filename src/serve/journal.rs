@@ -170,7 +170,9 @@ pub fn rewrite(folder: &Path, entries: &[Entry]) -> Result<(), JournalError> {
     file.write_all(&bytes).map_err(io)?;
     file.sync_all().map_err(io)?;
     std::fs::rename(&new, &path).map_err(io)?;
-    File::open(folder).and_then(|dir| dir.sync_all()).map_err(io)
+    File::open(folder)
+        .and_then(|dir| dir.sync_all())
+        .map_err(io)
 }
 
 #[cfg(test)]

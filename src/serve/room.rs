@@ -574,10 +574,7 @@ impl Room {
             numbering: vec![("Round", self.number.to_string())],
             players: ["South".into(), "North".into()],
             start: self.game.start_string(),
-            setup_tags: vec![
-                ("Room", self.code.clone()),
-                ("TimeControl", time_control),
-            ],
+            setup_tags: vec![("Room", self.code.clone()), ("TimeControl", time_control)],
             result: GameResult::decided(finish.winner.map(Player::from)),
             ending: Some(Ending {
                 termination,
@@ -638,7 +635,9 @@ mod tests {
             room.check_move(Some(Player::South), &mv, Some(3), 0),
             Err(RoomError::StalePly { given: 3, now: 0 })
         );
-        let event = room.check_move(Some(Player::South), &mv, Some(1), 0).unwrap();
+        let event = room
+            .check_move(Some(Player::South), &mv, Some(1), 0)
+            .unwrap();
         let mut room = room;
         room.apply(&event, 0).unwrap();
         assert_eq!(room.plies(), 1);
@@ -656,8 +655,16 @@ mod tests {
         let mut room = open(Some(control));
         assert_eq!(room.left_at(10_000), [50_000, 60_000]);
         let mv = first_legal(&room);
-        let event = room.check_move(Some(Player::South), &mv, None, 10_000).unwrap();
-        assert!(matches!(event, Event::Move { left: [52_000, 60_000], .. }));
+        let event = room
+            .check_move(Some(Player::South), &mv, None, 10_000)
+            .unwrap();
+        assert!(matches!(
+            event,
+            Event::Move {
+                left: [52_000, 60_000],
+                ..
+            }
+        ));
         room.apply(&event, 10_000).unwrap();
         assert_eq!(room.flag(69_999), None);
         let flag = room.flag(70_000).unwrap();
@@ -678,11 +685,20 @@ mod tests {
     #[test]
     fn a_rematch_swaps_the_seats() {
         let mut room = open(None);
-        assert_eq!(room.check_rematch(Some(Player::South)), Err(RoomError::InPlay));
+        assert_eq!(
+            room.check_rematch(Some(Player::South)),
+            Err(RoomError::InPlay)
+        );
         let resign = room.check_resign(Some(Player::North)).unwrap();
         room.apply(&resign, 5).unwrap();
-        assert_eq!(room.check_resign(Some(Player::South)), Err(RoomError::GameOver));
-        assert_eq!(room.record().unwrap().tag("Termination"), Some("resignation"));
+        assert_eq!(
+            room.check_resign(Some(Player::South)),
+            Err(RoomError::GameOver)
+        );
+        assert_eq!(
+            room.record().unwrap().tag("Termination"),
+            Some("resignation")
+        );
         assert_eq!(room.check_rematch(Some(Player::South)), Ok(None));
         room.offer_rematch(Player::South);
         let rematch = room.check_rematch(Some(Player::North)).unwrap().unwrap();
@@ -700,7 +716,10 @@ mod tests {
             left: [1, 2],
         };
         let text = serde_json::to_string(&event).unwrap();
-        assert_eq!(text, r#"{"kind":"move","ply":3,"move":"b4c4n","left":[1,2]}"#);
+        assert_eq!(
+            text,
+            r#"{"kind":"move","ply":3,"move":"b4c4n","left":[1,2]}"#
+        );
         assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), event);
         let rules = BTreeMap::from([("pattern".to_string(), "9".to_string())]);
         assert!(matches!(rules_of(&rules), Err(RoomError::Rules(_))));

@@ -190,11 +190,12 @@ impl Shared {
         let mut order = Vec::new();
         for entry in entries {
             let applied = match (&entry.event, rooms.get_mut(&entry.room)) {
-                (Event::Open { .. }, None) => Room::open(&entry.room, &entry.event, entry.at)
-                    .map(|room| {
+                (Event::Open { .. }, None) => {
+                    Room::open(&entry.room, &entry.event, entry.at).map(|room| {
                         rooms.insert(entry.room.clone(), room);
                         order.push(entry.room.clone());
-                    }),
+                    })
+                }
                 (Event::Close, Some(_)) => {
                     rooms.remove(&entry.room);
                     kept.remove(&entry.room);
@@ -467,7 +468,11 @@ fn connection(stream: TcpStream, shared: &Shared) {
                 }
             }
             Err(error) => {
-                if this.writer.send(&ServerMessage::error(&error).to_json()).is_err() {
+                if this
+                    .writer
+                    .send(&ServerMessage::error(&error).to_json())
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -705,7 +710,13 @@ impl Live {
             spectators: self
                 .members
                 .iter()
-                .filter(|member| member.token.as_deref().and_then(|t| room.seat_of(t)).is_none())
+                .filter(|member| {
+                    member
+                        .token
+                        .as_deref()
+                        .and_then(|t| room.seat_of(t))
+                        .is_none()
+                })
                 .count(),
         };
         self.members

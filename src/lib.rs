@@ -71,6 +71,8 @@ pub mod rules;
 pub mod schedule;
 pub mod search;
 #[cfg(feature = "cli")]
+pub(crate) mod serve;
+#[cfg(feature = "cli")]
 pub mod suite;
 pub mod svg;
 pub mod tt;

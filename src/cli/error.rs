@@ -101,6 +101,9 @@ pub(crate) enum CliError {
     /// The browser board cannot be served.
     #[error(transparent)]
     Gui(GuiError),
+    /// The room server cannot be served.
+    #[error(transparent)]
+    Serve(crate::serve::ServeError),
     /// `pasang match` cannot run.
     #[error(transparent)]
     Match(MatchError),

@@ -87,6 +87,9 @@ enum CliCommand {
     /// Serves a board in the browser to play, analyse and watch engines,
     /// and to review recorded games.
     Gui(crate::gui::GuiArgs),
+    /// Serves rooms where two people play each other in real time on the
+    /// board page, and others watch; every move is kept on disk.
+    Serve(crate::serve::ServeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -273,6 +276,7 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Puzzles(args)) => puzzles::run(&args),
         Some(CliCommand::Tune(args)) => tune::run(&args),
         Some(CliCommand::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
+        Some(CliCommand::Serve(args)) => crate::serve::run(&args).map_err(CliError::Serve),
     };
     match result {
         Ok(code) => code,

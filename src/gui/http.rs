@@ -16,8 +16,9 @@ pub const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// Most header lines parsed.
 const MAX_HEADERS: usize = 64;
 
-/// The files of the page, embedded in the binary: no CDN, no build step.
-const INDEX_HTML: &str = include_str!("assets/index.html");
+/// The files of the page, embedded in the binary: no CDN, no build step
+/// (the page itself public, for `pasang serve` to mark).
+pub const INDEX_HTML: &str = include_str!("assets/index.html");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const APP_JS: &str = include_str!("assets/app.js");
 const STRINGS_JS: &str = include_str!("assets/strings.js");
@@ -64,6 +65,9 @@ pub enum HttpError {
     /// 503: too many pages are open.
     #[error("{0} pages are open already; close one")]
     Busy(usize),
+    /// 429: too many connections from one address (`pasang serve`).
+    #[error("{0} connections from your address are open already; close one")]
+    TooManyFromAddress(usize),
 }
 
 /// What is wrong with a request answered 400.
@@ -103,6 +107,7 @@ impl HttpError {
             HttpError::PayloadTooLarge => (413, "Payload Too Large"),
             HttpError::HeadTooLarge => (431, "Request Header Fields Too Large"),
             HttpError::Busy(_) => (503, "Service Unavailable"),
+            HttpError::TooManyFromAddress(_) => (429, "Too Many Requests"),
         }
     }
 }
@@ -140,6 +145,13 @@ pub fn read_head(stream: &mut impl Read) -> Result<Vec<u8>, HttpError> {
 
 /// Parses a request head and routes it.
 pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
+    parse_with_origin(head, None)
+}
+
+/// Parses a request head and routes it; a WebSocket's `Origin` must be
+/// `origin` where one is given (a server behind a reverse proxy, reached
+/// as `https://...`), else this server as the `Host` header names it.
+pub fn parse_with_origin(head: &[u8], origin: Option<&str>) -> Result<Request, HttpError> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut headers);
     match request.parse(head) {
@@ -209,10 +221,15 @@ pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
                 .ok_or(HttpError::BadRequest(BadRequest::NoWebSocketKey))?;
             // A page of another site must not start engines here: the
             // browser names the page's origin, which must be this server.
-            if let (Some(origin), Some(host)) = (header("origin"), header("host"))
-                && origin != format!("http://{host}")
+            let allowed = match (origin, header("host")) {
+                (Some(allowed), _) => Some(allowed.trim_end_matches('/').to_string()),
+                (None, Some(host)) => Some(format!("http://{host}")),
+                (None, None) => None,
+            };
+            if let (Some(given), Some(allowed)) = (header("origin"), allowed)
+                && given != allowed
             {
-                return Err(HttpError::Forbidden { origin });
+                return Err(HttpError::Forbidden { origin: given });
             }
             Route::WebSocket { key }
         }

@@ -288,6 +288,10 @@ pub enum OverReason {
     Suntuk,
     /// A clock ran out.
     Time,
+    /// The loser resigned (a room of `pasang serve`).
+    Resignation,
+    /// The loser left a room's game for longer than its grace.
+    Abandonment,
 }
 
 /// The clocks of play mode.

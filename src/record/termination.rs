@@ -18,17 +18,20 @@ pub enum Termination {
     Disconnect,
     /// The loser did not answer `isready` (or `uci`) in time.
     Stall,
+    /// The loser resigned (a game of `pasang serve`).
+    Resignation,
 }
 
 impl Termination {
     /// Every termination, in the order reports list them.
-    pub const ALL: [Termination; 6] = [
+    pub const ALL: [Termination; 7] = [
         Termination::Score,
         Termination::Suntuk,
         Termination::TimeForfeit,
         Termination::IllegalMove,
         Termination::Disconnect,
         Termination::Stall,
+        Termination::Resignation,
     ];
 
     /// The forfeits, in the order summaries list them.
@@ -48,6 +51,7 @@ impl Termination {
             Termination::IllegalMove => "makes an illegal move",
             Termination::Disconnect => "disconnects",
             Termination::Stall => "connection stalls",
+            Termination::Resignation => "resigns",
         }
     }
 }
@@ -62,6 +66,7 @@ impl fmt::Display for Termination {
             Termination::IllegalMove => "illegal move",
             Termination::Disconnect => "disconnect",
             Termination::Stall => "stall",
+            Termination::Resignation => "resignation",
         })
     }
 }

@@ -363,6 +363,11 @@ function onTypedMove(event) {
   if (found) {
     input.value = "";
     submit(found.move);
+  } else if (room) {
+    // In a room the server referees: it says why (not your turn, a
+    // spectator, an illegal move) in words of its kind.
+    input.value = "";
+    play(text);
   } else {
     refuse(text, explain(text));
     input.select();
@@ -1009,6 +1014,7 @@ function startFriend() {
     turn: Boolean(kept ? kept.turn : (loadFriend() || {}).turn),
   };
   document.body.classList.add("friend");
+  $("room-create").hidden = !roomServer();
   $("south-name").value = friend.names.south;
   $("north-name").value = friend.names.north;
   $("turn-board").checked = friend.turn;
@@ -1074,6 +1080,136 @@ function share() {
 
 // The name of `side`'s player, if given.
 const playerName = (side) => (friend && friend.names[side]) || "";
+
+// ---- rooms (pasang serve) ----
+
+// A room of `pasang serve`: the page came from a room server (its page is
+// marked data-rooms) and the address names a room (room=new makes one).
+// The server referees and keeps the game; the page sends moves, a
+// resignation or a rematch, and draws the `state` it is sent. The seat's
+// token is kept in this browser, so a reload (or a new connection after
+// the network went) goes back to the same seat.
+let room = null;          // { code, seat, token, presence, game, rematch, grace }
+let roomTurn = -1;        // the ply whose turn was last told
+let roomRetry = 0;        // reconnections tried since the last good one
+const roomKey = (code) => `pasang-room-${code}`;
+
+function roomServer() {
+  return document.documentElement.dataset.rooms !== undefined;
+}
+
+function roomAddress() {
+  return roomServer() && params.has("room") && (params.get("mode") || "").toLowerCase() === "friend";
+}
+
+// Creates the room (room=new: the address's rule keys, clock=M+S and
+// side=south|north|random) or joins it with the seat's token if this
+// browser has one.
+function startRoom() {
+  document.body.classList.add("friend", "room");
+  $("room").hidden = false;
+  const code = room && room.code ? room.code : params.get("room");
+  if (code === "new") {
+    const rules = Object.fromEntries(RULE_KEYS.filter((key) => params.has(key)).map((key) => [key, params.get(key)]));
+    const message = { type: "create", rules, side: params.get("side") || "random" };
+    const clock = (params.get("clock") || "").match(/^(\d+)\+(\d+)$/);
+    if (clock && Number(clock[1]) > 0) message.clock = { minutes: Number(clock[1]), increment: Number(clock[2]) };
+    send(message);
+  } else {
+    let token = null;
+    try { token = localStorage.getItem(roomKey(code)); } catch (_) { /* no storage */ }
+    send({ type: "join", room: code, token: token || undefined });
+  }
+  room = room || { code: null };
+}
+
+// The `room` message: the seat, who is here, the rematch offers. The
+// first one gives the room's address to this page and to the invitation.
+function onRoomMessage(message) {
+  const first = !room || !room.code;
+  const turned = !room || room.seat !== message.seat;
+  room = { ...message, code: message.room };
+  roomRetry = 0;
+  if (message.token) {
+    try { localStorage.setItem(roomKey(room.code), message.token); } catch (_) { /* no storage */ }
+  }
+  const link = `${location.origin}${location.pathname}?mode=friend&room=${encodeURIComponent(room.code)}`;
+  $("room-link").value = link;
+  if (first) {
+    try { history.replaceState(null, "", link); } catch (_) { /* a page from file: */ }
+  }
+  if (turned) {
+    flipped = room.seat === "north";
+    if (state) drawBoard();
+  }
+  renderRoom();
+}
+
+function renderRoom() {
+  if (!room || !room.code) return;
+  $("seat").dataset.seat = room.seat;
+  $("seat").textContent = t("seat_" + room.seat);
+  const presence = room.presence;
+  const other = room.seat === "north" ? "south" : "north";
+  let note = "";
+  if (!presence.south_taken || !presence.north_taken) note = t("roomWaiting");
+  else if (room.seat !== "spectator" && !presence[other + "_here"] && state && !state.over) {
+    note = t("roomAway", { side: t(other), grace: room.grace });
+  }
+  $("room-note").textContent = note;
+  $("room-note").hidden = !note;
+  const player = room.seat !== "spectator";
+  const over = Boolean(state && state.over);
+  $("resign").hidden = !player || over || !presence.south_taken || !presence.north_taken;
+  $("rematch").hidden = !player || !over;
+  const mine = room.rematch[room.seat === "south" ? 0 : 1];
+  const theirs = room.rematch[room.seat === "south" ? 1 : 0];
+  $("rematch").textContent = mine ? t("rematchOffered") : theirs ? t("rematchAccept") : t("rematch");
+  $("rematch").disabled = Boolean(mine);
+}
+
+// Each state in a room: the turn told (in the title, and by a
+// notification when the tab is in the background), the room's panel.
+function onRoomState() {
+  const mine = room && room.seat === state.side && !state.over && state.legal.length > 0;
+  if (mine) {
+    document.title = `● ${t("yourTurn")}: ${document.title}`;
+    if (roomTurn !== state.moves.length && document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try { new Notification("Pasang", { body: t("yourTurn") }); } catch (_) { /* not allowed here */ }
+    }
+    roomTurn = state.moves.length;
+  }
+  renderRoom();
+}
+
+// The connection went (a sleeping phone, a changed network, a restarted
+// server): the page comes back to its seat by itself, more slowly each try.
+function roomReconnect() {
+  $("status").textContent = t("roomGone");
+  roomRetry += 1;
+  setTimeout(connect, Math.min(10000, 500 * roomRetry));
+}
+
+function setUpRoom() {
+  $("create-room").onclick = () => {
+    const query = new URLSearchParams({ mode: "friend", room: "new" });
+    for (const key of RULE_KEYS) query.set(key, $(key).value);
+    query.set("clock", $("room-clock").value);
+    query.set("side", $("room-side").value);
+    location.search = `?${query}`;
+  };
+  $("copy-room").onclick = () => {
+    const text = $("room-link").value;
+    (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject())
+      .catch(() => { $("room-link").select(); document.execCommand("copy"); });
+  };
+  $("resign").onclick = () => send({ type: "resign" });
+  $("rematch").onclick = () => send({ type: "rematch" });
+  // The turn is told in the background only if the person allows it.
+  $("board").addEventListener("click", () => {
+    if (room && "Notification" in window && Notification.permission === "default") Notification.requestPermission().catch(() => {});
+  }, { once: true });
+}
 
 // ---- the panel ----
 
@@ -1486,7 +1622,7 @@ function openTransport() {
     if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
     return transport;
   }
-  const ws = new WebSocket(`ws://${location.host}/ws`);
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   transport.send = (text) => ws.send(text);
   ws.onmessage = (event) => transport.onmessage(event);
   ws.onopen = () => { transport.open = true; transport.onopen(); };
@@ -1532,6 +1668,7 @@ function onMessage(event) {
       render();
       if (learn) onLearnState();
       if (puzzle) onPuzzleState();
+      if (room) onRoomState();
       break;
     case "search":
       searchInfo = message;
@@ -1547,6 +1684,9 @@ function onMessage(event) {
       }
       renderLines();
       drawBoard();
+      break;
+    case "room":
+      onRoomMessage(message);
       break;
     case "review":
       review = message;
@@ -1577,6 +1717,9 @@ function onMessage(event) {
         learn.phase = "task";
         learn.feedback = { kind: "wrong", say: () => refusalWords(message) };
         renderLesson();
+      } else if (room && message.kind && t("room_" + message.kind) !== "room_" + message.kind) {
+        // A room server's refusal, worded from the table by its kind.
+        showError.last = () => t("room_" + message.kind);
       } else {
         // Cleared by the next state: the position it was refused in stays.
         showError.last = () => refusalWords(message);
@@ -1616,6 +1759,11 @@ function connect() {
   socket = openTransport();
   socket.onmessage = onMessage;
   socket.onopen = () => {
+    // A room of pasang serve: the server keeps the game.
+    if (roomAddress()) {
+      startRoom();
+      return;
+    }
     // The address may start a game: ?mode=play&side=north, ?mode=analyse&position=...
     // Each part carries a tag, so that the server's error says which.
     const settings = { type: "settings", tag: "" };
@@ -1671,6 +1819,10 @@ function connect() {
     }
   };
   socket.onclose = () => {
+    if (roomAddress()) {
+      roomReconnect();
+      return;
+    }
     $("status").textContent = document.documentElement.dataset.transport === "worker" ? t("stoppedWorker") : t("disconnected");
   };
   // A new engine worker: the game so far, its rules, its settings and its
@@ -1720,7 +1872,7 @@ function statusText() {
   const winner = state.over.winner;
   if (!winner) return t("draw", { points });
   const loser = winner === "south" ? "north" : "south";
-  const key = { points: "winsOnPoints", suntuk: "winsSuntuk", time: "winsOnTime" }[state.over.reason] || "winsOnPoints";
+  const key = { points: "winsOnPoints", suntuk: "winsSuntuk", time: "winsOnTime", resignation: "winsResign", abandonment: "winsAbandon" }[state.over.reason] || "winsOnPoints";
   return t(key, { winner: t(winner), loser: t(loser), points });
 }
 
@@ -1757,7 +1909,7 @@ function setUp() {
     b.onclick = () => {
       // From a lesson, another mode is another page; so is a friend game
       // (the one kept in this browser, or a new one).
-      if (learn || (b.dataset.mode === "friend" && !friend)) location.search = `?mode=${b.dataset.mode}`;
+      if (learn || room || (b.dataset.mode === "friend" && !friend)) location.search = `?mode=${b.dataset.mode}`;
       else send({ type: "mode", mode: b.dataset.mode, side: $("side").value });
     };
   });
@@ -1814,11 +1966,14 @@ function setUp() {
       goto(to);
     }
   });
+  setUpRoom();
   drawBoard();
   connect();
 }
 
 function goto(ply) {
+  // A room's game is the server's: it is shown at its last move.
+  if (room) return;
   if (state && ply >= 0 && ply <= state.moves.length && ply !== state.cursor) send({ type: "goto", ply });
 }
 

@@ -1,0 +1,300 @@
+//! The room protocol: each message a page sends ([`ClientMessage`],
+//! parsed once, strictly, by serde) and each the server sends
+//! ([`ServerMessage`]), as JSON text frames on the WebSocket `/ws`.
+//! docs/serve.md shows each one.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::room::{ClockControl, RoomError, Side};
+use crate::gui::message::{BoardState, ClockState, RuleChoice};
+use crate::gui::mode::ModeName;
+
+/// Largest message a page may send, bytes; a larger one closes the
+/// connection (the room is untouched).
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// A side asked for when creating a room.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SideChoice {
+    /// South, who moves first.
+    South,
+    /// North.
+    North,
+    /// Either, drawn by the server.
+    Random,
+}
+
+/// A message from a page.
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// Makes a room and sits in it.
+    Create {
+        /// Rule options by page field (missing ones keep the default).
+        #[serde(default)]
+        rules: BTreeMap<String, String>,
+        /// The clock, or none.
+        #[serde(default)]
+        clock: Option<ClockControl>,
+        /// The creator's seat.
+        #[serde(default = "random_side")]
+        side: SideChoice,
+    },
+    /// Enters a room: with a seat's token, to that seat; without, to the
+    /// free seat or to watch.
+    Join {
+        /// The room's code.
+        room: String,
+        /// A seat token kept from before.
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// Plays a move (for the ply given, if any: a move sent twice is
+    /// refused the second time).
+    Move {
+        /// The move in the project's notation.
+        #[serde(rename = "move")]
+        notation: String,
+        /// The ply it makes, from 1.
+        #[serde(default)]
+        ply: Option<usize>,
+    },
+    /// Resigns the game (braces: so that a field is refused, as in the
+    /// other messages).
+    Resign {},
+    /// Offers (or accepts) a rematch with the seats swapped.
+    Rematch {},
+}
+
+fn random_side() -> SideChoice {
+    SideChoice::Random
+}
+
+/// Why a page's message is refused; the room stays as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// Not JSON, or not one of the messages.
+    #[error("not a message of the room protocol: {0}")]
+    Malformed(String),
+    /// A binary frame.
+    #[error("the room protocol is JSON text")]
+    Binary,
+    /// More messages than the rate allows.
+    #[error("too many messages; slow down")]
+    TooFast,
+    /// A room code that is no open room.
+    #[error("there is no room {0}")]
+    NoSuchRoom(String),
+    /// A second create or join on one connection.
+    #[error("this connection is in a room already")]
+    AlreadyInRoom,
+    /// A move, resignation or rematch before create or join.
+    #[error("create or join a room first")]
+    NotInRoom,
+    /// The server holds as many rooms as it may.
+    #[error("the server holds {0} rooms, as many as it may; try later")]
+    TooManyRooms(usize),
+    /// The room refused it.
+    #[error(transparent)]
+    Room(#[from] RoomError),
+    /// The journal could not store it; nothing changed.
+    #[error("the server cannot store the game now; try again")]
+    Storage,
+}
+
+impl RequestError {
+    /// The error's kind as the protocol names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RequestError::Malformed(_) => "malformed",
+            RequestError::Binary => "binary",
+            RequestError::TooFast => "too_fast",
+            RequestError::NoSuchRoom(_) => "no_such_room",
+            RequestError::AlreadyInRoom => "already_in_room",
+            RequestError::NotInRoom => "not_in_room",
+            RequestError::TooManyRooms(_) => "too_many_rooms",
+            RequestError::Room(error) => error.kind(),
+            RequestError::Storage => "storage",
+        }
+    }
+}
+
+/// Parses a page's text message.
+pub fn parse(text: &str) -> Result<ClientMessage, RequestError> {
+    serde_json::from_str(text).map_err(|error| RequestError::Malformed(error.to_string()))
+}
+
+/// The seat a connection holds, as the protocol writes it.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatName {
+    /// South's seat.
+    South,
+    /// North's seat.
+    North,
+    /// Watching.
+    Spectator,
+}
+
+impl From<Option<Side>> for SeatName {
+    fn from(side: Option<Side>) -> SeatName {
+        match side {
+            Some(Side::South) => SeatName::South,
+            Some(Side::North) => SeatName::North,
+            None => SeatName::Spectator,
+        }
+    }
+}
+
+/// Who is in the room now.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+pub struct Presence {
+    /// Whether South's seat is taken.
+    pub south_taken: bool,
+    /// Whether North's seat is taken.
+    pub north_taken: bool,
+    /// Whether South's player is connected.
+    pub south_here: bool,
+    /// Whether North's player is connected.
+    pub north_here: bool,
+    /// Spectators connected.
+    pub spectators: usize,
+}
+
+/// A message to a page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ServerMessage {
+    /// The rule options, as `pasang gui`'s session greets the page.
+    Hello {
+        /// No engine plays in a room.
+        engine: String,
+        /// The rule options the page offers.
+        rules: Vec<RuleChoice>,
+    },
+    /// The room as this connection sees it.
+    Room {
+        /// The room's code.
+        room: String,
+        /// This connection's seat.
+        seat: SeatName,
+        /// The seat's token (to the seat's own connection only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+        /// The game's number in the room, from 1.
+        game: u32,
+        /// Who is here.
+        presence: Presence,
+        /// Rematch offers: South's, North's.
+        rematch: [bool; 2],
+        /// The grace an absent player has, seconds.
+        grace: u64,
+    },
+    /// The game, as the board draws it (the fields of `pasang gui`'s
+    /// `state`).
+    State(Box<RoomState>),
+    /// A message refused.
+    Error {
+        /// The kind of refusal (`not_your_turn`, `spectator`, ...).
+        kind: &'static str,
+        /// What was wrong, in words.
+        message: String,
+    },
+}
+
+/// The `state` message of a room: the board, the mode `friend`, the
+/// seat as `person`, the clocks.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RoomState {
+    /// The game.
+    #[serde(flatten)]
+    pub board: BoardState,
+    /// Always `friend`.
+    pub mode: ModeName,
+    /// The connection's seat (none for a spectator).
+    pub person: Option<Side>,
+    /// The clocks, if the room has one.
+    pub clock: Option<ClockState>,
+    /// No search runs in a room.
+    pub running: bool,
+    /// No engine thinks in a room.
+    pub thinking: bool,
+    /// No engine in a room.
+    pub engine_ok: bool,
+    /// The page's settings fields, unused in a room.
+    pub skill: u64,
+    /// As `skill`.
+    pub movetime: u64,
+    /// As `skill`.
+    pub multipv: u64,
+}
+
+impl ServerMessage {
+    /// The `error` message of `error`.
+    pub fn error(error: &RequestError) -> ServerMessage {
+        ServerMessage::Error {
+            kind: error.kind(),
+            message: error.to_string(),
+        }
+    }
+
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|error| {
+            let why = serde_json::Value::String(format!("cannot write a message: {error}"));
+            format!(r#"{{"type":"error","kind":"internal","message":{why}}}"#)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_parse_strictly() {
+        assert_eq!(
+            parse(r#"{"type":"move","move":"b4c4n","ply":3}"#).unwrap(),
+            ClientMessage::Move {
+                notation: "b4c4n".into(),
+                ply: Some(3)
+            }
+        );
+        assert_eq!(
+            parse(r#"{"type":"create","clock":{"minutes":5,"increment":3},"side":"north"}"#)
+                .unwrap(),
+            ClientMessage::Create {
+                rules: BTreeMap::new(),
+                clock: Some(ClockControl {
+                    minutes: 5,
+                    increment: 3
+                }),
+                side: SideChoice::North
+            }
+        );
+        for junk in [
+            "",
+            "null",
+            "{}",
+            r#"{"type":"move"}"#,
+            r#"{"type":"move","move":"c","extra":1}"#,
+            r#"{"type":"resign","x":1}"#,
+            r#"{"type":"create","side":"east"}"#,
+        ] {
+            let error = parse(junk).unwrap_err();
+            assert_eq!(error.kind(), "malformed", "{junk}");
+        }
+    }
+
+    #[test]
+    fn errors_are_written_with_their_kind() {
+        let message = ServerMessage::error(&RequestError::Room(RoomError::NotYourTurn));
+        assert_eq!(
+            message.to_json(),
+            r#"{"type":"error","kind":"not_your_turn","message":"it is not your turn"}"#
+        );
+    }
+}

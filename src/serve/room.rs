@@ -1,0 +1,727 @@
+//! A room as a plain value: its rules, clock, seats and game, changed
+//! only by [`Event`]s. The server checks a request against the room
+//! ([`Room::check_move`] and the like), writes the event it gives to the
+//! journal and only then [`Room::apply`]s it; a restart applies the
+//! journal's events in order and gets the same room back. Times are
+//! milliseconds since the Unix epoch, passed in, so the room is tested
+//! without waiting.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::gui::game::Game;
+use crate::gui::message::{BoardState, ClockState, Over, OverReason};
+use crate::outcome::{Status, player_title};
+use crate::position::Player;
+use crate::record::{Ending, GameResult, Record, Scoresheet, Termination};
+use crate::rules::{RULE_OPTIONS, Rules};
+
+/// A room's clock: minutes each and seconds added per move.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockControl {
+    /// Minutes per side, 1 to 180.
+    pub minutes: u64,
+    /// Seconds added after each move, 0 to 180.
+    pub increment: u64,
+}
+
+impl ClockControl {
+    /// Whether the control is within the limits a room takes.
+    pub fn is_valid(&self) -> bool {
+        (1..=180).contains(&self.minutes) && self.increment <= 180
+    }
+
+    fn base_ms(&self) -> u64 {
+        self.minutes * 60_000
+    }
+}
+
+/// A side as the protocol writes it (`south`, `north`).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// South, who moves first.
+    South,
+    /// North.
+    North,
+}
+
+impl From<Side> for Player {
+    fn from(side: Side) -> Player {
+        match side {
+            Side::South => Player::South,
+            Side::North => Player::North,
+        }
+    }
+}
+
+impl From<Player> for Side {
+    fn from(player: Player) -> Side {
+        match player {
+            Player::South => Side::South,
+            Player::North => Side::North,
+        }
+    }
+}
+
+/// Why a game of a room ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EndReason {
+    /// By the rules: no stone left.
+    Points,
+    /// By the rules: the side to move cannot move.
+    Suntuk,
+    /// A flag fell on the server.
+    Time,
+    /// The loser resigned.
+    Resignation,
+    /// The loser was away longer than the grace.
+    Abandonment,
+}
+
+/// A finished game: who won and why.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct Finish {
+    /// The winner, none for a draw.
+    pub winner: Option<Side>,
+    /// Why it ended.
+    pub reason: EndReason,
+}
+
+/// A change to a room, as the journal writes it: the only way a room
+/// changes.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Event {
+    /// The room is made: its rules (page field to value), clock, and the
+    /// creator's seat and token.
+    Open {
+        /// Each rule option's value by its page field.
+        rules: BTreeMap<String, String>,
+        /// The clock, if any.
+        clock: Option<ClockControl>,
+        /// The creator's seat.
+        seat: Side,
+        /// The creator's seat token.
+        token: String,
+    },
+    /// The second person takes the free seat.
+    Seat {
+        /// The seat taken.
+        seat: Side,
+        /// Its token.
+        token: String,
+    },
+    /// A move, with both clocks after it (increment added).
+    Move {
+        /// The ply it makes, from 1: a move is never applied twice.
+        ply: usize,
+        /// The move in full notation.
+        #[serde(rename = "move")]
+        notation: String,
+        /// South's and North's time left after it, ms (0 without a clock).
+        left: [u64; 2],
+    },
+    /// The game ended other than by a move (time, resignation,
+    /// abandonment); a move that ends it by the rules needs no event.
+    End(Finish),
+    /// A new game with the seats swapped.
+    Rematch,
+    /// The room is closed and forgotten.
+    Close,
+}
+
+/// Why a request is refused; the room stays as it was.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum RoomError {
+    /// A spectator tried to move, resign or offer a rematch.
+    #[error("spectators watch; only the two players move")]
+    Spectator,
+    /// The move came from the side not to move.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// The game has not ended (a rematch asked for too early).
+    #[error("the game is still being played")]
+    InPlay,
+    /// The opponent has not come yet.
+    #[error("the second player has not come yet")]
+    NoOpponent,
+    /// A move that is not legal here.
+    #[error("{0}")]
+    IllegalMove(String),
+    /// A move for another ply than the next (sent twice, or stale).
+    #[error("that move was for ply {given}; the game is at ply {now}")]
+    StalePly {
+        /// The ply the move named.
+        given: usize,
+        /// The ply the game is at.
+        now: usize,
+    },
+    /// A rule option that does not parse.
+    #[error("{0}")]
+    Rules(String),
+    /// A clock outside 1-180 minutes and 0-180 seconds.
+    #[error("a clock has 1 to 180 minutes and 0 to 180 seconds a move")]
+    Clock,
+    /// An event that does not fit the room (only a broken journal).
+    #[error("the journal's event does not fit the room: {0}")]
+    Journal(String),
+}
+
+impl RoomError {
+    /// The error's kind as the protocol names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RoomError::Spectator => "spectator",
+            RoomError::NotYourTurn => "not_your_turn",
+            RoomError::GameOver => "game_over",
+            RoomError::InPlay => "in_play",
+            RoomError::NoOpponent => "no_opponent",
+            RoomError::IllegalMove(_) => "illegal_move",
+            RoomError::StalePly { .. } => "stale_ply",
+            RoomError::Rules(_) => "rules",
+            RoomError::Clock => "clock",
+            RoomError::Journal(_) => "journal",
+        }
+    }
+}
+
+/// A room: rules, clock, seats, the game in play and how it ended.
+#[derive(Clone, Debug)]
+pub struct Room {
+    /// The room's code.
+    pub code: String,
+    rules: Rules,
+    clock: Option<ClockControl>,
+    /// Each seat's token, by side (South first).
+    tokens: [Option<String>; 2],
+    /// The game, from 1; a rematch adds one.
+    number: u32,
+    game: Game,
+    /// Each side's time left when its clock last stopped, ms.
+    left: [u64; 2],
+    /// When the side to move's clock started (or the room was restored).
+    turn_since: u64,
+    finish: Option<Finish>,
+    /// Rematch offers by side.
+    rematch: [bool; 2],
+}
+
+/// The rules of a page's `rules` map (page field to value; missing ones
+/// keep their defaults).
+pub fn rules_of(map: &BTreeMap<String, String>) -> Result<Rules, RoomError> {
+    let mut rules = Rules::default();
+    for (field, value) in map {
+        let option = RULE_OPTIONS
+            .iter()
+            .find(|option| option.field == field)
+            .ok_or_else(|| RoomError::Rules(format!("there is no rule option '{field}'")))?;
+        rules = option
+            .apply(rules, value)
+            .map_err(|error| RoomError::Rules(error.to_string()))?;
+    }
+    Ok(rules)
+}
+
+impl Room {
+    /// The room an [`Event::Open`] makes, at `at`.
+    pub fn open(code: &str, event: &Event, at: u64) -> Result<Room, RoomError> {
+        let Event::Open {
+            rules,
+            clock,
+            seat,
+            token,
+        } = event
+        else {
+            return Err(RoomError::Journal("a room starts with open".into()));
+        };
+        if clock.is_some_and(|clock| !clock.is_valid()) {
+            return Err(RoomError::Clock);
+        }
+        let rules = rules_of(rules)?;
+        let mut tokens = [None, None];
+        tokens[Player::from(*seat).index()] = Some(token.clone());
+        let base = clock.map_or(0, |clock| clock.base_ms());
+        Ok(Room {
+            code: code.to_string(),
+            rules,
+            clock: *clock,
+            tokens,
+            number: 1,
+            game: Game::at_start(rules),
+            left: [base; 2],
+            turn_since: at,
+            finish: None,
+            rematch: [false; 2],
+        })
+    }
+
+    /// The seat whose token is `token`.
+    pub fn seat_of(&self, token: &str) -> Option<Player> {
+        [Player::South, Player::North]
+            .into_iter()
+            .find(|side| self.tokens[side.index()].as_deref() == Some(token))
+    }
+
+    /// The seat still free, if any.
+    pub fn free_seat(&self) -> Option<Player> {
+        [Player::South, Player::North]
+            .into_iter()
+            .find(|side| self.tokens[side.index()].is_none())
+    }
+
+    /// Whether `side`'s seat is taken.
+    pub fn taken(&self, side: Player) -> bool {
+        self.tokens[side.index()].is_some()
+    }
+
+    /// Whether both seats are taken.
+    pub fn is_full(&self) -> bool {
+        self.free_seat().is_none()
+    }
+
+    /// The game's number in the room, from 1.
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+
+    /// The moves played so far.
+    pub fn plies(&self) -> usize {
+        self.game.moves_to_end().len()
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Player {
+        self.game.end().side_to_move()
+    }
+
+    /// How the game ended, if it did.
+    pub fn finish(&self) -> Option<Finish> {
+        self.finish
+    }
+
+    /// Who has offered a rematch.
+    pub fn rematch_offers(&self) -> [bool; 2] {
+        self.rematch
+    }
+
+    /// Whether the side to move's clock runs: a clock, both seats taken,
+    /// the game in play.
+    pub fn clock_runs(&self) -> bool {
+        self.clock.is_some() && self.is_full() && self.finish.is_none()
+    }
+
+    /// Each side's time left at `now`, ms.
+    pub fn left_at(&self, now: u64) -> [u64; 2] {
+        let mut left = self.left;
+        if self.clock_runs() {
+            let mover = self.side_to_move().index();
+            left[mover] = left[mover].saturating_sub(now.saturating_sub(self.turn_since));
+        }
+        left
+    }
+
+    /// The event of `seat` playing `notation` (for ply `ply`, if given) at
+    /// `now`, or why not. A flag already down is the caller's to find
+    /// first ([`Room::flag`]).
+    pub fn check_move(
+        &self,
+        seat: Option<Player>,
+        notation: &str,
+        ply: Option<usize>,
+        now: u64,
+    ) -> Result<Event, RoomError> {
+        let seat = seat.ok_or(RoomError::Spectator)?;
+        if self.finish.is_some() {
+            return Err(RoomError::GameOver);
+        }
+        if !self.is_full() {
+            return Err(RoomError::NoOpponent);
+        }
+        let next = self.plies() + 1;
+        if let Some(given) = ply
+            && given != next
+        {
+            return Err(RoomError::StalePly {
+                given,
+                now: next - 1,
+            });
+        }
+        if seat != self.side_to_move() {
+            return Err(RoomError::NotYourTurn);
+        }
+        let mut game = self.game.clone();
+        let mv = game
+            .play(notation)
+            .map_err(|error| RoomError::IllegalMove(error.to_string()))?;
+        let mut left = self.left_at(now);
+        if let Some(clock) = self.clock {
+            left[seat.index()] += clock.increment * 1000;
+        }
+        Ok(Event::Move {
+            ply: next,
+            notation: mv.to_string(),
+            left,
+        })
+    }
+
+    /// The event of `seat` resigning.
+    pub fn check_resign(&self, seat: Option<Player>) -> Result<Event, RoomError> {
+        let seat = seat.ok_or(RoomError::Spectator)?;
+        if self.finish.is_some() {
+            return Err(RoomError::GameOver);
+        }
+        if !self.is_full() {
+            return Err(RoomError::NoOpponent);
+        }
+        Ok(Event::End(Finish {
+            winner: Some(seat.opponent().into()),
+            reason: EndReason::Resignation,
+        }))
+    }
+
+    /// The event of `seat` offering a rematch: [`Event::Rematch`] when the
+    /// other seat has offered already, else none (the offer is kept in
+    /// memory only: a restart forgets it, which costs a click).
+    pub fn check_rematch(&self, seat: Option<Player>) -> Result<Option<Event>, RoomError> {
+        let seat = seat.ok_or(RoomError::Spectator)?;
+        if self.finish.is_none() {
+            return Err(RoomError::InPlay);
+        }
+        Ok(self.rematch[seat.opponent().index()].then_some(Event::Rematch))
+    }
+
+    /// Notes `seat`'s rematch offer.
+    pub fn offer_rematch(&mut self, seat: Player) {
+        self.rematch[seat.index()] = true;
+    }
+
+    /// The event of the side to move's flag falling, if it fell by `now`.
+    pub fn flag(&self, now: u64) -> Option<Event> {
+        if !self.clock_runs() {
+            return None;
+        }
+        let mover = self.side_to_move();
+        (self.left_at(now)[mover.index()] == 0).then_some(Event::End(Finish {
+            winner: Some(mover.opponent().into()),
+            reason: EndReason::Time,
+        }))
+    }
+
+    /// The event of `seat` losing by abandonment, if the game is in play.
+    pub fn abandon(&self, seat: Player) -> Option<Event> {
+        (self.finish.is_none() && self.is_full()).then_some(Event::End(Finish {
+            winner: Some(seat.opponent().into()),
+            reason: EndReason::Abandonment,
+        }))
+    }
+
+    /// Applies an event at `at`; an event that does not fit (only a
+    /// broken journal has one) is refused and the room left as it was.
+    pub fn apply(&mut self, event: &Event, at: u64) -> Result<(), RoomError> {
+        match event {
+            Event::Open { .. } => return Err(RoomError::Journal("the room is open".into())),
+            Event::Seat { seat, token } => {
+                let side = Player::from(*seat);
+                if self.tokens[side.index()].is_some() {
+                    return Err(RoomError::Journal("that seat is taken".into()));
+                }
+                self.tokens[side.index()] = Some(token.clone());
+                self.turn_since = at;
+            }
+            Event::Move {
+                ply,
+                notation,
+                left,
+            } => {
+                if *ply != self.plies() + 1 || self.finish.is_some() {
+                    return Err(RoomError::Journal(format!("move {ply} out of order")));
+                }
+                self.game
+                    .play(notation)
+                    .map_err(|error| RoomError::IllegalMove(error.to_string()))?;
+                self.left = *left;
+                self.turn_since = at;
+                if let Status::Over { winner, reason, .. } = self.game.end_status() {
+                    self.finish = Some(Finish {
+                        winner: winner.map(Side::from),
+                        reason: match reason {
+                            crate::outcome::Reason::Score => EndReason::Points,
+                            crate::outcome::Reason::Suntuk => EndReason::Suntuk,
+                        },
+                    });
+                }
+            }
+            Event::End(finish) => {
+                if self.finish.is_some() {
+                    return Err(RoomError::GameOver);
+                }
+                self.left = self.left_at(at);
+                self.finish = Some(*finish);
+            }
+            Event::Rematch => {
+                if self.finish.is_none() {
+                    return Err(RoomError::InPlay);
+                }
+                self.tokens.swap(0, 1);
+                self.number += 1;
+                self.game = Game::at_start(self.rules);
+                self.left = [self.clock.map_or(0, |clock| clock.base_ms()); 2];
+                self.turn_since = at;
+                self.finish = None;
+                self.rematch = [false; 2];
+            }
+            Event::Close => {}
+        }
+        Ok(())
+    }
+
+    /// Starts the side to move's clock afresh at `at` with the time it had
+    /// at its last event: the restart rule (time the server was down, and
+    /// the thinking before it went down, are charged to no one).
+    pub fn resume(&mut self, at: u64) {
+        self.turn_since = at;
+    }
+
+    /// The game as the page draws it, for `seat` (legal moves only for
+    /// the seat to move), with the clocks at `now`.
+    pub fn board(&self, seat: Option<Player>, now: u64) -> (BoardState, Option<ClockState>) {
+        let mut board = self.game.state();
+        let to_move = self.side_to_move();
+        if self.finish.is_some() || seat != Some(to_move) || !self.is_full() {
+            board.legal.clear();
+        }
+        if let Some(finish) = self.finish {
+            let winner = finish.winner.map(Player::from);
+            let reason = match finish.reason {
+                EndReason::Points => OverReason::Points,
+                EndReason::Suntuk => OverReason::Suntuk,
+                EndReason::Time => OverReason::Time,
+                EndReason::Resignation => OverReason::Resignation,
+                EndReason::Abandonment => OverReason::Abandonment,
+            };
+            if board.over.is_none() || !matches!(reason, OverReason::Points | OverReason::Suntuk) {
+                board.status = self.describe(finish);
+            }
+            board.over = Some(Over { winner, reason });
+        }
+        let clock = self.clock.map(|control| {
+            let left = self.left_at(now);
+            ClockState {
+                south: left[0],
+                north: left[1],
+                running: self.clock_runs().then(|| self.side_to_move()),
+                minutes: control.minutes,
+                increment: control.increment,
+            }
+        });
+        (board, clock)
+    }
+
+    /// The end in words, as the record's detail and the status say it.
+    fn describe(&self, finish: Finish) -> String {
+        let end = self.game.end();
+        let points = format!(
+            "(South {} - North {})",
+            end.score(Player::South),
+            end.score(Player::North)
+        );
+        match (finish.winner.map(Player::from), finish.reason) {
+            (Some(winner), EndReason::Time) => format!(
+                "{} wins on time: {}'s clock ran out {points}",
+                player_title(winner),
+                player_title(winner.opponent())
+            ),
+            (Some(winner), EndReason::Resignation) => format!(
+                "{} wins: {} resigned {points}",
+                player_title(winner),
+                player_title(winner.opponent())
+            ),
+            (Some(winner), EndReason::Abandonment) => format!(
+                "{} wins: {} left the game {points}",
+                player_title(winner),
+                player_title(winner.opponent())
+            ),
+            (Some(winner), _) => format!("{} wins {points}", player_title(winner)),
+            (None, _) => format!("Draw {points}"),
+        }
+    }
+
+    /// The finished game's record, in the project's record format.
+    pub fn record(&self) -> Option<Record> {
+        let finish = self.finish?;
+        let end = self.game.end();
+        let scores = [end.score(Player::South), end.score(Player::North)];
+        let termination = match finish.reason {
+            EndReason::Points => Termination::Score,
+            EndReason::Suntuk => Termination::Suntuk,
+            EndReason::Time => Termination::TimeForfeit,
+            EndReason::Resignation => Termination::Resignation,
+            EndReason::Abandonment => Termination::Disconnect,
+        };
+        let time_control = self.clock.map_or("-".to_string(), |clock| {
+            format!("{}+{}", clock.minutes * 60, clock.increment)
+        });
+        let game = self.game.record("South", "North");
+        let replayed = crate::record::Game::from_record(&game).ok()?;
+        Some(Record::from_game(Scoresheet {
+            numbering: vec![("Round", self.number.to_string())],
+            players: ["South".into(), "North".into()],
+            start: self.game.start_string(),
+            setup_tags: vec![("Room", self.code.clone()), ("TimeControl", time_control)],
+            result: GameResult::decided(finish.winner.map(Player::from)),
+            ending: Some(Ending {
+                termination,
+                detail: Some(self.describe(finish)),
+                scores: Some(scores),
+            }),
+            ply_count: true,
+            ..Scoresheet::of_game("pasang serve", &replayed, &[])
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(clock: Option<ClockControl>) -> Room {
+        let event = Event::Open {
+            rules: BTreeMap::new(),
+            clock,
+            seat: Side::South,
+            token: "s".into(),
+        };
+        let mut room = Room::open("code", &event, 0).unwrap();
+        room.apply(
+            &Event::Seat {
+                seat: Side::North,
+                token: "n".into(),
+            },
+            0,
+        )
+        .unwrap();
+        room
+    }
+
+    fn first_legal(room: &Room) -> String {
+        let (board, _) = room.board(Some(room.side_to_move()), 0);
+        board.legal[0].notation.clone()
+    }
+
+    #[test]
+    fn only_the_seat_to_move_moves_and_the_room_stays_on_refusal() {
+        let room = open(None);
+        let mv = first_legal(&room);
+        assert_eq!(
+            room.check_move(None, &mv, None, 0),
+            Err(RoomError::Spectator)
+        );
+        assert_eq!(
+            room.check_move(Some(Player::North), &mv, None, 0),
+            Err(RoomError::NotYourTurn)
+        );
+        assert!(matches!(
+            room.check_move(Some(Player::South), "zz", None, 0),
+            Err(RoomError::IllegalMove(_))
+        ));
+        assert_eq!(
+            room.check_move(Some(Player::South), &mv, Some(3), 0),
+            Err(RoomError::StalePly { given: 3, now: 0 })
+        );
+        let event = room
+            .check_move(Some(Player::South), &mv, Some(1), 0)
+            .unwrap();
+        let mut room = room;
+        room.apply(&event, 0).unwrap();
+        assert_eq!(room.plies(), 1);
+        // The same event again is out of order: never applied twice.
+        assert!(room.apply(&event, 0).is_err());
+        assert_eq!(room.plies(), 1);
+    }
+
+    #[test]
+    fn clocks_run_and_flags_fall_on_the_server() {
+        let control = ClockControl {
+            minutes: 1,
+            increment: 2,
+        };
+        let mut room = open(Some(control));
+        assert_eq!(room.left_at(10_000), [50_000, 60_000]);
+        let mv = first_legal(&room);
+        let event = room
+            .check_move(Some(Player::South), &mv, None, 10_000)
+            .unwrap();
+        assert!(matches!(
+            event,
+            Event::Move {
+                left: [52_000, 60_000],
+                ..
+            }
+        ));
+        room.apply(&event, 10_000).unwrap();
+        assert_eq!(room.flag(69_999), None);
+        let flag = room.flag(70_000).unwrap();
+        room.apply(&flag, 70_000).unwrap();
+        assert_eq!(
+            room.finish(),
+            Some(Finish {
+                winner: Some(Side::South),
+                reason: EndReason::Time
+            })
+        );
+        let record = room.record().unwrap();
+        assert_eq!(record.tag("Termination"), Some("time forfeit"));
+        assert_eq!(record.tag("Result"), Some("1-0"));
+        assert!(record.replay().is_ok());
+    }
+
+    #[test]
+    fn a_rematch_swaps_the_seats() {
+        let mut room = open(None);
+        assert_eq!(
+            room.check_rematch(Some(Player::South)),
+            Err(RoomError::InPlay)
+        );
+        let resign = room.check_resign(Some(Player::North)).unwrap();
+        room.apply(&resign, 5).unwrap();
+        assert_eq!(
+            room.check_resign(Some(Player::South)),
+            Err(RoomError::GameOver)
+        );
+        assert_eq!(
+            room.record().unwrap().tag("Termination"),
+            Some("resignation")
+        );
+        assert_eq!(room.check_rematch(Some(Player::South)), Ok(None));
+        room.offer_rematch(Player::South);
+        let rematch = room.check_rematch(Some(Player::North)).unwrap().unwrap();
+        room.apply(&rematch, 6).unwrap();
+        assert_eq!(room.seat_of("s"), Some(Player::North));
+        assert_eq!(room.seat_of("n"), Some(Player::South));
+        assert_eq!((room.number(), room.plies(), room.finish()), (2, 0, None));
+    }
+
+    #[test]
+    fn events_round_trip_as_json() {
+        let event = Event::Move {
+            ply: 3,
+            notation: "b4c4n".into(),
+            left: [1, 2],
+        };
+        let text = serde_json::to_string(&event).unwrap();
+        assert_eq!(
+            text,
+            r#"{"kind":"move","ply":3,"move":"b4c4n","left":[1,2]}"#
+        );
+        assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), event);
+        let rules = BTreeMap::from([("pattern".to_string(), "9".to_string())]);
+        assert!(matches!(rules_of(&rules), Err(RoomError::Rules(_))));
+    }
+}

@@ -1,0 +1,694 @@
+//! `pasang serve` driven as people and their browsers would: raw
+//! WebSocket clients that make rooms, sit, play, misbehave and come
+//! back; the server killed with SIGKILL and started again on its data
+//! folder; and the board page itself in headless Chromium, two players
+//! and a spectator. Every client talks to 127.0.0.1 only.
+
+mod common;
+
+use common::browser::{Browser, chromium_or_skip};
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tungstenite::{Message, WebSocket, stream::MaybeTlsStream};
+
+type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
+
+/// A running `pasang serve` on a free port with its data folder, killed
+/// (SIGKILL) when dropped.
+struct Server {
+    child: Child,
+    address: String,
+    data: PathBuf,
+}
+
+impl Server {
+    fn start(data: &Path, extra: &[&str]) -> Server {
+        let mut child = common::pasang()
+            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+            .arg(data)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pasang serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Server {
+            child,
+            address,
+            data: data.to_path_buf(),
+        }
+    }
+
+    /// Kills the server outright (SIGKILL) and starts it again on the
+    /// same data folder (on another port).
+    fn kill_and_restart(mut self) -> Server {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        Server::start(&self.data.clone(), &[])
+    }
+
+    fn socket(&self) -> Socket {
+        let (socket, _) = tungstenite::connect(format!("ws://{}/ws", self.address)).unwrap();
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(20)))
+                .unwrap();
+        }
+        socket
+    }
+
+    /// The raw answer to `request`.
+    fn http(&self, request: &str) -> String {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    }
+
+    /// The records of the finished games.
+    fn records(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.data.join("games"))
+            .map(|dir| {
+                dir.map(|entry| entry.unwrap().path())
+                    .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A fresh data folder for one test.
+fn data_folder(name: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("pasang-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    folder
+}
+
+fn send(socket: &mut Socket, message: Value) {
+    socket.send(Message::text(message.to_string())).unwrap();
+}
+
+/// The next message of `kind` (others are skipped).
+fn next_of(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        let message = socket.read().expect("a message");
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(text.as_str()).unwrap();
+            if value["type"] == kind {
+                return value;
+            }
+        }
+    }
+}
+
+/// A player or a spectator in a room: its socket, seat and token, and
+/// the last state it was sent.
+struct Client {
+    socket: Socket,
+    room: String,
+    seat: String,
+    token: Option<String>,
+    last: Value,
+}
+
+impl Client {
+    fn create(server: &Server, message: Value) -> Client {
+        let mut socket = server.socket();
+        send(&mut socket, message);
+        Client::seated(socket)
+    }
+
+    fn join(server: &Server, room: &str, token: Option<&str>) -> Client {
+        let mut socket = server.socket();
+        send(
+            &mut socket,
+            json!({"type": "join", "room": room, "token": token}),
+        );
+        Client::seated(socket)
+    }
+
+    fn seated(mut socket: Socket) -> Client {
+        let room = next_of(&mut socket, "room");
+        Client {
+            socket,
+            room: room["room"].as_str().unwrap().to_string(),
+            seat: room["seat"].as_str().unwrap().to_string(),
+            token: room["token"].as_str().map(str::to_string),
+            last: Value::Null,
+        }
+    }
+
+    /// The next state message.
+    fn state(&mut self) -> Value {
+        self.last = next_of(&mut self.socket, "state");
+        self.last.clone()
+    }
+
+    /// The first state (the last one seen, or one to come) with `plies`
+    /// moves.
+    fn state_at(&mut self, plies: usize) -> Value {
+        while self.last["moves"]
+            .as_array()
+            .is_none_or(|m| m.len() != plies)
+        {
+            self.state();
+        }
+        self.last.clone()
+    }
+
+    /// The next error message, skipping the others.
+    fn error(&mut self) -> Value {
+        next_of(&mut self.socket, "error")
+    }
+
+    fn send(&mut self, message: Value) {
+        send(&mut self.socket, message);
+    }
+
+    fn send_text(&mut self, text: &str) {
+        self.socket.send(Message::text(text.to_string())).unwrap();
+    }
+}
+
+/// The room as a newcomer sees it: its moves and how it ended.
+fn moves_seen(server: &Server, room: &str) -> (Vec<String>, Value) {
+    let mut watcher = Client::join(server, room, None);
+    assert_eq!(watcher.seat, "spectator");
+    let state = watcher.state();
+    (strings(&state["moves"]), state["over"].clone())
+}
+
+fn strings(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A room with both seats taken: (south, north).
+fn full_room(server: &Server, create: Value) -> (Client, Client) {
+    let first = Client::create(server, create);
+    let second = Client::join(server, &first.room, None);
+    assert_ne!(first.seat, second.seat);
+    assert_ne!(first.token, second.token);
+    if first.seat == "south" {
+        (first, second)
+    } else {
+        (second, first)
+    }
+}
+
+/// The mover plays the first legal move it was sent, at ply `plies`;
+/// both see it. Both players' states after it.
+fn play_one(south: &mut Client, north: &mut Client, plies: usize) -> [Value; 2] {
+    // A state with the moves and the players both seated.
+    let ready = |client: &mut Client| loop {
+        let state = client.state_at(plies);
+        if state["over"].is_null()
+            && state["side"] == client.seat
+            && !state["legal"].as_array().unwrap().is_empty()
+        {
+            return state;
+        }
+        client.state();
+    };
+    let mover = if south.state_at(plies)["side"] == "south" {
+        &mut *south
+    } else {
+        &mut *north
+    };
+    let state = ready(mover);
+    let mv = state["legal"][0]["move"].clone();
+    mover.send(json!({"type": "move", "move": mv, "ply": plies + 1}));
+    let after = [south.state_at(plies + 1), north.state_at(plies + 1)];
+    assert_eq!(after[0]["moves"], after[1]["moves"]);
+    after
+}
+
+#[test]
+fn the_page_and_only_its_files_are_served_and_origins_are_checked() {
+    let server = Server::start(&data_folder("files"), &[]);
+    let page = server.http("GET /?mode=friend&room=new HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(
+        page.contains("data-rooms"),
+        "the page is marked a room server's"
+    );
+    for path in ["/Cargo.toml", "/../rooms.jsonl", "/games/", "/rooms.jsonl"] {
+        let answer = server.http(&format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n"));
+        assert!(answer.starts_with("HTTP/1.1 404"), "{path}: {answer}");
+    }
+    let upgrade = |origin: &str| {
+        format!(
+            "GET /ws HTTP/1.1\r\nHost: {}\r\nOrigin: {origin}\r\nUpgrade: websocket\r\n\
+             Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+            server.address
+        )
+    };
+    let foreign = server.http(&upgrade("http://evil.example"));
+    assert!(foreign.starts_with("HTTP/1.1 403"), "{foreign}");
+    let mut own = TcpStream::connect(&server.address).unwrap();
+    own.write_all(upgrade(&format!("http://{}", server.address)).as_bytes())
+        .unwrap();
+    let mut head = [0u8; 12];
+    own.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 101");
+
+    // Behind a reverse proxy only the proxy's origin may open a room.
+    let proxied = Server::start(
+        &data_folder("proxied"),
+        &["--origin", "https://pasang.example.org"],
+    );
+    let upgrade = upgrade("https://pasang.example.org").replace(&server.address, &proxied.address);
+    let mut own = TcpStream::connect(&proxied.address).unwrap();
+    own.write_all(upgrade.as_bytes()).unwrap();
+    own.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 101");
+    let direct = upgrade.replace(
+        "https://pasang.example.org",
+        &format!("http://{}", proxied.address),
+    );
+    assert!(proxied.http(&direct).starts_with("HTTP/1.1 403"));
+}
+
+#[test]
+fn bad_clients_are_refused_and_the_room_stays_as_it_was() {
+    let server = Server::start(&data_folder("refusals"), &[]);
+    let (mut south, mut north) = full_room(&server, json!({"type": "create", "side": "south"}));
+    let [_, north_state] = play_one(&mut south, &mut north, 0);
+    let room = south.room.clone();
+    let before = moves_seen(&server, &room);
+    assert_eq!(before.0, strings(&north_state["moves"]));
+
+    // Junk, a binary frame, a message of the wrong shape: typed refusals.
+    for junk in [
+        "not json",
+        "{}",
+        r#"{"type":"move"}"#,
+        r#"{"type":"fly","to":"moon"}"#,
+    ] {
+        north.send_text(junk);
+        assert_eq!(north.error()["kind"], "malformed", "{junk}");
+    }
+    north.socket.send(Message::binary(vec![0u8; 64])).unwrap();
+    assert_eq!(north.error()["kind"], "binary");
+    // Out of turn: South moved, so South may not; North's legal move from
+    // South's socket is refused too.
+    let legal = north_state["legal"][0]["move"].clone();
+    south.send(json!({"type": "move", "move": legal}));
+    assert_eq!(south.error()["kind"], "not_your_turn");
+    // An illegal move and a stale ply.
+    north.send(json!({"type": "move", "move": "a1a1"}));
+    assert_eq!(north.error()["kind"], "illegal_move");
+    north.send(json!({"type": "move", "move": legal, "ply": 1}));
+    assert_eq!(north.error()["kind"], "stale_ply");
+    // The room's code without the token: a spectator, who may not move.
+    let mut stranger = Client::join(&server, &room, Some("not-the-token-at-all"));
+    assert_eq!(stranger.seat, "spectator");
+    assert_eq!(stranger.token, None);
+    stranger.send(json!({"type": "move", "move": legal}));
+    assert_eq!(stranger.error()["kind"], "spectator");
+    stranger.send(json!({"type": "resign"}));
+    assert_eq!(stranger.error()["kind"], "spectator");
+    // A room that does not exist.
+    let mut lost = server.socket();
+    send(&mut lost, json!({"type": "join", "room": "no-such-room"}));
+    assert_eq!(next_of(&mut lost, "error")["kind"], "no_such_room");
+    // A 1 MiB frame closes that connection only.
+    let mut big = Client::join(&server, &room, None);
+    let huge = format!(r#"{{"type":"move","move":"{}"}}"#, "a".repeat(1 << 20));
+    let _ = big.socket.send(Message::text(huge));
+    let closed = loop {
+        match big.socket.read() {
+            Ok(Message::Close(_)) | Err(_) => break true,
+            Ok(_) => continue,
+        }
+    };
+    assert!(closed, "the oversized frame's connection is closed");
+    // A burst: refused as too fast past the allowance; the server stays.
+    let mut burst = Client::join(&server, &room, None);
+    for _ in 0..300 {
+        if burst
+            .socket
+            .send(Message::text(r#"{"type":"resign"}"#))
+            .is_err()
+        {
+            break;
+        }
+    }
+    let mut kinds = std::collections::BTreeSet::new();
+    while let Ok(Message::Text(text)) = burst.socket.read() {
+        let value: Value = serde_json::from_str(text.as_str()).unwrap();
+        if value["type"] == "error" {
+            kinds.insert(value["kind"].as_str().unwrap().to_string());
+            if kinds.contains("too_fast") {
+                break;
+            }
+        }
+    }
+    assert!(kinds.contains("too_fast"), "{kinds:?}");
+    // Nothing changed.
+    assert_eq!(moves_seen(&server, &room), before);
+
+    // The game goes on; after a resignation no move is taken.
+    north.send(json!({"type": "move", "move": legal, "ply": 2}));
+    north.state_at(2);
+    south.send(json!({"type": "resign"}));
+    let over = loop {
+        let state = south.state();
+        if !state["over"].is_null() {
+            break state;
+        }
+    };
+    assert_eq!(over["over"]["reason"], "resignation");
+    assert_eq!(over["over"]["winner"], "north");
+    let mover = if over["side"] == "south" {
+        &mut south
+    } else {
+        &mut north
+    };
+    mover.send(json!({"type": "move", "move": legal}));
+    assert_eq!(mover.error()["kind"], "game_over");
+    let (moves, over) = moves_seen(&server, &room);
+    assert_eq!(moves.len(), 2);
+    assert_eq!(over["reason"], "resignation");
+
+    // The finished game's record replays.
+    common::wait_until(Duration::from_secs(10), "the record", || {
+        server.records().len() == 1
+    });
+    let text = std::fs::read_to_string(&server.records()[0]).unwrap();
+    let records = pasang::record::read(&text).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].tag("Termination"), Some("resignation"));
+    assert_eq!(records[0].tag("Result"), Some("0-1"));
+    assert_eq!(records[0].moves.len(), 2);
+    records[0].replay().unwrap();
+}
+
+#[test]
+fn a_killed_server_restarts_with_every_room_at_its_last_move() {
+    let server = Server::start(&data_folder("restart"), &[]);
+    let clock = json!({"type": "create", "side": "north", "clock": {"minutes": 5, "increment": 2}});
+    let (mut south, mut north) = full_room(&server, clock);
+    let (mut south2, mut north2) = full_room(&server, json!({"type": "create"}));
+    let mut last = Value::Null;
+    for ply in 0..6 {
+        [last, _] = play_one(&mut south, &mut north, ply);
+    }
+    play_one(&mut south2, &mut north2, 0);
+    let rooms = [
+        (
+            south.room.clone(),
+            south.token.clone(),
+            north.token.clone(),
+            6,
+        ),
+        (
+            south2.room.clone(),
+            south2.token.clone(),
+            north2.token.clone(),
+            1,
+        ),
+    ];
+    let left_before = [
+        last["clock"]["south"].as_u64().unwrap(),
+        last["clock"]["north"].as_u64().unwrap(),
+    ];
+    drop((south, north, south2, north2));
+
+    let server = server.kill_and_restart();
+    for (room, south_token, north_token, plies) in &rooms {
+        let mut south = Client::join(&server, room, south_token.as_deref());
+        assert_eq!(south.seat, "south", "the token keeps its seat");
+        let state = south.state();
+        assert_eq!(state["moves"].as_array().unwrap().len(), *plies);
+        let mut north = Client::join(&server, room, north_token.as_deref());
+        assert_eq!(north.seat, "north");
+        let state = north.state();
+        if *plies == 6 {
+            // The clocks resume where the last move left them: South, to
+            // move, lost nothing to the time the server was down.
+            let left = &state["clock"];
+            assert_eq!(left["north"].as_u64().unwrap(), left_before[1]);
+            assert!(left["south"].as_u64().unwrap() <= left_before[0] + 50);
+            assert!(left["south"].as_u64().unwrap() + 60_000 > left_before[0]);
+        }
+        // And the game goes on.
+        let [state, _] = play_one(&mut south, &mut north, *plies);
+        assert_eq!(state["moves"].as_array().unwrap().len(), plies + 1);
+    }
+}
+
+/// Two Chromium pages play a whole game in a room, by clicks and typed
+/// moves; a third watches and sees each move; one player reloads mid-game
+/// and goes on in its seat; a spectator's typed move is refused.
+#[test]
+fn two_pages_play_a_whole_game_and_a_third_watches() {
+    let Some(binary) = chromium_or_skip("two_pages_play_a_whole_game_and_a_third_watches") else {
+        return;
+    };
+    let server = Server::start(&data_folder("pages"), &[]);
+    let mut pages = [
+        Browser::start(&binary),
+        Browser::start(&binary),
+        Browser::start(&binary),
+    ];
+    pages[0].open(&format!(
+        "http://{}/?mode=friend&room=new&side=south&pattern=1",
+        server.address
+    ));
+    pages[0].wait_for(
+        "document.querySelector('#seat').dataset.seat === 'south'",
+        20,
+    );
+    let link = pages[0].eval("document.querySelector('#room-link').value");
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.contains("room="), "{link}");
+    assert_eq!(
+        pages[0].eval("location.href").as_str().unwrap(),
+        link,
+        "the creator's address is the room's"
+    );
+    pages[1].open(&link);
+    pages[1].wait_for(
+        "document.querySelector('#seat').dataset.seat === 'north'",
+        20,
+    );
+    pages[2].open(&link);
+    pages[2].wait_for(
+        "document.querySelector('#seat').dataset.seat === 'spectator'",
+        20,
+    );
+
+    let plies = |page: &mut Browser| {
+        page.eval("document.querySelectorAll('#moves > *').length")
+            .as_u64()
+            .unwrap()
+    };
+    let mut ply = 0;
+    let mut reloaded = false;
+    loop {
+        if pages[0].eval("Boolean(state && state.over)") == json!(true) {
+            break;
+        }
+        let side = pages[0].eval("state.side").as_str().unwrap().to_string();
+        let mover = if side == "south" { 0 } else { 1 };
+        pages[mover].wait_for("state.legal.length > 0", 20);
+        if ply == 3 {
+            // A spectator's try is refused, on the page, and changes nothing.
+            let legal = pages[mover].eval("state.legal[0].move");
+            pages[2].type_and_enter("#move-input", legal.as_str().unwrap());
+            pages[2].wait_for("!document.querySelector('#error').hidden", 10);
+            assert_eq!(plies(&mut pages[2]), ply);
+        }
+        if ply == 8 && !reloaded {
+            // North reloads mid-game and goes on in its seat.
+            reloaded = true;
+            pages[1].open(&link);
+            pages[1].wait_for(
+                "document.querySelector('#seat').dataset.seat === 'north' && state !== null",
+                20,
+            );
+            assert_eq!(plies(&mut pages[1]), ply);
+            continue;
+        }
+        if ply % 2 == 0 {
+            let legal = pages[mover].eval("state.legal[0].move");
+            pages[mover].type_and_enter("#move-input", legal.as_str().unwrap());
+        } else {
+            // Clicks, as a person plays: origin, target, or a line to choose.
+            let before = ply;
+            let mut clicks = 0;
+            while plies(&mut pages[mover]) == before && clicks < 6 {
+                // Nothing left to click: the move went, its state is coming.
+                if !pages[mover].click_a_move()
+                    && pages[mover].eval("state.legal.length === 0") == json!(false)
+                {
+                    let seen = pages[mover].eval(
+                        "JSON.stringify({error: document.querySelector('#error').textContent, state, room})",
+                    );
+                    panic!("nothing to click at ply {ply}: {seen}");
+                }
+                clicks += 1;
+                let _ = pages[mover].eval("new Promise((r) => setTimeout(r, 50))");
+            }
+        }
+        ply += 1;
+        for page in pages.iter_mut() {
+            page.wait_for(
+                &format!("document.querySelectorAll('#moves > *').length === {ply}"),
+                20,
+            );
+        }
+        assert!(ply < 400, "a game ends");
+    }
+    for page in pages.iter_mut() {
+        page.wait_for("Boolean(state && state.over)", 10);
+    }
+    assert!(ply > 10, "a whole game: {ply} plies");
+    common::wait_until(Duration::from_secs(10), "the record", || {
+        server.records().len() == 1
+    });
+    let text = std::fs::read_to_string(&server.records()[0]).unwrap();
+    let record = &pasang::record::read(&text).unwrap()[0];
+    assert_eq!(record.moves.len() as u64, ply);
+    record.replay().unwrap();
+}
+
+#[path = "common/rooms.rs"]
+mod rooms;
+
+/// A free port on 127.0.0.1, so that a restarted server has the same
+/// address.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The soak: simulated players play 1,000 games in 200 rooms at once
+/// over loopback, dropping their connections at random; the server is
+/// killed with SIGKILL once mid-way and started again on its data. Every
+/// game ends with one record that replays its moves: none lost, none
+/// duplicated. Long: run it with
+/// `cargo test --release --test serve -- --ignored soak`.
+#[test]
+#[ignore]
+fn soak_a_thousand_games_in_two_hundred_rooms_with_a_restart() {
+    const ROOMS: usize = 200;
+    const GAMES: usize = 5;
+    let data = data_folder("soak");
+    let address = format!("127.0.0.1:{}", free_port());
+    let start = |data: &Path| {
+        let child = common::pasang()
+            .args([
+                "serve",
+                "--listen",
+                &address,
+                "--max-per-address",
+                "1000",
+                "--data",
+            ])
+            .arg(data)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pasang serve starts");
+        common::wait_until(Duration::from_secs(30), "the server listens", || {
+            TcpStream::connect(&address).is_ok()
+        });
+        child
+    };
+    let mut server = start(&data);
+    let settings = std::sync::Arc::new(rooms::Settings {
+        address: address.clone(),
+        games: GAMES,
+        think_ms: 0,
+        disconnect_per_mille: 5,
+        deadline: std::time::Instant::now() + Duration::from_secs(1200),
+    });
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let began = std::time::Instant::now();
+    let threads: Vec<_> = (0..ROOMS)
+        .map(|room| {
+            let settings = std::sync::Arc::clone(&settings);
+            let finished = std::sync::Arc::clone(&finished);
+            std::thread::spawn(move || rooms::play_room(&settings, room as u64 + 1, &finished))
+        })
+        .collect();
+    common::wait_until(Duration::from_secs(600), "a third of the games", || {
+        finished.load(std::sync::atomic::Ordering::Relaxed) >= ROOMS * GAMES / 3
+    });
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut server = start(&data);
+    let outcomes: Vec<rooms::RoomOutcome> =
+        threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let _ = server.kill();
+    let _ = server.wait();
+    let games: Vec<&rooms::SeenGame> = outcomes.iter().flat_map(|o| &o.games).collect();
+    let failures: Vec<&String> = outcomes.iter().filter_map(|o| o.failure.as_ref()).collect();
+    let reconnects: usize = outcomes.iter().map(|o| o.reconnects).sum();
+    let moves: usize = games.iter().map(|g| g.moves.len()).sum();
+    println!(
+        "soak: {} games ({moves} moves) in {ROOMS} rooms, {reconnects} reconnections, one restart, {:.0} s",
+        games.len(),
+        began.elapsed().as_secs_f64()
+    );
+    assert!(failures.is_empty(), "{failures:?}");
+    assert_eq!(games.len(), ROOMS * GAMES);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("games"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        games.len(),
+        "one record a game: none lost, none duplicated"
+    );
+    for game in games {
+        let path = data
+            .join("games")
+            .join(format!("{}-{}.pgn", game.room, game.number));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let records = pasang::record::read(&text).unwrap();
+        assert_eq!(records.len(), 1, "{}", path.display());
+        let record = &records[0];
+        let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, game.moves, "{}", path.display());
+        record.replay().unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -8,9 +8,9 @@ mod common;
 
 use common::browser::{Browser, chromium, chromium_or_skip};
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use pasang::notation::{format_position, parse_move, parse_position};
@@ -31,23 +31,10 @@ impl Server {
     }
 
     fn with_args(extra: &[&str]) -> Server {
-        let mut child = common::pasang()
-            .args(["gui", "--port", "0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("pasang gui starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let mut command = common::pasang();
+        command.args(["gui", "--port", "0"]);
+        command.args(extra);
+        let (child, address) = common::start_server(command);
         Server { child, address }
     }
 

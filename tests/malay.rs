@@ -13,8 +13,7 @@ use common::malay::{
     ENGLISH_SENTENCES, ON_SCREEN, choose, every_mode, no_english_in_malay, record_file, strings,
 };
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -27,22 +26,9 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = common::pasang()
-            .args(["gui", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("pasang gui starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let mut command = common::pasang();
+        command.args(["gui", "--port", "0"]);
+        let (child, address) = common::start_server(command);
         Server {
             child,
             base: format!("http://{address}/"),

@@ -7,9 +7,8 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use common::browser::{Browser, chromium_or_skip, http_get};
@@ -162,22 +161,9 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = common::pasang()
-            .args(["gui", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("pasang gui starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let mut command = common::pasang();
+        command.args(["gui", "--port", "0"]);
+        let (child, address) = common::start_server(command);
         Server { child, address }
     }
 }

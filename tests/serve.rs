@@ -8,7 +8,7 @@ mod common;
 
 use common::browser::{Browser, chromium_or_skip};
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -29,24 +29,11 @@ struct Server {
 
 impl Server {
     fn start(data: &Path, extra: &[&str]) -> Server {
-        let mut child = common::pasang()
-            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
-            .arg(data)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("pasang serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let mut command = common::pasang();
+        command.args(["serve", "--listen", "127.0.0.1:0", "--data"]);
+        command.arg(data);
+        command.args(extra);
+        let (child, address) = common::start_server(command);
         Server {
             child,
             address,

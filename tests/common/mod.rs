@@ -415,3 +415,25 @@ impl Drop for Session {
         let _ = self.child.wait();
     }
 }
+
+/// Starts a server of the binary (`pasang gui --port 0`, `pasang serve
+/// --listen 127.0.0.1:0`, ...) and reads the address it prints on its
+/// first line: the running child and its `host:port`.
+pub fn start_server(mut command: Command) -> (Child, String) {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("its stdout is piped"))
+        .read_line(&mut line)
+        .expect("the server prints its address");
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (child, address)
+}

@@ -44,7 +44,8 @@ fn examples(readme: &str) -> Vec<(String, Option<String>)> {
     commands
 }
 
-/// The command as run here: the binary under test, shorter matches, no jq.
+/// The command as run here: the binary under test, shorter matches and
+/// suite runs, no jq.
 fn adapt(command: &str, binary: &str) -> (String, bool) {
     let mut command = command.replace("target/release/pasang", binary);
     let mut json = false;
@@ -75,6 +76,12 @@ fn adapt(command: &str, binary: &str) -> (String, bool) {
             }
         }
         command = out.join(" ");
+    }
+    // The suite's file is the checkout's, and a few nodes a position do
+    // to show the command works.
+    if command.contains(" suite ") {
+        let benches = format!(" {}/benches/", env!("CARGO_MANIFEST_DIR"));
+        command = command.replace(" benches/", &benches) + " --nodes 2000";
     }
     (command, json)
 }

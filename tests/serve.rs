@@ -454,6 +454,40 @@ fn a_killed_server_restarts_with_every_room_at_its_last_move() {
     }
 }
 
+/// A rematch offered before the server is killed still stands after the
+/// restart: the other seat accepts it and the seats swap.
+#[test]
+fn a_rematch_offer_outlives_a_restart() {
+    let server = Server::start(&data_folder("offer"), &[]);
+    let (mut south, mut north) = full_room(&server, json!({"type": "create"}));
+    play_one(&mut south, &mut north, 0);
+    north.send(json!({"type": "resign"}));
+    while south.state()["over"].is_null() {}
+    south.send(json!({"type": "rematch"}));
+    while next_of(&mut south.socket, "room")["rematch"] != json!([true, false]) {}
+    let (room, north_token) = (north.room.clone(), north.token.clone());
+    drop((south, north));
+
+    let server = server.kill_and_restart();
+    let mut socket = server.socket();
+    send(
+        &mut socket,
+        json!({"type": "join", "room": room, "token": north_token}),
+    );
+    let seated = next_of(&mut socket, "room");
+    assert_eq!(seated["seat"], "north");
+    assert_eq!(seated["rematch"], json!([true, false]), "{seated}");
+    send(&mut socket, json!({"type": "rematch"}));
+    let swapped = loop {
+        let message = next_of(&mut socket, "room");
+        if message["game"] == 2 {
+            break message;
+        }
+    };
+    assert_eq!(swapped["seat"], "south", "{swapped}");
+    assert_eq!(swapped["rematch"], json!([false, false]));
+}
+
 /// Two Chromium pages play a whole game in a room, by clicks and typed
 /// moves; a third watches and sees each move; one player reloads mid-game
 /// and goes on in its seat; a spectator's typed move is refused.

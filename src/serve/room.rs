@@ -128,6 +128,12 @@ pub enum Event {
     /// The game ended other than by a move (time, resignation,
     /// abandonment); a move that ends it by the rules needs no event.
     End(Finish),
+    /// A seat offers a rematch once the game is over (journaled, so an
+    /// offer outlives a restart).
+    Offer {
+        /// The seat that offers.
+        seat: Side,
+    },
     /// A new game with the seats swapped.
     Rematch,
     /// The room is closed and forgotten.
@@ -387,19 +393,20 @@ impl Room {
     }
 
     /// The event of `seat` offering a rematch: [`Event::Rematch`] when the
-    /// other seat has offered already, else none (the offer is kept in
-    /// memory only: a restart forgets it, which costs a click).
+    /// other seat has offered already, else its [`Event::Offer`] (none if
+    /// it has offered already).
     pub fn check_rematch(&self, seat: Option<Player>) -> Result<Option<Event>, RoomError> {
         let seat = seat.ok_or(RoomError::Spectator)?;
         if self.finish.is_none() {
             return Err(RoomError::InPlay);
         }
-        Ok(self.rematch[seat.opponent().index()].then_some(Event::Rematch))
-    }
-
-    /// Notes `seat`'s rematch offer.
-    pub fn offer_rematch(&mut self, seat: Player) {
-        self.rematch[seat.index()] = true;
+        Ok(if self.rematch[seat.opponent().index()] {
+            Some(Event::Rematch)
+        } else if self.rematch[seat.index()] {
+            None
+        } else {
+            Some(Event::Offer { seat: seat.into() })
+        })
     }
 
     /// The event of the side to move's flag falling, if it fell by `now`.
@@ -464,6 +471,12 @@ impl Room {
                 }
                 self.left = self.left_at(at);
                 self.finish = Some(*finish);
+            }
+            Event::Offer { seat } => {
+                if self.finish.is_none() {
+                    return Err(RoomError::InPlay);
+                }
+                self.rematch[Player::from(*seat).index()] = true;
             }
             Event::Rematch => {
                 if self.finish.is_none() {
@@ -699,8 +712,16 @@ mod tests {
             room.record().unwrap().tag("Termination"),
             Some("resignation")
         );
+        let offer = room.check_rematch(Some(Player::South)).unwrap().unwrap();
+        assert_eq!(offer, Event::Offer { seat: Side::South });
+        // The offer is an event of the journal: a room rebuilt from its
+        // events (a restart) still holds it.
+        let text = serde_json::to_string(&offer).unwrap();
+        assert_eq!(text, r#"{"kind":"offer","seat":"south"}"#);
+        room.apply(&serde_json::from_str(&text).unwrap(), 6)
+            .unwrap();
+        assert_eq!(room.rematch_offers(), [true, false]);
         assert_eq!(room.check_rematch(Some(Player::South)), Ok(None));
-        room.offer_rematch(Player::South);
         let rematch = room.check_rematch(Some(Player::North)).unwrap().unwrap();
         room.apply(&rematch, 6).unwrap();
         assert_eq!(room.seat_of("s"), Some(Player::North));

@@ -585,15 +585,7 @@ impl Connection {
             ClientMessage::Resign {} => {
                 self.act(shared, |room, seat, _| room.check_resign(seat).map(Some))
             }
-            ClientMessage::Rematch {} => self.act(shared, |room, seat, _| {
-                let event = room.check_rematch(seat)?;
-                if event.is_none()
-                    && let Some(seat) = seat
-                {
-                    room.offer_rematch(seat);
-                }
-                Ok(event)
-            }),
+            ClientMessage::Rematch {} => self.act(shared, |room, seat, _| room.check_rematch(seat)),
         }
     }
 

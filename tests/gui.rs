@@ -528,7 +528,13 @@ fn the_board_fits(
     );
     assert_eq!(measured["below"], stacked, "{what}");
     assert_eq!(measured["beside"], !stacked, "{what}");
-    // Phase 2 needs the legal points: they are marked and on screen.
+    // Phase 2 needs the legal points: they are marked (once the engine's
+    // state has come, which takes a while on a loaded machine) and on
+    // screen.
+    browser.wait_for(
+        "document.querySelector('[data-point=b1].legal.origin') !== null",
+        20,
+    );
     assert!(browser.click("[data-point=b1].legal.origin"), "{what}");
     browser.wait_for(
         "document.querySelector('[data-point=b1]').classList.contains('selected')",

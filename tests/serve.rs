@@ -488,6 +488,94 @@ fn a_rematch_offer_outlives_a_restart() {
     assert_eq!(swapped["rematch"], json!([false, false]));
 }
 
+/// The clocks and the grace run on the server, end to end: in one room
+/// the player to move sits on a one-minute clock and never moves, in
+/// another a player leaves for good. About a minute later (the shortest
+/// clock and the shortest `--grace`) the first loses on time and the
+/// second by abandonment, each told to whoever is still there, each game
+/// written once as a record that says why, and no move taken after.
+#[test]
+fn a_flag_falls_and_an_absent_player_loses_on_the_server() {
+    let server = Server::start(&data_folder("flag"), &[]);
+    let one_minute = json!({"type": "create", "clock": {"minutes": 1, "increment": 0}});
+    let (mut south, mut north) = full_room(&server, one_minute);
+    let (mut stays, mut leaves) = full_room(&server, json!({"type": "create"}));
+    // A move in the room without a clock; then one player goes away.
+    play_one(&mut stays, &mut leaves, 0);
+    let leaver = leaves.seat.clone();
+    drop(leaves);
+    let started = std::time::Instant::now();
+    // The flag and the grace take 60 s; every read may wait past that.
+    for client in [&mut south, &mut north, &mut stays] {
+        if let MaybeTlsStream::Plain(stream) = client.socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(120)))
+                .unwrap();
+        }
+    }
+    let ended = |client: &mut Client| loop {
+        let state = client.state();
+        if !state["over"].is_null() {
+            return state;
+        }
+    };
+
+    let to_move = south.state_at(0)["side"].as_str().unwrap().to_string();
+    let on_time = ended(&mut north);
+    let waited = started.elapsed();
+    assert_eq!(on_time["over"]["reason"], "time", "{on_time}");
+    let winner = if to_move == "south" { "north" } else { "south" };
+    assert_eq!(on_time["over"]["winner"], winner, "{on_time}");
+    assert!(
+        waited >= Duration::from_secs(55),
+        "the flag fell after {waited:?}, before its minute"
+    );
+    assert_eq!(ended(&mut south)["over"], on_time["over"]);
+    assert_eq!(on_time["moves"].as_array().unwrap().len(), 0);
+
+    let abandoned = ended(&mut stays);
+    assert_eq!(abandoned["over"]["reason"], "abandonment", "{abandoned}");
+    assert_eq!(abandoned["over"]["winner"], stays.seat, "{abandoned}");
+    assert_ne!(stays.seat, leaver);
+
+    // No move after the end, in either room.
+    let mover = if to_move == "south" {
+        &mut south
+    } else {
+        &mut north
+    };
+    mover.send(json!({"type": "move", "move": "a1a2n", "ply": 1}));
+    assert_eq!(mover.error()["kind"], "game_over");
+    stays.send(json!({"type": "move", "move": "a1a2n", "ply": 2}));
+    assert_eq!(stays.error()["kind"], "game_over");
+
+    // Each game is written once, with why it ended.
+    let records: Vec<String> = server
+        .records()
+        .iter()
+        .map(|path| std::fs::read_to_string(path).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "{records:?}");
+    let of_room = |room: &str| {
+        let found: Vec<&String> = records
+            .iter()
+            .filter(|record| record.contains(&format!("[Room \"{room}\"]")))
+            .collect();
+        assert_eq!(found.len(), 1, "one record of room {room}: {records:?}");
+        found[0].clone()
+    };
+    let clocked = of_room(&south.room);
+    assert!(
+        clocked.contains("[Termination \"time forfeit\"]"),
+        "{clocked}"
+    );
+    assert!(clocked.contains("[TimeControl \"60+0\"]"), "{clocked}");
+    let left = of_room(&stays.room);
+    assert!(left.contains("[Termination \"disconnect\"]"), "{left}");
+    let result = if stays.seat == "south" { "1-0" } else { "0-1" };
+    assert!(left.contains(&format!("[Result \"{result}\"]")), "{left}");
+}
+
 /// Two Chromium pages play a whole game in a room, by clicks and typed
 /// moves; a third watches and sees each move; one player reloads mid-game
 /// and goes on in its seat; a spectator's typed move is refused.

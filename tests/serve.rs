@@ -488,6 +488,59 @@ fn a_rematch_offer_outlives_a_restart() {
     assert_eq!(swapped["rematch"], json!([false, false]));
 }
 
+/// Players name themselves: both seats and the spectators see the names,
+/// a spectator cannot name a seat, a name too long is refused, the names
+/// come back after a restart, and the record is signed with them.
+#[test]
+fn players_names_reach_the_room_outlive_a_restart_and_sign_the_record() {
+    let server = Server::start(&data_folder("names"), &[]);
+    let (mut south, mut north) = full_room(&server, json!({"type": "create"}));
+    let both = json!(["Ali", "Siti"]);
+    let named = |client: &mut Client, names: &Value| loop {
+        let message = next_of(&mut client.socket, "room");
+        if &message["names"] == names {
+            return message;
+        }
+    };
+    south.send(json!({"type": "name", "name": "Ali"}));
+    north.send(json!({"type": "name", "name": "  Siti "}));
+    named(&mut south, &both);
+    named(&mut north, &both);
+    north.send(json!({"type": "name", "name": "x".repeat(41)}));
+    assert_eq!(north.error()["kind"], "name");
+    // What a newcomer is told first (the `room` message of its join).
+    let seated = |server: &Server, room: &str, token: Option<&str>| {
+        let mut socket = server.socket();
+        send(
+            &mut socket,
+            json!({"type": "join", "room": room, "token": token}),
+        );
+        let message = next_of(&mut socket, "room");
+        (socket, message)
+    };
+    let (mut watcher, seen) = seated(&server, &south.room, None);
+    assert_eq!(
+        (&seen["seat"], &seen["names"]),
+        (&json!("spectator"), &both)
+    );
+    send(&mut watcher, json!({"type": "name", "name": "Eve"}));
+    assert_eq!(next_of(&mut watcher, "error")["kind"], "spectator");
+    play_one(&mut south, &mut north, 0);
+    let (room, token) = (south.room.clone(), south.token.clone());
+    drop((south, north, watcher));
+
+    let server = server.kill_and_restart();
+    let (mut south, seen) = seated(&server, &room, token.as_deref());
+    assert_eq!((&seen["seat"], &seen["names"]), (&json!("south"), &both));
+    send(&mut south, json!({"type": "resign"}));
+    while next_of(&mut south, "state")["over"].is_null() {}
+    let records = server.records();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let record = std::fs::read_to_string(&records[0]).unwrap();
+    assert!(record.contains("[South \"Ali\"]"), "{record}");
+    assert!(record.contains("[North \"Siti\"]"), "{record}");
+}
+
 /// The clocks and the grace run on the server, end to end: in one room
 /// the player to move sits on a one-minute clock and never moves, in
 /// another a player leaves for good. About a minute later (the shortest
@@ -616,6 +669,32 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         "document.querySelector('#seat').dataset.seat === 'spectator'",
         20,
     );
+    // North names itself; the other player and the spectator see it,
+    // and the spectator has no name field.
+    pages[1].eval(
+        "(() => { const field = document.querySelector('#room-name'); field.value = 'Siti'; \
+         field.dispatchEvent(new Event('change')); return true; })()",
+    );
+    for page in [0, 2] {
+        pages[page].wait_for(
+            "document.querySelector('#room-players').textContent.includes('Siti')",
+            20,
+        );
+    }
+    assert_eq!(
+        pages[2].eval("document.querySelector('#room-name-field').hidden"),
+        json!(true)
+    );
+    // The joiners' sockets name the room in their address, for a proxy
+    // to route on (the creator's first one could not: it had no code).
+    for page in [1, 2] {
+        assert_eq!(
+            pages[page].eval("socket.url.endsWith('/ws?room=' + encodeURIComponent(room.code))"),
+            json!(true),
+            "{}",
+            pages[page].eval("socket.url")
+        );
+    }
 
     let plies = |page: &mut Browser| {
         page.eval("document.querySelectorAll('#moves > *').length")
@@ -689,6 +768,8 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
     let text = std::fs::read_to_string(&server.records()[0]).unwrap();
     let record = &pasang::record::read(&text).unwrap()[0];
     assert_eq!(record.moves.len() as u64, ply);
+    assert_eq!(record.tag("North"), Some("Siti"));
+    assert_eq!(record.tag("South"), Some("South"));
     record.replay().unwrap();
 }
 

@@ -67,6 +67,12 @@ pub enum ClientMessage {
     Resign {},
     /// Offers (or accepts) a rematch with the seats swapped.
     Rematch {},
+    /// Names the seat's player (at most 40 characters; empty takes the
+    /// name back), for the others to see and for the record.
+    Name {
+        /// The name.
+        name: String,
+    },
 }
 
 fn random_side() -> SideChoice {
@@ -190,6 +196,8 @@ pub enum ServerMessage {
         presence: Presence,
         /// Rematch offers: South's, North's.
         rematch: [bool; 2],
+        /// The players' names where given: South's, North's.
+        names: [Option<String>; 2],
         /// The grace an absent player has, seconds.
         grace: u64,
     },

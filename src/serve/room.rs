@@ -134,11 +134,21 @@ pub enum Event {
         /// The seat that offers.
         seat: Side,
     },
+    /// A player names itself (the record carries the name).
+    Name {
+        /// The seat named.
+        seat: Side,
+        /// The name; empty takes it back.
+        name: String,
+    },
     /// A new game with the seats swapped.
     Rematch,
     /// The room is closed and forgotten.
     Close,
 }
+
+/// The longest name a player may give, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
 
 /// Why a request is refused; the room stays as it was.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
@@ -175,6 +185,9 @@ pub enum RoomError {
     /// A clock outside 1-180 minutes and 0-180 seconds.
     #[error("a clock has 1 to 180 minutes and 0 to 180 seconds a move")]
     Clock,
+    /// A player's name too long or with a control character.
+    #[error("a name has at most {MAX_NAME_CHARS} characters and no control characters")]
+    Name,
     /// An event that does not fit the room (only a broken journal).
     #[error("the journal's event does not fit the room: {0}")]
     Journal(String),
@@ -193,6 +206,7 @@ impl RoomError {
             RoomError::StalePly { .. } => "stale_ply",
             RoomError::Rules(_) => "rules",
             RoomError::Clock => "clock",
+            RoomError::Name => "name",
             RoomError::Journal(_) => "journal",
         }
     }
@@ -217,6 +231,8 @@ pub struct Room {
     finish: Option<Finish>,
     /// Rematch offers by side.
     rematch: [bool; 2],
+    /// The players' names by side, where given.
+    names: [Option<String>; 2],
 }
 
 /// The rules of a page's `rules` map (page field to value; missing ones
@@ -265,6 +281,7 @@ impl Room {
             turn_since: at,
             finish: None,
             rematch: [false; 2],
+            names: [None, None],
         })
     }
 
@@ -310,6 +327,25 @@ impl Room {
     /// How the game ended, if it did.
     pub fn finish(&self) -> Option<Finish> {
         self.finish
+    }
+
+    /// The players' names, South's and North's, where given.
+    pub fn names(&self) -> [Option<String>; 2] {
+        self.names.clone()
+    }
+
+    /// The event of `seat` taking `name` (trimmed; empty takes it back),
+    /// or why not.
+    pub fn check_name(&self, seat: Option<Player>, name: &str) -> Result<Event, RoomError> {
+        let seat = seat.ok_or(RoomError::Spectator)?;
+        let name = name.trim();
+        if name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+            return Err(RoomError::Name);
+        }
+        Ok(Event::Name {
+            seat: seat.into(),
+            name: name.to_string(),
+        })
     }
 
     /// Who has offered a rematch.
@@ -483,12 +519,20 @@ impl Room {
                     return Err(RoomError::InPlay);
                 }
                 self.tokens.swap(0, 1);
+                self.names.swap(0, 1);
                 self.number += 1;
                 self.game = Game::at_start(self.rules);
                 self.left = [self.clock.map_or(0, |clock| clock.base_ms()); 2];
                 self.turn_since = at;
                 self.finish = None;
                 self.rematch = [false; 2];
+            }
+            Event::Name { seat, name } => {
+                let side = Player::from(*seat);
+                if self.tokens[side.index()].is_none() {
+                    return Err(RoomError::Journal("a name for a free seat".into()));
+                }
+                self.names[side.index()] = (!name.is_empty()).then(|| name.clone());
             }
             Event::Close => {}
         }
@@ -581,11 +625,16 @@ impl Room {
         let time_control = self.clock.map_or("-".to_string(), |clock| {
             format!("{}+{}", clock.minutes * 60, clock.increment)
         });
-        let game = self.game.record("South", "North");
+        let [south, north] = [Player::South, Player::North].map(|side| {
+            self.names[side.index()]
+                .clone()
+                .unwrap_or_else(|| player_title(side).to_string())
+        });
+        let game = self.game.record(&south, &north);
         let replayed = crate::record::Game::from_record(&game).ok()?;
         Some(Record::from_game(Scoresheet {
             numbering: vec![("Round", self.number.to_string())],
-            players: ["South".into(), "North".into()],
+            players: [south, north],
             start: self.game.start_string(),
             setup_tags: vec![("Room", self.code.clone()), ("TimeControl", time_control)],
             result: GameResult::decided(finish.winner.map(Player::from)),
@@ -727,6 +776,57 @@ mod tests {
         assert_eq!(room.seat_of("s"), Some(Player::North));
         assert_eq!(room.seat_of("n"), Some(Player::South));
         assert_eq!((room.number(), room.plies(), room.finish()), (2, 0, None));
+    }
+
+    #[test]
+    fn players_name_themselves_for_the_room_and_the_record() {
+        let mut room = open(None);
+        assert_eq!(room.check_name(None, "Ali"), Err(RoomError::Spectator));
+        assert_eq!(
+            room.check_name(Some(Player::South), &"x".repeat(41)),
+            Err(RoomError::Name)
+        );
+        assert_eq!(
+            room.check_name(Some(Player::South), "Ali\nBaba"),
+            Err(RoomError::Name)
+        );
+        let south = room
+            .check_name(Some(Player::South), "  Ali \"Baba\"  ")
+            .unwrap();
+        let text = serde_json::to_string(&south).unwrap();
+        assert_eq!(
+            text,
+            r#"{"kind":"name","seat":"south","name":"Ali \"Baba\""}"#
+        );
+        room.apply(&serde_json::from_str(&text).unwrap(), 1)
+            .unwrap();
+        let north = room.check_name(Some(Player::North), "Siti").unwrap();
+        room.apply(&north, 1).unwrap();
+        assert_eq!(
+            room.names(),
+            [Some("Ali \"Baba\"".to_string()), Some("Siti".to_string())]
+        );
+        let resign = room.check_resign(Some(Player::North)).unwrap();
+        room.apply(&resign, 2).unwrap();
+        let record = room.record().unwrap();
+        assert_eq!(record.tag("South"), Some("Ali \"Baba\""));
+        assert_eq!(record.tag("North"), Some("Siti"));
+        // The record's text escapes the quotes and reads back.
+        let reread = crate::record::read(&record.to_string()).unwrap();
+        assert_eq!(reread[0].tag("South"), Some("Ali \"Baba\""));
+        // The names go with their players when the seats swap; an empty
+        // name takes one back.
+        let offer = room.check_rematch(Some(Player::South)).unwrap().unwrap();
+        room.apply(&offer, 3).unwrap();
+        let rematch = room.check_rematch(Some(Player::North)).unwrap().unwrap();
+        room.apply(&rematch, 3).unwrap();
+        assert_eq!(
+            room.names(),
+            [Some("Siti".to_string()), Some("Ali \"Baba\"".to_string())]
+        );
+        let cleared = room.check_name(Some(Player::South), " ").unwrap();
+        room.apply(&cleared, 4).unwrap();
+        assert_eq!(room.names(), [None, Some("Ali \"Baba\"".to_string())]);
     }
 
     #[test]

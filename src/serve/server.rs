@@ -586,6 +586,9 @@ impl Connection {
                 self.act(shared, |room, seat, _| room.check_resign(seat).map(Some))
             }
             ClientMessage::Rematch {} => self.act(shared, |room, seat, _| room.check_rematch(seat)),
+            ClientMessage::Name { name } => self.act(shared, |room, seat, _| {
+                room.check_name(seat, &name).map(Some)
+            }),
         }
     }
 
@@ -722,6 +725,7 @@ impl Live {
                     game: room.number(),
                     presence: presence.clone(),
                     rematch: room.rematch_offers(),
+                    names: room.names(),
                     grace,
                 }
                 .to_json()

@@ -1078,8 +1078,11 @@ function share() {
   }
 }
 
-// The name of `side`'s player, if given.
-const playerName = (side) => (friend && friend.names[side]) || "";
+// The name of `side`'s player, if given (in a room, as the room has it).
+const playerName = (side) => {
+  if (room && Array.isArray(room.names)) return room.names[side === "south" ? 0 : 1] || "";
+  return (friend && friend.names[side]) || "";
+};
 
 // ---- rooms (pasang serve) ----
 
@@ -1089,10 +1092,16 @@ const playerName = (side) => (friend && friend.names[side]) || "";
 // resignation or a rematch, and draws the `state` it is sent. The seat's
 // token is kept in this browser, so a reload (or a new connection after
 // the network went) goes back to the same seat.
-let room = null;          // { code, seat, token, presence, game, rematch, grace }
+let room = null;          // { code, seat, token, presence, game, rematch, names, grace }
 let roomTurn = -1;        // the ply whose turn was last told
 let roomRetry = 0;        // reconnections tried since the last good one
 const roomKey = (code) => `pasang-room-${code}`;
+// The name this browser's player gives in rooms, kept for the next room.
+const NAME_KEY = "pasang-player-name";
+
+function keptName() {
+  try { return (localStorage.getItem(NAME_KEY) || "").trim().slice(0, 40); } catch (_) { return ""; }
+}
 
 function roomServer() {
   return document.documentElement.dataset.rooms !== undefined;
@@ -1142,6 +1151,12 @@ function onRoomMessage(message) {
     flipped = room.seat === "north";
     if (state) drawBoard();
   }
+  // A player's kept name goes to the room once its seat is known.
+  const index = { south: 0, north: 1 }[room.seat];
+  if (index !== undefined && keptName() && (room.names || [])[index] !== keptName() && !onRoomMessage.named) {
+    onRoomMessage.named = true;
+    send({ type: "name", name: keptName() });
+  }
   renderRoom();
 }
 
@@ -1158,7 +1173,11 @@ function renderRoom() {
   }
   $("room-note").textContent = note;
   $("room-note").hidden = !note;
+  const names = room.names || [];
+  $("room-players").textContent = t("roomPlayers", { south: names[0] || t("nobody"), north: names[1] || t("nobody") });
   const player = room.seat !== "spectator";
+  $("room-name-field").hidden = !player;
+  if (player && document.activeElement !== $("room-name")) $("room-name").value = names[room.seat === "south" ? 0 : 1] || "";
   const over = Boolean(state && state.over);
   $("resign").hidden = !player || over || !presence.south_taken || !presence.north_taken;
   $("rematch").hidden = !player || !over;
@@ -1202,6 +1221,11 @@ function setUpRoom() {
     const text = $("room-link").value;
     (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject())
       .catch(() => { $("room-link").select(); document.execCommand("copy"); });
+  };
+  $("room-name").onchange = () => {
+    const name = $("room-name").value.trim().slice(0, 40);
+    try { localStorage.setItem(NAME_KEY, name); } catch (_) { /* no storage */ }
+    send({ type: "name", name });
   };
   $("resign").onclick = () => send({ type: "resign" });
   $("rematch").onclick = () => send({ type: "rematch" });
@@ -1622,7 +1646,12 @@ function openTransport() {
     if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
     return transport;
   }
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  // A room's socket names its room in its address, so that a reverse
+  // proxy in front of several room servers can route it by the code.
+  const code = room && room.code ? room.code : roomAddress() ? params.get("room") : null;
+  const query = code && code !== "new" ? `?room=${encodeURIComponent(code)}` : "";
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${query}`);
+  transport.url = ws.url;
   transport.send = (text) => ws.send(text);
   ws.onmessage = (event) => transport.onmessage(event);
   ws.onopen = () => { transport.open = true; transport.onopen(); };

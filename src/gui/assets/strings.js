@@ -194,6 +194,10 @@ const STRINGS = {
     room_too_fast: "Too many messages; slow down.",
     room_storage: "The server cannot store the game now; try again.",
     room_malformed: "The server did not understand the page.",
+    room_name: "A name has at most 40 characters.",
+    yourName: "Your name",
+    roomPlayers: "South: {south} · North: {north}",
+    nobody: "no name yet",
     roomGone: "The connection to the room is lost; reload the page to go back to your seat.",
   },
   ms: {
@@ -385,6 +389,10 @@ const STRINGS = {
     room_too_fast: "Terlalu banyak mesej; perlahankan.",
     room_storage: "Pelayan tidak dapat menyimpan permainan sekarang; cuba lagi.",
     room_malformed: "Pelayan tidak memahami halaman ini.",
+    room_name: "Nama paling panjang 40 aksara.",
+    yourName: "Nama anda",
+    roomPlayers: "Selatan: {south} · Utara: {north}",
+    nobody: "belum bernama",
     roomGone: "Sambungan ke bilik terputus; muat semula halaman untuk kembali ke tempat anda.",
   },
 };

@@ -7,6 +7,7 @@
 mod common;
 
 use common::browser::{Browser, chromium_or_skip};
+use common::malay::{Mode, no_english_in_malay};
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -771,6 +772,50 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
     assert_eq!(record.tag("North"), Some("Siti"));
     assert_eq!(record.tag("South"), Some("South"));
     record.replay().unwrap();
+}
+
+/// "Malay everywhere" in rooms: the creator's page waiting for its friend,
+/// and a spectator's page of a game in play with names and a clock, its
+/// typed move refused, show no sentence of the English table in Malay and
+/// nothing word for word in both languages.
+#[test]
+fn rooms_show_no_english_in_malay() {
+    let Some(binary) = chromium_or_skip("rooms_show_no_english_in_malay") else {
+        return;
+    };
+    let server = Server::start(&data_folder("malay"), &[]);
+    let clock = json!({"type": "create", "clock": {"minutes": 5, "increment": 3}});
+    let (mut south, mut north) = full_room(&server, clock);
+    south.send(json!({"type": "name", "name": "Ali"}));
+    let [south_state, north_state] = play_one(&mut south, &mut north, 0);
+    let legal = [south_state, north_state]
+        .iter()
+        .find_map(|state| state["legal"][0]["move"].as_str().map(str::to_string))
+        .expect("the mover's legal moves");
+    let modes = vec![
+        Mode {
+            name: "a new room",
+            address: "?mode=friend&room=new&clock=5%2B3".into(),
+            ready: "room !== null && room.seat === 'south' || room !== null && room.seat === 'north'",
+            act: Box::new(|browser| {
+                browser.wait_for("!document.querySelector('#room-note').hidden", 20);
+            }),
+        },
+        Mode {
+            name: "watching a room",
+            address: format!("?mode=friend&room={}", south.room),
+            ready: "room !== null && room.seat === 'spectator' && state !== null && state.moves.length === 1 && document.querySelector('#room-players').textContent.includes('Ali')",
+            act: Box::new(move |browser| {
+                browser.type_and_enter("#move-input", &legal);
+                browser.wait_for("!document.querySelector('#error').hidden", 10);
+            }),
+        },
+    ];
+    let mut browser = Browser::start(&binary);
+    browser.viewport(1280, 900, false);
+    let read = no_english_in_malay(&mut browser, &format!("http://{}/", server.address), &modes);
+    assert!(read > 0);
+    drop((south, north));
 }
 
 #[path = "common/rooms.rs"]

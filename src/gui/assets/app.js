@@ -1922,6 +1922,7 @@ function setUp() {
     if (state) { render(); renderReview(); }
     renderLesson();
     renderPuzzle();
+    renderRoom();
   };
   applyLanguage();
   $("moves").dataset.empty = t("noMoves");

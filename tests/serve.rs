@@ -697,6 +697,18 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         );
     }
 
+    // Both players' tabs go to the background, where the turn is told by
+    // a notification (the browser's own is replaced by one that records,
+    // as if the person had allowed it).
+    for page in &mut pages[..2] {
+        page.eval(
+            "(() => { window.__told = []; \
+             window.Notification = class { constructor(title, options) { window.__told.push([title, options.body]); } \
+               static get permission() { return 'granted'; } static requestPermission() { return Promise.resolve('granted'); } }; \
+             Object.defineProperty(document, 'hidden', { configurable: true, get: () => true }); return true; })()",
+        );
+    }
+
     let plies = |page: &mut Browser| {
         page.eval("document.querySelectorAll('#moves > *').length")
             .as_u64()
@@ -756,6 +768,24 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
                 &format!("document.querySelectorAll('#moves > *').length === {ply}"),
                 20,
             );
+        }
+        if ply == 1 {
+            // The player now to move was told, in the page's words; the
+            // other was not. The tabs come back to the foreground.
+            let told = if pages[0].eval("state.side") == json!("south") {
+                0
+            } else {
+                1
+            };
+            pages[told].wait_for("window.__told.length === 1", 10);
+            assert_eq!(
+                pages[told].eval("window.__told[0]"),
+                json!(["Pasang", "Your move"])
+            );
+            assert_eq!(pages[1 - told].eval("window.__told.length"), json!(0));
+            for page in &mut pages[..2] {
+                page.eval("delete document.hidden");
+            }
         }
         assert!(ply < 400, "a game ends");
     }

@@ -644,6 +644,16 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         Browser::start(&binary),
         Browser::start(&binary),
     ];
+    // South's browser kept its name from an earlier room.
+    pages[0].call(
+        "Page.navigate",
+        json!({ "url": format!("http://{}/rules", server.address) }),
+    );
+    pages[0].wait_for(
+        "location.pathname === '/rules' && document.readyState === 'complete'",
+        20,
+    );
+    pages[0].eval("localStorage.setItem('pasang-player-name', 'Ali')");
     pages[0].open(&format!(
         "http://{}/?mode=friend&room=new&side=south&pattern=1",
         server.address
@@ -670,15 +680,15 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         "document.querySelector('#seat').dataset.seat === 'spectator'",
         20,
     );
-    // North names itself; the other player and the spectator see it,
-    // and the spectator has no name field.
+    // North names itself; everyone sees both names (South's came from its
+    // browser), and the spectator has no name field.
     pages[1].eval(
         "(() => { const field = document.querySelector('#room-name'); field.value = 'Siti'; \
          field.dispatchEvent(new Event('change')); return true; })()",
     );
-    for page in [0, 2] {
+    for page in [0, 1, 2] {
         pages[page].wait_for(
-            "document.querySelector('#room-players').textContent.includes('Siti')",
+            "document.querySelector('#room-players').textContent === 'South: Ali · North: Siti'",
             20,
         );
     }
@@ -800,7 +810,7 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
     let record = &pasang::record::read(&text).unwrap()[0];
     assert_eq!(record.moves.len() as u64, ply);
     assert_eq!(record.tag("North"), Some("Siti"));
-    assert_eq!(record.tag("South"), Some("South"));
+    assert_eq!(record.tag("South"), Some("Ali"));
     record.replay().unwrap();
 }
 

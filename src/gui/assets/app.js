@@ -1095,6 +1095,7 @@ const playerName = (side) => {
 let room = null;          // { code, seat, token, presence, game, rematch, names, grace }
 let roomTurn = -1;        // the ply whose turn was last told
 let roomRetry = 0;        // reconnections tried since the last good one
+let roomNamed = false;    // whether the kept name was given to the room
 const roomKey = (code) => `pasang-room-${code}`;
 // The name this browser's player gives in rooms, kept for the next room.
 const NAME_KEY = "pasang-player-name";
@@ -1153,8 +1154,8 @@ function onRoomMessage(message) {
   }
   // A player's kept name goes to the room once its seat is known.
   const index = { south: 0, north: 1 }[room.seat];
-  if (index !== undefined && keptName() && (room.names || [])[index] !== keptName() && !onRoomMessage.named) {
-    onRoomMessage.named = true;
+  if (index !== undefined && keptName() && (room.names || [])[index] !== keptName() && !roomNamed) {
+    roomNamed = true;
     send({ type: "name", name: keptName() });
   }
   renderRoom();
@@ -1651,7 +1652,7 @@ function openTransport() {
   const code = room && room.code ? room.code : roomAddress() ? params.get("room") : null;
   const query = code && code !== "new" ? `?room=${encodeURIComponent(code)}` : "";
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${query}`);
-  transport.url = ws.url;
+  transport.url = ws.url; // for checks: the address it opened
   transport.send = (text) => ws.send(text);
   ws.onmessage = (event) => transport.onmessage(event);
   ws.onopen = () => { transport.open = true; transport.onopen(); };

@@ -815,8 +815,8 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
 }
 
 /// "Malay everywhere" in rooms: the creator's page waiting for its friend,
-/// and a spectator's page of a game in play with names and a clock, its
-/// typed move refused, show no sentence of the English table in Malay and
+/// a room refused for its clock, and a spectator's page of a game in play
+/// with names and a clock, its typed move refused, show no sentence of the English table in Malay and
 /// nothing word for word in both languages.
 #[test]
 fn rooms_show_no_english_in_malay() {
@@ -840,6 +840,12 @@ fn rooms_show_no_english_in_malay() {
             act: Box::new(|browser| {
                 browser.wait_for("!document.querySelector('#room-note').hidden", 20);
             }),
+        },
+        Mode {
+            name: "a room's clock refused",
+            address: "?mode=friend&room=new&clock=500%2B0".into(),
+            ready: "!document.querySelector('#error').hidden",
+            act: Box::new(|_| {}),
         },
         Mode {
             name: "watching a room",

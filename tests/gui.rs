@@ -713,7 +713,7 @@ fn lessons_and_typed_moves(name: &str, (width, height, mobile): (u32, u32, bool)
             if number == 1 || (number == 2 && index % 2 == 1) {
                 browser.type_and_enter("#move-input", mv);
             } else {
-                click_move(&mut browser, mv);
+                browser.click_move(mv);
             }
             steps += 1;
         }
@@ -783,37 +783,11 @@ fn wait_for_task(browser: &mut Browser, id: &str, index: usize) {
     );
 }
 
-/// Plays `mv` by clicks: a passage by a point of its column in the
-/// mover's half; a ka move by its origin (unless it is the only one, and
-/// chosen already), its landing point and, if asked, its line.
-fn click_move(browser: &mut Browser, mv: &str) {
-    if mv.len() == 1 {
-        let north = browser.eval("state.side === 'north'") == json!(true);
-        assert!(browser.click(&format!("[data-point={mv}{}]", if north { 8 } else { 3 })));
-        return;
-    }
-    let split = mv[1..].find(|c: char| c.is_ascii_alphabetic()).unwrap() + 1;
-    let from = &mv[..split];
-    let rest = &mv[split..];
-    let to_len = 1 + rest[1..].chars().take_while(char::is_ascii_digit).count();
-    let to = &rest[..to_len];
-    let selected =
-        format!("document.querySelector('[data-point={from}]').classList.contains('selected')");
-    if browser.eval(&selected) != json!(true) {
-        assert!(browser.click(&format!("[data-point={from}]")), "{mv}");
-        browser.wait_for(&selected, 5);
-    }
-    assert!(browser.click(&format!("[data-point={to}]")), "{mv}");
-    if browser.eval("!document.querySelector('#choice').hidden") == json!(true) {
-        assert!(browser.click(&format!("#choice [data-move={mv}]")), "{mv}");
-    }
-}
-
 /// The first step: a legal move that is not the task's and one the rules
 /// forbid, refused with their reasons; the step and the moves stay.
 fn wrong_tries_are_refused(browser: &mut Browser, step: &pasang::learn::Step) {
     let wrong = &step.wrong[0];
-    click_move(browser, &wrong.mv);
+    browser.click_move(&wrong.mv);
     let feedback = "(document.querySelector('#lesson-feedback.wrong') || {}).textContent";
     browser.wait_for(&format!("{feedback} === {:?}", wrong.why.en), 5);
     // A move no lesson lists, forbidden by the rules: explained in words.
@@ -887,10 +861,10 @@ fn friend_mode_and_its_link_in_a_real_browser() {
     );
     assert_eq!(browser.text("#status"), "South to move");
     // South and North by clicks, South typed, then both by clicks again.
-    click_move(&mut browser, "c");
+    browser.click_move("c");
     browser.wait_for(&format!("{moves} === 1"), 5);
     assert_eq!(browser.text("#status"), "North to move");
-    click_move(&mut browser, "j");
+    browser.click_move("j");
     browser.wait_for(&format!("{moves} === 2"), 5);
     browser.type_and_enter("#move-input", "b4c4n");
     browser.wait_for(&format!("{moves} === 3"), 5);

@@ -243,7 +243,7 @@ fn puzzles_solved(name: &str, (width, height, mobile): (u32, u32, bool)) {
         if number == 1 {
             browser.type_and_enter("#move-input", &wrong);
         } else {
-            click_move(&mut browser, &wrong);
+            browser.click_move(&wrong);
         }
         browser.wait_for(
             "(document.querySelector('#puzzle-feedback.wrong') || {}).textContent === 'Not the move: try again.'",
@@ -262,7 +262,7 @@ fn puzzles_solved(name: &str, (width, height, mobile): (u32, u32, bool)) {
             if number == 1 {
                 browser.type_and_enter("#move-input", mv);
             } else {
-                click_move(&mut browser, mv);
+                browser.click_move(mv);
             }
         }
         browser.wait_for(
@@ -304,32 +304,6 @@ fn wait_for_turn(browser: &mut Browser, puzzle: &Puzzle, plies: usize) {
         ),
         10,
     );
-}
-
-/// Plays `mv` by clicks: a passage by a point of its column in the
-/// mover's half; a ka move by its origin (unless it is the only one, and
-/// chosen already), its landing point and, if asked, its line.
-fn click_move(browser: &mut Browser, mv: &str) {
-    if mv.len() == 1 {
-        let north = browser.eval("state.side === 'north'") == json!(true);
-        assert!(browser.click(&format!("[data-point={mv}{}]", if north { 8 } else { 3 })));
-        return;
-    }
-    let split = mv[1..].find(|c: char| c.is_ascii_alphabetic()).unwrap() + 1;
-    let from = &mv[..split];
-    let rest = &mv[split..];
-    let to_len = 1 + rest[1..].chars().take_while(char::is_ascii_digit).count();
-    let to = &rest[..to_len];
-    let selected =
-        format!("document.querySelector('[data-point={from}]').classList.contains('selected')");
-    if browser.eval(&selected) != json!(true) {
-        assert!(browser.click(&format!("[data-point={from}]")), "{mv}");
-        browser.wait_for(&selected, 5);
-    }
-    assert!(browser.click(&format!("[data-point={to}]")), "{mv}");
-    if browser.eval("!document.querySelector('#choice').hidden") == json!(true) {
-        assert!(browser.click(&format!("#choice [data-move={mv}]")), "{mv}");
-    }
 }
 
 // ---- the deeper re-check ----

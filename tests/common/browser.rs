@@ -177,6 +177,32 @@ impl Browser {
         true
     }
 
+    /// Plays `mv` by clicks: a passage by a point of its column in the
+    /// mover's half; a ka move by its origin (unless it is the only one, and
+    /// chosen already), its landing point and, if asked, its line.
+    pub fn click_move(&mut self, mv: &str) {
+        if mv.len() == 1 {
+            let north = self.eval("state.side === 'north'") == json!(true);
+            assert!(self.click(&format!("[data-point={mv}{}]", if north { 8 } else { 3 })));
+            return;
+        }
+        let split = mv[1..].find(|c: char| c.is_ascii_alphabetic()).unwrap() + 1;
+        let from = &mv[..split];
+        let rest = &mv[split..];
+        let to_len = 1 + rest[1..].chars().take_while(char::is_ascii_digit).count();
+        let to = &rest[..to_len];
+        let selected =
+            format!("document.querySelector('[data-point={from}]').classList.contains('selected')");
+        if self.eval(&selected) != json!(true) {
+            assert!(self.click(&format!("[data-point={from}]")), "{mv}");
+            self.wait_for(&selected, 5);
+        }
+        assert!(self.click(&format!("[data-point={to}]")), "{mv}");
+        if self.eval("!document.querySelector('#choice').hidden") == json!(true) {
+            assert!(self.click(&format!("#choice [data-move={mv}]")), "{mv}");
+        }
+    }
+
     /// One click of a person playing by clicks: where one landing takes
     /// two lines the page asks which; else a target plays, an origin picks
     /// the stone to move. False when nothing could be clicked.

@@ -8,7 +8,6 @@ mod common;
 
 use common::browser::{Browser, chromium, chromium_or_skip};
 
-use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::Child;
 use std::time::{Duration, Instant};
@@ -40,21 +39,11 @@ impl Server {
 
     /// The raw answer to `request` (the whole text of it).
     fn http(&self, request: &str) -> String {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        answer
+        common::http_answer(&self.address, request)
     }
 
     fn websocket(&self) -> WebSocket<MaybeTlsStream<TcpStream>> {
-        let (socket, _) = tungstenite::connect(format!("ws://{}/ws", self.address)).unwrap();
-        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
-            stream
-                .set_read_timeout(Some(Duration::from_secs(20)))
-                .unwrap();
-        }
-        socket
+        common::websocket(&self.address)
     }
 
     /// The processes this server started (Linux only).

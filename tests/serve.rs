@@ -51,22 +51,12 @@ impl Server {
     }
 
     fn socket(&self) -> Socket {
-        let (socket, _) = tungstenite::connect(format!("ws://{}/ws", self.address)).unwrap();
-        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
-            stream
-                .set_read_timeout(Some(Duration::from_secs(20)))
-                .unwrap();
-        }
-        socket
+        common::websocket(&self.address)
     }
 
     /// The raw answer to `request`.
     fn http(&self, request: &str) -> String {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        answer
+        common::http_answer(&self.address, request)
     }
 
     /// The records of the finished games.

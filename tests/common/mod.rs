@@ -416,6 +416,30 @@ impl Drop for Session {
     }
 }
 
+/// The raw answer of the server at `address` to `request` (the whole
+/// text of it, the server closing the connection).
+pub fn http_answer(address: &str, request: &str) -> String {
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+/// A WebSocket client of `ws://ADDRESS/ws` (every test's server is on
+/// 127.0.0.1), whose reads give up after 20 s rather than hang a test.
+pub fn websocket(
+    address: &str,
+) -> tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>> {
+    let (socket, _) = tungstenite::connect(format!("ws://{address}/ws")).unwrap();
+    if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_ref() {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+    }
+    socket
+}
+
 /// Starts a server of the binary (`pasang gui --port 0`, `pasang serve
 /// --listen 127.0.0.1:0`, ...) and reads the address it prints on its
 /// first line: the running child and its `host:port`.

@@ -814,6 +814,17 @@ mod tests {
         // The record's text escapes the quotes and reads back.
         let reread = crate::record::read(&record.to_string()).unwrap();
         assert_eq!(reread[0].tag("South"), Some("Ali \"Baba\""));
+        // Brackets and a backslash in a name cannot forge a tag either.
+        let mut forged = room.clone();
+        let name = r#"Siti"] [Result "0-1"] \"#;
+        let event = forged.check_name(Some(Player::North), name).unwrap();
+        forged.apply(&event, 2).unwrap();
+        let text = forged.record().unwrap().to_string();
+        let reread = crate::record::read(&text).unwrap();
+        assert_eq!(reread[0].tag("North"), Some(name));
+        assert_eq!(reread[0].tag("Result"), Some("1-0"));
+        let result_tags = text.lines().filter(|line| line.starts_with("[Result "));
+        assert_eq!(result_tags.count(), 1, "{text}");
         // The names go with their players when the seats swap; an empty
         // name takes one back.
         let offer = room.check_rematch(Some(Player::South)).unwrap().unwrap();

@@ -8,226 +8,18 @@ mod common;
 
 use common::browser::{Browser, chromium_or_skip};
 use common::malay::{Mode, no_english_in_malay};
+use common::serve::{
+    Client, Server, data_folder, full_room, moves_seen, next_of, play_one, send, strings,
+};
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tungstenite::{Message, WebSocket, stream::MaybeTlsStream};
-
-type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
-
-/// A running `pasang serve` on a free port with its data folder, killed
-/// (SIGKILL) when dropped.
-struct Server {
-    child: Child,
-    address: String,
-    data: PathBuf,
-}
-
-impl Server {
-    fn start(data: &Path, extra: &[&str]) -> Server {
-        let mut command = common::pasang();
-        command.args(["serve", "--listen", "127.0.0.1:0", "--data"]);
-        command.arg(data);
-        command.args(extra);
-        let (child, address) = common::start_server(command);
-        Server {
-            child,
-            address,
-            data: data.to_path_buf(),
-        }
-    }
-
-    /// Kills the server outright (SIGKILL) and starts it again on the
-    /// same data folder (on another port).
-    fn kill_and_restart(mut self) -> Server {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-        Server::start(&self.data.clone(), &[])
-    }
-
-    fn socket(&self) -> Socket {
-        common::websocket(&self.address)
-    }
-
-    /// The raw answer to `request`.
-    fn http(&self, request: &str) -> String {
-        common::http_answer(&self.address, request)
-    }
-
-    /// The records of the finished games.
-    fn records(&self) -> Vec<PathBuf> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(self.data.join("games"))
-            .map(|dir| {
-                dir.map(|entry| entry.unwrap().path())
-                    .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        files
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A fresh data folder for one test.
-fn data_folder(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("pasang-serve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    folder
-}
-
-fn send(socket: &mut Socket, message: Value) {
-    socket.send(Message::text(message.to_string())).unwrap();
-}
-
-/// The next message of `kind` (others are skipped).
-fn next_of(socket: &mut Socket, kind: &str) -> Value {
-    loop {
-        let message = socket.read().expect("a message");
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(text.as_str()).unwrap();
-            if value["type"] == kind {
-                return value;
-            }
-        }
-    }
-}
-
-/// A player or a spectator in a room: its socket, seat and token, and
-/// the last state it was sent.
-struct Client {
-    socket: Socket,
-    room: String,
-    seat: String,
-    token: Option<String>,
-    last: Value,
-}
-
-impl Client {
-    fn create(server: &Server, message: Value) -> Client {
-        let mut socket = server.socket();
-        send(&mut socket, message);
-        Client::seated(socket)
-    }
-
-    fn join(server: &Server, room: &str, token: Option<&str>) -> Client {
-        let mut socket = server.socket();
-        send(
-            &mut socket,
-            json!({"type": "join", "room": room, "token": token}),
-        );
-        Client::seated(socket)
-    }
-
-    fn seated(mut socket: Socket) -> Client {
-        let room = next_of(&mut socket, "room");
-        Client {
-            socket,
-            room: room["room"].as_str().unwrap().to_string(),
-            seat: room["seat"].as_str().unwrap().to_string(),
-            token: room["token"].as_str().map(str::to_string),
-            last: Value::Null,
-        }
-    }
-
-    /// The next state message.
-    fn state(&mut self) -> Value {
-        self.last = next_of(&mut self.socket, "state");
-        self.last.clone()
-    }
-
-    /// The first state (the last one seen, or one to come) with `plies`
-    /// moves.
-    fn state_at(&mut self, plies: usize) -> Value {
-        while self.last["moves"]
-            .as_array()
-            .is_none_or(|m| m.len() != plies)
-        {
-            self.state();
-        }
-        self.last.clone()
-    }
-
-    /// The next error message, skipping the others.
-    fn error(&mut self) -> Value {
-        next_of(&mut self.socket, "error")
-    }
-
-    fn send(&mut self, message: Value) {
-        send(&mut self.socket, message);
-    }
-
-    fn send_text(&mut self, text: &str) {
-        self.socket.send(Message::text(text.to_string())).unwrap();
-    }
-}
-
-/// The room as a newcomer sees it: its moves and how it ended.
-fn moves_seen(server: &Server, room: &str) -> (Vec<String>, Value) {
-    let mut watcher = Client::join(server, room, None);
-    assert_eq!(watcher.seat, "spectator");
-    let state = watcher.state();
-    (strings(&state["moves"]), state["over"].clone())
-}
-
-fn strings(list: &Value) -> Vec<String> {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// A room with both seats taken: (south, north).
-fn full_room(server: &Server, create: Value) -> (Client, Client) {
-    let first = Client::create(server, create);
-    let second = Client::join(server, &first.room, None);
-    assert_ne!(first.seat, second.seat);
-    assert_ne!(first.token, second.token);
-    if first.seat == "south" {
-        (first, second)
-    } else {
-        (second, first)
-    }
-}
-
-/// The mover plays the first legal move it was sent, at ply `plies`;
-/// both see it. Both players' states after it.
-fn play_one(south: &mut Client, north: &mut Client, plies: usize) -> [Value; 2] {
-    // A state with the moves and the players both seated.
-    let ready = |client: &mut Client| loop {
-        let state = client.state_at(plies);
-        if state["over"].is_null()
-            && state["side"] == client.seat
-            && !state["legal"].as_array().unwrap().is_empty()
-        {
-            return state;
-        }
-        client.state();
-    };
-    let mover = if south.state_at(plies)["side"] == "south" {
-        &mut *south
-    } else {
-        &mut *north
-    };
-    let state = ready(mover);
-    let mv = state["legal"][0]["move"].clone();
-    mover.send(json!({"type": "move", "move": mv, "ply": plies + 1}));
-    let after = [south.state_at(plies + 1), north.state_at(plies + 1)];
-    assert_eq!(after[0]["moves"], after[1]["moves"]);
-    after
-}
+use tungstenite::Message;
 
 #[test]
 fn the_page_and_only_its_files_are_served_and_origins_are_checked() {
@@ -540,7 +332,9 @@ fn players_names_reach_the_room_outlive_a_restart_and_sign_the_record() {
 /// written once as a record that says why, and no move taken after.
 #[test]
 fn a_flag_falls_and_an_absent_player_loses_on_the_server() {
-    let server = Server::start(&data_folder("flag"), &[]);
+    // The server's time runs 60 times as fast: the minute's flag and the
+    // minute's grace take a second each.
+    let server = Server::start(&data_folder("flag"), &["--clock-speed", "60"]);
     let one_minute = json!({"type": "create", "clock": {"minutes": 1, "increment": 0}});
     let (mut south, mut north) = full_room(&server, one_minute);
     let (mut stays, mut leaves) = full_room(&server, json!({"type": "create"}));
@@ -549,14 +343,6 @@ fn a_flag_falls_and_an_absent_player_loses_on_the_server() {
     let leaver = leaves.seat.clone();
     drop(leaves);
     let started = std::time::Instant::now();
-    // The flag and the grace take 60 s; every read may wait past that.
-    for client in [&mut south, &mut north, &mut stays] {
-        if let MaybeTlsStream::Plain(stream) = client.socket.get_ref() {
-            stream
-                .set_read_timeout(Some(Duration::from_secs(120)))
-                .unwrap();
-        }
-    }
     let ended = |client: &mut Client| loop {
         let state = client.state();
         if !state["over"].is_null() {
@@ -571,8 +357,8 @@ fn a_flag_falls_and_an_absent_player_loses_on_the_server() {
     let winner = if to_move == "south" { "north" } else { "south" };
     assert_eq!(on_time["over"]["winner"], winner, "{on_time}");
     assert!(
-        waited >= Duration::from_secs(55),
-        "the flag fell after {waited:?}, before its minute"
+        waited >= Duration::from_millis(900),
+        "the flag fell after {waited:?}, before its minute (a second at 60 times)"
     );
     assert_eq!(ended(&mut south)["over"], on_time["over"]);
     assert_eq!(on_time["moves"].as_array().unwrap().len(), 0);

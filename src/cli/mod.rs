@@ -219,9 +219,13 @@ pub(crate) fn points_taken(
         .collect()
 }
 
-/// Logging to stderr at the levels `RUST_LOG` names; silent without it.
+/// Logging to stderr at the levels `RUST_LOG` names; without it, silent
+/// but for `pasang serve`, whose warnings (a full disk, a record it
+/// cannot write) an admin must see.
 fn init_logging() {
-    let env = env_logger::Env::default().default_filter_or("off");
+    let serving = std::env::args().nth(1).as_deref() == Some("serve");
+    let default = if serving { "warn" } else { "off" };
+    let env = env_logger::Env::default().default_filter_or(default);
     let _ = env_logger::Builder::from_env(env)
         .target(env_logger::Target::Stderr)
         .try_init();

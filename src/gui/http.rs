@@ -94,6 +94,13 @@ pub enum BadRequest {
     /// A WebSocket request without its key.
     #[error("no Sec-WebSocket-Key")]
     NoWebSocketKey,
+    /// A WebSocket request without `Host` (and no `--origin` to check
+    /// its `Origin` against).
+    #[error("a WebSocket request needs a Host header")]
+    NoHost,
+    /// The head did not arrive in time.
+    #[error("the request head did not arrive within {0:?}")]
+    TooSlow(std::time::Duration),
 }
 
 impl HttpError {
@@ -119,6 +126,9 @@ pub struct Request {
     pub head_only: bool,
     /// What to answer with.
     pub route: Route,
+    /// The client's address as a reverse proxy names it (`X-Real-IP`),
+    /// to be believed only from a trusted proxy.
+    pub real_ip: Option<std::net::IpAddr>,
 }
 
 /// Reads a request head (up to the blank line) from `stream`, at most
@@ -141,6 +151,48 @@ pub fn read_head(stream: &mut impl Read) -> Result<Vec<u8>, HttpError> {
         }
     }
     Ok(head)
+}
+
+/// Reads a request head from a socket as [`read_head`] does, the whole
+/// head within `limit` (a client that sends a byte now and then is cut
+/// off at the deadline, not kept as long as it trickles).
+pub fn read_head_within(
+    stream: &mut std::net::TcpStream,
+    limit: std::time::Duration,
+) -> Result<Vec<u8>, HttpError> {
+    let deadline = std::time::Instant::now() + limit;
+    let mut reader = DeadlineReader { stream, deadline };
+    read_head(&mut reader).map_err(|error| match error {
+        HttpError::BadRequest(BadRequest::Read(e))
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            HttpError::BadRequest(BadRequest::TooSlow(limit))
+        }
+        other => other,
+    })
+}
+
+/// A socket read with each read's timeout set to what is left before a
+/// deadline.
+struct DeadlineReader<'a> {
+    stream: &'a mut std::net::TcpStream,
+    deadline: std::time::Instant,
+}
+
+impl Read for DeadlineReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self
+            .deadline
+            .saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
+    }
 }
 
 /// Parses a request head and routes it.
@@ -224,7 +276,9 @@ pub fn parse_with_origin(head: &[u8], origin: Option<&str>) -> Result<Request, H
             let allowed = match (origin, header("host")) {
                 (Some(allowed), _) => Some(allowed.trim_end_matches('/').to_string()),
                 (None, Some(host)) => Some(format!("http://{host}")),
-                (None, None) => None,
+                // Without a Host there is nothing to check the Origin
+                // against: refused, not let through.
+                (None, None) => return Err(HttpError::BadRequest(BadRequest::NoHost)),
             };
             if let (Some(given), Some(allowed)) = (header("origin"), allowed)
                 && given != allowed
@@ -239,7 +293,12 @@ pub fn parse_with_origin(head: &[u8], origin: Option<&str>) -> Result<Request, H
             });
         }
     };
-    Ok(Request { head_only, route })
+    let real_ip = header("x-real-ip").and_then(|value| value.trim().parse().ok());
+    Ok(Request {
+        head_only,
+        route,
+        real_ip,
+    })
 }
 
 /// Writes a whole response and flushes it; errors mean the client left.

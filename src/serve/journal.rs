@@ -11,6 +11,7 @@
 //! last line (a crash mid-write) is found and dropped by its missing
 //! newline or bad JSON, and nothing needs a C library.
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,10 @@ use super::room::Event;
 
 /// The journal's file name in the data folder.
 pub const FILE_NAME: &str = "rooms.jsonl";
+
+/// Lines of finished business (closed rooms) the file may hold beyond
+/// twice the open rooms' before it is compacted while the server runs.
+const COMPACT_SLACK: usize = 4096;
 
 /// One line of the journal.
 #[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
@@ -47,48 +52,107 @@ pub enum JournalError {
         #[source]
         source: std::io::Error,
     },
-    /// The writer thread is gone (after a write failed).
+    /// A line that is not an entry, with whole lines after it: not a
+    /// write cut short by a crash, so the server will not guess.
+    #[error(
+        "journal {path}, line {line}: {why}; the lines after it were acknowledged to players, \
+         so the server does not start: mend or remove that line (a copy of the file first)"
+    )]
+    Corrupt {
+        /// The journal's path.
+        path: PathBuf,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The writer thread is gone.
     #[error("the journal's writer has stopped")]
     Stopped,
 }
 
-type Waiting = (Vec<u8>, SyncSender<Result<(), String>>);
+/// A line to append, the room it is of, and whom to tell once it is on
+/// disk.
+struct Job {
+    room: String,
+    closes: bool,
+    line: Vec<u8>,
+    done: SyncSender<Result<(), String>>,
+}
 
 /// The journal's writing end; cloned into every connection.
 #[derive(Clone)]
 pub struct Journal {
-    sender: Sender<Waiting>,
+    sender: Sender<Job>,
 }
 
 impl Journal {
-    /// Opens (or creates) the journal in `folder` for appending and starts
-    /// its writer thread.
-    pub fn open(folder: &Path) -> Result<Journal, JournalError> {
+    /// Opens the journal in `folder`, which holds exactly `kept` (as
+    /// [`rewrite`] left it), for appending, and starts its writer thread.
+    pub fn open(folder: &Path, kept: &[Entry]) -> Result<Journal, JournalError> {
+        Journal::open_with_slack(folder, kept, COMPACT_SLACK)
+    }
+
+    fn open_with_slack(
+        folder: &Path,
+        kept: &[Entry],
+        slack: usize,
+    ) -> Result<Journal, JournalError> {
         let path = folder.join(FILE_NAME);
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(|source| JournalError::Io {
-                path: path.clone(),
-                source,
-            })?;
+        let io = |source| JournalError::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = private_file(OpenOptions::new().create(true).append(true), &path).map_err(io)?;
+        let length = file.metadata().map_err(io)?.len();
+        let mut rooms: HashMap<String, RoomLines> = HashMap::new();
+        let mut next = 0;
+        for entry in kept {
+            let line = line_of(entry)?;
+            rooms
+                .entry(entry.room.clone())
+                .or_insert_with(|| {
+                    next += 1;
+                    RoomLines {
+                        order: next,
+                        lines: Vec::new(),
+                    }
+                })
+                .lines
+                .push(line);
+        }
+        let writer = Writer {
+            folder: folder.to_path_buf(),
+            path: path.clone(),
+            file,
+            good_length: length,
+            dirty: false,
+            rooms,
+            next_order: next,
+            file_lines: kept.len(),
+            open_lines: kept.len(),
+            slack,
+            compact_after: 2 * kept.len() + slack,
+            failing: false,
+        };
         let (sender, receiver) = mpsc::channel();
         std::thread::Builder::new()
             .name("journal".into())
-            .spawn(move || write_loop(file, receiver))
-            .map_err(|source| JournalError::Io { path, source })?;
+            .spawn(move || writer.run(receiver))
+            .map_err(io)?;
         Ok(Journal { sender })
     }
 
     /// Writes `entry` and returns once it is on disk.
     pub fn append(&self, entry: &Entry) -> Result<(), JournalError> {
-        let mut line = serde_json::to_vec(entry).map_err(|_| JournalError::Stopped)?;
-        line.push(b'\n');
         let (done, wait) = mpsc::sync_channel(1);
-        self.sender
-            .send((line, done))
-            .map_err(|_| JournalError::Stopped)?;
+        let job = Job {
+            room: entry.room.clone(),
+            closes: matches!(entry.event, Event::Close),
+            line: line_of(entry)?,
+            done,
+        };
+        self.sender.send(job).map_err(|_| JournalError::Stopped)?;
         match wait.recv() {
             Ok(Ok(())) => Ok(()),
             Ok(Err(why)) => Err(JournalError::Io {
@@ -100,36 +164,197 @@ impl Journal {
     }
 }
 
-/// The writer: takes every line waiting, writes them, syncs once, and
-/// answers each.
-fn write_loop(mut file: File, receiver: Receiver<Waiting>) {
-    while let Ok(first) = receiver.recv() {
-        let mut batch = vec![first];
-        while let Ok(more) = receiver.try_recv() {
-            batch.push(more);
+fn line_of(entry: &Entry) -> Result<Vec<u8>, JournalError> {
+    let mut line = serde_json::to_vec(entry).map_err(|_| JournalError::Stopped)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Opens a file that only its owner may read: the journal holds the
+/// seats' tokens.
+fn private_file(options: &mut OpenOptions, path: &Path) -> std::io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let file = options.mode(0o600).open(path)?;
+        // A file from before this rule may be readable by all.
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        Ok(file)
+    }
+    #[cfg(not(unix))]
+    options.open(path)
+}
+
+/// An open room's lines, and when it was first written (compaction
+/// keeps the rooms in that order).
+struct RoomLines {
+    order: u64,
+    lines: Vec<Vec<u8>>,
+}
+
+/// The writer thread's state: the file, how much of it is known good,
+/// and every open room's lines, for compaction.
+struct Writer {
+    folder: PathBuf,
+    path: PathBuf,
+    file: File,
+    /// The file's length after the last synced write: anything past it
+    /// is a failed write's remains.
+    good_length: u64,
+    /// Whether a write failed since, leaving bytes past `good_length`.
+    dirty: bool,
+    rooms: HashMap<String, RoomLines>,
+    next_order: u64,
+    /// Lines in the file, and of them the open rooms'.
+    file_lines: usize,
+    open_lines: usize,
+    /// The file's line count that starts a compaction: twice the open
+    /// rooms' and this many more.
+    slack: usize,
+    compact_after: usize,
+    /// Whether the last write failed (to say when writing works again).
+    failing: bool,
+}
+
+impl Writer {
+    /// Takes every line waiting, writes them, syncs once, and answers
+    /// each (group commit). A failed write is answered as failed and cut
+    /// off the file, and the next batch tries again: a full disk refuses
+    /// moves while it is full, and the journal takes them again as soon
+    /// as there is room.
+    fn run(mut self, receiver: Receiver<Job>) {
+        while let Ok(first) = receiver.recv() {
+            let mut batch = vec![first];
+            while let Ok(more) = receiver.try_recv() {
+                batch.push(more);
+            }
+            let result = self.write(&batch);
+            match &result {
+                Ok(()) => {
+                    if self.failing {
+                        self.failing = false;
+                        log::warn!("journal {}: writes succeed again", self.path.display());
+                    }
+                    for job in &batch {
+                        self.remember(job);
+                    }
+                    if self.file_lines > self.compact_after {
+                        self.compact();
+                    }
+                }
+                Err(why) => {
+                    if !self.failing {
+                        self.failing = true;
+                        log::error!(
+                            "journal {}: {why}; moves are refused until a write succeeds",
+                            self.path.display()
+                        );
+                    }
+                }
+            }
+            for job in batch {
+                let _ = job.done.send(result.clone());
+            }
         }
-        let mut bytes = Vec::with_capacity(batch.iter().map(|(line, _)| line.len()).sum());
-        for (line, _) in &batch {
-            bytes.extend_from_slice(line);
+    }
+
+    fn write(&mut self, batch: &[Job]) -> Result<(), String> {
+        if self.dirty {
+            // A failed write may have left half a line: cut it off first.
+            self.file
+                .set_len(self.good_length)
+                .map_err(|error| error.to_string())?;
+            self.dirty = false;
         }
-        let result = file
+        let mut bytes = Vec::with_capacity(batch.iter().map(|job| job.line.len()).sum());
+        for job in batch {
+            bytes.extend_from_slice(&job.line);
+        }
+        match self
+            .file
             .write_all(&bytes)
-            .and_then(|()| file.sync_data())
-            .map_err(|error| error.to_string());
-        for (_, done) in batch {
-            let _ = done.send(result.clone());
+            .and_then(|()| self.file.sync_data())
+        {
+            Ok(()) => {
+                self.good_length += bytes.len() as u64;
+                self.file_lines += batch.len();
+                Ok(())
+            }
+            Err(error) => {
+                self.dirty = true;
+                if self.file.set_len(self.good_length).is_ok() {
+                    self.dirty = false;
+                }
+                Err(error.to_string())
+            }
         }
-        if result.is_err() {
-            // A journal that failed a write may hold half a line: later
-            // appends would follow it, so none are taken.
+    }
+
+    /// Keeps an open room's line; a closed room's lines go.
+    fn remember(&mut self, job: &Job) {
+        if job.closes {
+            if let Some(room) = self.rooms.remove(&job.room) {
+                self.open_lines -= room.lines.len();
+            }
             return;
+        }
+        let next = &mut self.next_order;
+        self.rooms
+            .entry(job.room.clone())
+            .or_insert_with(|| {
+                *next += 1;
+                RoomLines {
+                    order: *next,
+                    lines: Vec::new(),
+                }
+            })
+            .lines
+            .push(job.line.clone());
+        self.open_lines += 1;
+    }
+
+    /// Rewrites the file with the open rooms' lines only (to a new file,
+    /// synced and renamed over the old one), so that closed rooms leave
+    /// it and a restart reads only what is open. A compaction that fails
+    /// leaves the old file as it was.
+    fn compact(&mut self) {
+        let mut rooms: Vec<&RoomLines> = self.rooms.values().collect();
+        rooms.sort_by_key(|room| room.order);
+        let lines = rooms.iter().flat_map(|room| room.lines.iter());
+        match replace(&self.folder, lines).and_then(|()| {
+            OpenOptions::new()
+                .append(true)
+                .open(&self.path)
+                .and_then(|file| Ok((file.metadata()?.len(), file)))
+        }) {
+            Ok((length, file)) => {
+                log::info!(
+                    "journal {}: compacted from {} lines to {}",
+                    self.path.display(),
+                    self.file_lines,
+                    self.open_lines
+                );
+                self.file = file;
+                self.good_length = length;
+                self.file_lines = self.open_lines;
+                self.compact_after = 2 * self.open_lines + self.slack;
+            }
+            Err(error) => {
+                log::warn!(
+                    "journal {}: cannot compact it now: {error}",
+                    self.path.display()
+                );
+                // Not again until as much again has been written.
+                self.compact_after = self.file_lines + self.slack;
+            }
         }
     }
 }
 
 /// Reads every whole entry of the journal in `folder` (none if it does
-/// not exist); a torn or unreadable line (a crash mid-write) is dropped
-/// with a warning, as nothing after it was acknowledged from it.
+/// not exist). A torn last line (a crash mid-write, never acknowledged)
+/// is dropped with a warning; a bad line with whole lines after it is
+/// refused ([`JournalError::Corrupt`]), never skipped.
 pub fn read(folder: &Path) -> Result<Vec<Entry>, JournalError> {
     let path = folder.join(FILE_NAME);
     let file = match File::open(&path) {
@@ -138,15 +363,22 @@ pub fn read(folder: &Path) -> Result<Vec<Entry>, JournalError> {
         Err(source) => return Err(JournalError::Io { path, source }),
     };
     let mut entries = Vec::new();
+    let mut bad: Option<(usize, String)> = None;
     for (number, line) in BufReader::new(file).split(b'\n').enumerate() {
         let line = line.map_err(|source| JournalError::Io {
             path: path.clone(),
             source,
         })?;
+        if let Some((line, why)) = bad {
+            return Err(JournalError::Corrupt { path, line, why });
+        }
         match serde_json::from_slice::<Entry>(&line) {
             Ok(entry) => entries.push(entry),
-            Err(error) => log::warn!("{}:{}: dropped: {error}", path.display(), number + 1),
+            Err(error) => bad = Some((number + 1, error.to_string())),
         }
+    }
+    if let Some((line, why)) = bad {
+        log::warn!("{}:{line}: a torn last line dropped: {why}", path.display());
     }
     Ok(entries)
 }
@@ -155,43 +387,70 @@ pub fn read(folder: &Path) -> Result<Vec<Entry>, JournalError> {
 /// written to a new file, synced and renamed over the old one: a crash
 /// leaves the old or the new, never half.
 pub fn rewrite(folder: &Path, entries: &[Entry]) -> Result<(), JournalError> {
+    let lines = entries.iter().map(line_of).collect::<Result<Vec<_>, _>>()?;
+    replace(folder, lines.iter()).map_err(|source| JournalError::Io {
+        path: folder.join(FILE_NAME),
+        source,
+    })
+}
+
+/// Writes `lines` to a new file, syncs it, renames it over the journal
+/// and syncs the folder.
+fn replace<'a>(folder: &Path, lines: impl Iterator<Item = &'a Vec<u8>>) -> std::io::Result<()> {
     let path = folder.join(FILE_NAME);
     let new = folder.join(format!("{FILE_NAME}.new"));
-    let io = |source| JournalError::Io {
-        path: path.clone(),
-        source,
-    };
     let mut bytes = Vec::new();
-    for entry in entries {
-        serde_json::to_writer(&mut bytes, entry).map_err(|_| JournalError::Stopped)?;
-        bytes.push(b'\n');
+    for line in lines {
+        bytes.extend_from_slice(line);
     }
-    let mut file = File::create(&new).map_err(io)?;
-    file.write_all(&bytes).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    std::fs::rename(&new, &path).map_err(io)?;
-    File::open(folder)
-        .and_then(|dir| dir.sync_all())
-        .map_err(io)
+    let written = private_file(
+        OpenOptions::new().write(true).create(true).truncate(true),
+        &new,
+    )
+    .and_then(|mut file| {
+        file.write_all(&bytes)?;
+        file.sync_all()
+    })
+    .and_then(|()| std::fs::rename(&new, &path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&new);
+    }
+    written?;
+    File::open(folder).and_then(|dir| dir.sync_all())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn appended_entries_read_back_and_a_torn_line_is_dropped() {
-        let folder = std::env::temp_dir().join(format!("pasang-journal-{}", std::process::id()));
+    fn folder(name: &str) -> PathBuf {
+        let folder =
+            std::env::temp_dir().join(format!("pasang-journal-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&folder);
         std::fs::create_dir_all(&folder).unwrap();
-        let journal = Journal::open(&folder).unwrap();
-        let entries: Vec<Entry> = (0..3)
-            .map(|at| Entry {
-                at,
-                room: "r".into(),
-                event: Event::Close,
-            })
-            .collect();
+        folder
+    }
+
+    fn entry(at: u64, room: &str, event: Event) -> Entry {
+        Entry {
+            at,
+            room: room.into(),
+            event,
+        }
+    }
+
+    fn name(seat: crate::serve::room::Side) -> Event {
+        Event::Name {
+            seat,
+            name: "x".into(),
+        }
+    }
+
+    #[test]
+    fn appended_entries_read_back_and_a_torn_last_line_is_dropped() {
+        let folder = folder("torn");
+        let journal = Journal::open(&folder, &[]).unwrap();
+        let entries: Vec<Entry> = (0..3).map(|at| entry(at, "r", Event::Close)).collect();
         for entry in &entries {
             journal.append(entry).unwrap();
         }
@@ -203,6 +462,58 @@ mod tests {
         assert_eq!(read(&folder).unwrap(), entries);
         rewrite(&folder, &entries[..1]).unwrap();
         assert_eq!(read(&folder).unwrap(), entries[..1]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(folder.join(FILE_NAME))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "the tokens are the owner's only");
+        }
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+
+    #[test]
+    fn a_bad_line_before_good_ones_is_refused_with_its_number() {
+        let folder = folder("corrupt");
+        let journal = Journal::open(&folder, &[]).unwrap();
+        for at in 0..4 {
+            journal.append(&entry(at, "r", Event::Close)).unwrap();
+        }
+        let path = folder.join(FILE_NAME);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let second = bytes.iter().position(|&b| b == b'\n').unwrap() + 3;
+        bytes[second] = b'#';
+        std::fs::write(&path, &bytes).unwrap();
+        match read(&folder) {
+            Err(JournalError::Corrupt { line, .. }) => assert_eq!(line, 2),
+            other => panic!("refused, not {other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+
+    #[test]
+    fn closed_rooms_leave_the_journal_while_it_runs() {
+        use crate::serve::room::Side;
+        let folder = folder("compact");
+        let kept = vec![entry(0, "open", name(Side::South))];
+        rewrite(&folder, &kept).unwrap();
+        let journal = Journal::open_with_slack(&folder, &kept, 10).unwrap();
+        for room in 0..20 {
+            let code = format!("closed{room}");
+            journal.append(&entry(1, &code, name(Side::North))).unwrap();
+            journal.append(&entry(2, &code, Event::Close)).unwrap();
+        }
+        journal
+            .append(&entry(3, "open", name(Side::North)))
+            .unwrap();
+        let lines = read(&folder).unwrap();
+        assert!(lines.len() < 20, "compacted: {} lines", lines.len());
+        let open: Vec<&Entry> = lines.iter().filter(|e| e.room == "open").collect();
+        assert_eq!(open.len(), 2, "the open room's lines stay, in order");
+        assert_eq!(open[0].at, 0);
+        assert_eq!(open[1].at, 3);
         let _ = std::fs::remove_dir_all(&folder);
     }
 }

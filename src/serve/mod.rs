@@ -5,25 +5,33 @@
 //!
 //! - [`room`]: a room as a plain value, changed only by events;
 //! - [`journal`]: the events on disk, append-only, synced before anyone
-//!   is told;
+//!   is told, compacted as rooms close;
+//! - [`folder`]: the data folder, held by one server at a time;
 //! - [`protocol`]: the messages of the room's WebSocket, as types;
-//! - `server`: the listener, the connections, the rooms in memory and
-//!   the ticker of clocks and absences.
+//! - `admission`: who may connect, counted in all and by address;
+//! - `outbound`: each socket's bounded queue and writer thread;
+//! - `connection`: one socket's reading, its rate limits, its requests;
+//! - `server`: the listener, the rooms in memory and the ticker of
+//!   clocks, absences and closing rooms.
 //!
 //! docs/serve.md is the user's guide and the protocol's reference.
 
+mod admission;
+mod connection;
+pub mod folder;
 pub mod journal;
+mod outbound;
 pub mod protocol;
 pub mod room;
 mod server;
 
-use std::net::TcpListener;
+use std::net::{IpAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 
-use server::Limits;
+use server::{Limits, ServerTime};
 
 /// Arguments of `pasang serve`.
 #[derive(Args, Debug)]
@@ -54,9 +62,25 @@ pub struct ServeArgs {
     /// Connections at once from one address.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     max_per_address: u64,
-    /// Connections at once in all.
+    /// Connections at once in all (each takes one file descriptor: the
+    /// server raises its descriptor limit to fit, or lowers this and
+    /// says so).
     #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     max_connections: u64,
+    /// Rooms open at once made from one address (a club behind one
+    /// address makes many).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    max_rooms_per_address: u64,
+    /// A reverse proxy's address whose `X-Real-IP` header names the
+    /// client: the per-address limits then count clients, not the proxy.
+    /// May be given more than once.
+    #[arg(long, value_name = "IP")]
+    trusted_proxy: Vec<IpAddr>,
+    /// Runs the server's time this many times as fast (clocks, the grace,
+    /// closing rooms): for tests, which see a minute's flag fall in a
+    /// second.
+    #[arg(long, default_value_t = 1, hide = true, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    clock_speed: u64,
 }
 
 /// Why the server could not start.
@@ -71,28 +95,103 @@ pub enum ServeError {
     /// The journal cannot be read or written.
     #[error(transparent)]
     Journal(#[from] journal::JournalError),
+    /// The data folder is another server's, or cannot be held.
+    #[error(transparent)]
+    Folder(#[from] folder::FolderError),
 }
 
-/// Restores the rooms, then serves until the process is killed.
+/// Takes the port, holds the data folder, restores the rooms, then
+/// serves until the process is killed. A second server on a port or a
+/// data folder in use stops before it reads or writes anything there.
 pub fn run(args: &ServeArgs) -> Result<std::process::ExitCode, ServeError> {
-    std::fs::create_dir_all(&args.data).map_err(|e| ServeError::Data(args.data.clone(), e))?;
-    let limits = Limits {
-        max_rooms: args.max_rooms as usize,
-        per_address: args.max_per_address as usize,
-        max_connections: args.max_connections as usize,
-        grace_ms: args.grace * 1000,
-    };
-    let shared = server::Shared::start(&args.data, limits, args.origin.clone())?;
     let listener =
         TcpListener::bind(&args.listen).map_err(|e| ServeError::Bind(args.listen.clone(), e))?;
     let local = listener
         .local_addr()
         .map_err(|e| ServeError::Bind(args.listen.clone(), e))?;
+    let folder = folder::DataFolder::hold(&args.data)?;
+    let limits = Limits {
+        max_rooms: args.max_rooms as usize,
+        rooms_per_address: args.max_rooms_per_address as usize,
+        per_address: args.max_per_address as usize,
+        max_connections: descriptors::fit_connections(args.max_connections as usize),
+        grace_ms: args.grace * 1000,
+        trusted_proxies: args.trusted_proxy.clone(),
+    };
+    let shared = server::Shared::start(
+        folder.path(),
+        limits,
+        args.origin.clone(),
+        ServerTime::new(args.clock_speed),
+    )?;
     println!(
         "pasang serve: open http://{local}/ (rooms: {} open, data in {}; Ctrl-C stops)",
         shared.room_count(),
         args.data.display()
     );
     server::serve(listener, Arc::new(shared));
+    drop(folder);
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The process's descriptor limit against the connections it may hold.
+mod descriptors {
+    /// Descriptors kept for the listener, the journal, records and the
+    /// standard streams.
+    const SPARE: usize = 64;
+
+    /// Raises the soft limit on open descriptors to what `connections`
+    /// need (one each), as far as the hard limit allows; where it does
+    /// not, the connections that fit, said loudly. Never refuses to
+    /// start.
+    pub fn fit_connections(connections: usize) -> usize {
+        let needed = (connections + SPARE) as u64;
+        match raise_to(needed) {
+            Ok(limit) if limit >= needed => connections,
+            Ok(limit) => {
+                let fit = (limit as usize).saturating_sub(SPARE).max(1);
+                log::warn!(
+                    "--max-connections {connections} needs {needed} open files, but the limit is \
+                     {limit}: serving at most {fit} connections (raise `ulimit -n` for more)"
+                );
+                fit
+            }
+            Err(error) => {
+                log::warn!("cannot read the open-file limit ({error}); --max-connections as given");
+                connections
+            }
+        }
+    }
+
+    /// The soft limit after raising it towards `wanted`.
+    #[cfg(unix)]
+    fn raise_to(wanted: u64) -> std::io::Result<u64> {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write the struct given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let current = limit.rlim_cur as u64;
+        if current >= wanted {
+            return Ok(current);
+        }
+        let target = wanted.min(limit.rlim_max as u64);
+        let raised = libc::rlimit {
+            rlim_cur: target as libc::rlim_t,
+            rlim_max: limit.rlim_max,
+        };
+        // SAFETY: as above.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } != 0 {
+            return Ok(current);
+        }
+        Ok(target)
+    }
+
+    #[cfg(not(unix))]
+    fn raise_to(wanted: u64) -> std::io::Result<u64> {
+        Ok(wanted)
+    }
 }

@@ -103,6 +103,9 @@ pub enum RequestError {
     /// The server holds as many rooms as it may.
     #[error("the server holds {0} rooms, as many as it may; try later")]
     TooManyRooms(usize),
+    /// The creator's address has as many rooms open as it may.
+    #[error("{0} rooms made from your address are open already; finish one first")]
+    RoomsPerAddress(usize),
     /// The room refused it.
     #[error(transparent)]
     Room(#[from] RoomError),
@@ -122,6 +125,7 @@ impl RequestError {
             RequestError::AlreadyInRoom => "already_in_room",
             RequestError::NotInRoom => "not_in_room",
             RequestError::TooManyRooms(_) => "too_many_rooms",
+            RequestError::RoomsPerAddress(_) => "rooms_per_address",
             RequestError::Room(error) => error.kind(),
             RequestError::Storage => "storage",
         }

@@ -251,6 +251,15 @@ pub fn rules_of(map: &BTreeMap<String, String>) -> Result<Rules, RoomError> {
     Ok(rules)
 }
 
+/// Whether two secrets are equal, looking at every byte whatever the
+/// first difference (the time depends on the lengths only).
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
 impl Room {
     /// The room an [`Event::Open`] makes, at `at`.
     pub fn open(code: &str, event: &Event, at: u64) -> Result<Room, RoomError> {
@@ -285,11 +294,19 @@ impl Room {
         })
     }
 
-    /// The seat whose token is `token`.
+    /// The seat whose token is `token`. Both seats' tokens are compared
+    /// in full, in time that depends on the lengths only: how long a
+    /// refusal takes tells nothing of a token's first characters.
     pub fn seat_of(&self, token: &str) -> Option<Player> {
-        [Player::South, Player::North]
-            .into_iter()
-            .find(|side| self.tokens[side.index()].as_deref() == Some(token))
+        let mut found = None;
+        for side in [Player::South, Player::North] {
+            if let Some(held) = &self.tokens[side.index()]
+                && same_secret(held.as_bytes(), token.as_bytes())
+            {
+                found = Some(side);
+            }
+        }
+        found
     }
 
     /// The seat still free, if any.
@@ -335,17 +352,21 @@ impl Room {
     }
 
     /// The event of `seat` taking `name` (trimmed; empty takes it back),
-    /// or why not.
-    pub fn check_name(&self, seat: Option<Player>, name: &str) -> Result<Event, RoomError> {
+    /// none where the seat has that name already (nothing to store), or
+    /// why not.
+    pub fn check_name(&self, seat: Option<Player>, name: &str) -> Result<Option<Event>, RoomError> {
         let seat = seat.ok_or(RoomError::Spectator)?;
         let name = name.trim();
         if name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
             return Err(RoomError::Name);
         }
-        Ok(Event::Name {
+        if self.names[seat.index()].as_deref().unwrap_or("") == name {
+            return Ok(None);
+        }
+        Ok(Some(Event::Name {
             seat: seat.into(),
             name: name.to_string(),
-        })
+        }))
     }
 
     /// Who has offered a rematch.
@@ -775,6 +796,8 @@ mod tests {
         room.apply(&rematch, 6).unwrap();
         assert_eq!(room.seat_of("s"), Some(Player::North));
         assert_eq!(room.seat_of("n"), Some(Player::South));
+        assert_eq!(room.seat_of("x"), None);
+        assert_eq!(room.seat_of(""), None);
         assert_eq!((room.number(), room.plies(), room.finish()), (2, 0, None));
     }
 
@@ -792,6 +815,7 @@ mod tests {
         );
         let south = room
             .check_name(Some(Player::South), "  Ali \"Baba\"  ")
+            .unwrap()
             .unwrap();
         let text = serde_json::to_string(&south).unwrap();
         assert_eq!(
@@ -801,7 +825,9 @@ mod tests {
         room.apply(&serde_json::from_str(&text).unwrap(), 1)
             .unwrap();
         let north = room.check_name(Some(Player::North), "Siti").unwrap();
-        room.apply(&north, 1).unwrap();
+        room.apply(&north.unwrap(), 1).unwrap();
+        // The same name again is nothing to store.
+        assert_eq!(room.check_name(Some(Player::North), " Siti "), Ok(None));
         assert_eq!(
             room.names(),
             [Some("Ali \"Baba\"".to_string()), Some("Siti".to_string())]
@@ -817,7 +843,10 @@ mod tests {
         // Brackets and a backslash in a name cannot forge a tag either.
         let mut forged = room.clone();
         let name = r#"Siti"] [Result "0-1"] \"#;
-        let event = forged.check_name(Some(Player::North), name).unwrap();
+        let event = forged
+            .check_name(Some(Player::North), name)
+            .unwrap()
+            .unwrap();
         forged.apply(&event, 2).unwrap();
         let text = forged.record().unwrap().to_string();
         let reread = crate::record::read(&text).unwrap();
@@ -835,7 +864,7 @@ mod tests {
             room.names(),
             [Some("Siti".to_string()), Some("Ali \"Baba\"".to_string())]
         );
-        let cleared = room.check_name(Some(Player::South), " ").unwrap();
+        let cleared = room.check_name(Some(Player::South), " ").unwrap().unwrap();
         room.apply(&cleared, 4).unwrap();
         assert_eq!(room.names(), [None, Some("Ali \"Baba\"".to_string())]);
     }

@@ -1,69 +1,99 @@
 //! `pasang serve`'s server: the listener (the page's files and the
 //! WebSocket upgrade through [`crate::gui::http`], the same HTTP as
-//! `pasang gui`), one thread per connection reading its socket, the open
-//! rooms in memory, the journal, and a ticker thread that lets flags fall
-//! and ends games whose player stayed away past the grace.
+//! `pasang gui`), the open rooms in memory, the journal, and a ticker
+//! thread that lets flags fall, ends games whose player stayed away past
+//! the grace, closes rooms nobody uses and writes records a full disk
+//! held back.
 //!
-//! Threads, not an async runtime: a connection's thread blocks on its
-//! socket and costs nothing while it waits; a move is answered by the
-//! thread that read it, which holds only its room's lock (and waits for
-//! the journal's group commit), and writes the new state straight into
-//! every socket of the room. A few hundred rooms are a thousand threads
-//! with small stacks, which Linux schedules well; see docs/serve.md for
-//! the measured figures.
+//! Threads, not an async runtime: each connection has a thread that
+//! blocks reading its socket and one that writes its bounded outbound
+//! queue ([`super::outbound`]); both cost nothing while they wait. A move
+//! is answered by the thread that read it, which holds only its room's
+//! lock (and waits for the journal's group commit), and queues the new
+//! state for each socket of the room: nobody writes to a socket under a
+//! room's lock, so a socket that never reads slows nobody else. See
+//! docs/serve.md for the measured figures.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{IpAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use tungstenite::protocol::{Role, WebSocketConfig};
-use tungstenite::{Message, WebSocket};
-
+use super::admission::{Admission, Ticket};
+use super::connection;
 use super::journal::{self, Entry, Journal};
-use super::protocol::{
-    self, ClientMessage, MAX_MESSAGE_BYTES, Presence, RequestError, RoomState, SeatName,
-    ServerMessage, SideChoice,
-};
-use super::room::{Event, Room, RoomError, Side};
+use super::outbound::{Outbound, text_frame};
+use super::protocol::{Presence, RequestError, RoomState, SeatName, ServerMessage};
+use super::room::{Event, Room, Side};
 use crate::gui::http::{self, HttpError, Route};
-use crate::gui::message::RuleChoice;
 use crate::gui::mode::ModeName;
 use crate::position::Player;
 
-/// Time a client gets to send its request head.
+/// Time a client gets to send its whole request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-/// A socket silent this long is pinged; silent twice, it is closed.
-const IDLE: Duration = Duration::from_secs(30);
 /// A write that cannot go out in this time drops that connection.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 /// How often the ticker looks at the clocks and the absent.
 const TICK: Duration = Duration::from_millis(100);
+/// Ticks between tries at records a failed write held back.
+const RECORD_RETRY_TICKS: u32 = 20;
 /// A room with nobody in it, and no game in play, is closed after this.
 const ROOM_IDLE_MS: u64 = 30 * 60 * 1000;
-/// Messages a connection may send at once, and per second after that.
-const BURST: f64 = 20.0;
-const RATE: f64 = 10.0;
-/// Messages dropped for speed before the connection is closed.
-const MAX_DROPPED: u32 = 200;
+/// A room whose second seat nobody took is closed after its creator has
+/// been gone this long.
+const UNJOINED_MS: u64 = 2 * 60 * 1000;
 /// Stack of a connection thread: it parses small JSON and replays no
 /// deep recursion.
 const STACK_BYTES: usize = 256 * 1024;
+/// The longest wait after a failed accept (out of descriptors, say).
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 
 /// The server's limits.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Rooms open at once.
     pub max_rooms: usize,
+    /// Rooms open at once made from one address.
+    pub rooms_per_address: usize,
     /// Connections at once from one address.
     pub per_address: usize,
     /// Connections at once in all.
     pub max_connections: usize,
     /// How long a player may be away before losing, ms.
     pub grace_ms: u64,
+    /// Reverse proxies whose `X-Real-IP` is believed.
+    pub trusted_proxies: Vec<IpAddr>,
+}
+
+/// The server's time, ms since the Unix epoch: read from the wall clock
+/// once at start and moved on by the monotonic clock after that, so a
+/// step of the system clock cannot flag a game or end one by absence.
+/// Tests may run it faster (`--clock-speed`) to see a minute's clock
+/// fall in a second.
+pub struct ServerTime {
+    wall_at_start: u64,
+    started: Instant,
+    speed: u64,
+}
+
+impl ServerTime {
+    /// The time from now on, `speed` times as fast as real time.
+    pub fn new(speed: u64) -> ServerTime {
+        ServerTime {
+            wall_at_start: crate::host::unix_time().as_millis() as u64,
+            started: Instant::now(),
+            speed: speed.max(1),
+        }
+    }
+
+    /// Now, ms.
+    pub fn now_ms(&self) -> u64 {
+        let elapsed = self.started.elapsed().as_millis() as u64;
+        self.wall_at_start + elapsed.saturating_mul(self.speed)
+    }
 }
 
 /// What every connection shares.
@@ -71,94 +101,36 @@ pub struct Shared {
     rooms: Mutex<HashMap<String, Arc<Mutex<Live>>>>,
     journal: Journal,
     records: PathBuf,
-    limits: Limits,
+    /// Records a failed write held back: path and text, tried again by
+    /// the ticker.
+    unwritten: Mutex<Vec<(PathBuf, String)>>,
+    pub(super) limits: Limits,
     origin: Option<String>,
     index: String,
-    addresses: Mutex<HashMap<IpAddr, usize>>,
-    connections: AtomicUsize,
+    admission: Arc<Admission>,
+    /// Rooms open by the address that made them.
+    rooms_by_address: Mutex<HashMap<IpAddr, usize>>,
     next_id: AtomicU64,
+    pub(super) time: ServerTime,
 }
 
 /// A room in memory: the room and who is connected to it.
-struct Live {
-    room: Room,
+pub(super) struct Live {
+    pub(super) room: Room,
     members: Vec<Member>,
     /// Since when each seat's player has had no connection.
     away_since: [Option<u64>; 2],
     /// Since when nobody has been connected.
     empty_since: Option<u64>,
+    /// The address that made it (counted against its quota).
+    creator: Option<IpAddr>,
 }
 
 /// A connection in a room.
 struct Member {
     id: u64,
     token: Option<String>,
-    writer: Writer,
-}
-
-/// The writing half of a socket: whole frames under a lock, so that the
-/// room's broadcasts and the reader's own answers never interleave.
-#[derive(Clone)]
-struct Writer(Arc<Mutex<TcpStream>>);
-
-impl Writer {
-    fn send(&self, text: &str) -> std::io::Result<()> {
-        self.raw(&frame(0x1, text.as_bytes()))
-    }
-
-    fn raw(&self, bytes: &[u8]) -> std::io::Result<()> {
-        let mut stream = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        stream.write_all(bytes)
-    }
-}
-
-/// A server-to-client WebSocket frame (unmasked, final) of `opcode`.
-fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(payload.len() + 10);
-    bytes.push(0x80 | opcode);
-    match payload.len() {
-        n if n < 126 => bytes.push(n as u8),
-        n if n < 65536 => {
-            bytes.push(126);
-            bytes.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-        n => {
-            bytes.push(127);
-            bytes.extend_from_slice(&(n as u64).to_be_bytes());
-        }
-    }
-    bytes.extend_from_slice(payload);
-    bytes
-}
-
-/// The reading half as tungstenite's stream: reads the socket; what
-/// tungstenite writes itself (pongs, the close reply) goes through the
-/// [`Writer`]'s lock whole.
-struct ReadHalf {
-    stream: TcpStream,
-    writer: Writer,
-}
-
-impl Read for ReadHalf {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.stream.read(buf)
-    }
-}
-
-impl Write for ReadHalf {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.writer.raw(buf)?;
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    crate::host::unix_time().as_millis() as u64
+    outbound: Outbound,
 }
 
 /// 128 random bits, URL-safe base64 (22 characters): room codes and
@@ -171,23 +143,30 @@ pub fn random_code() -> String {
         .collect()
 }
 
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Shared {
     /// Restores the rooms of the journal in `data` (every room at its
     /// last stored event, clocks resumed now), rewrites the journal with
-    /// the open rooms only, and opens it for appending.
+    /// the open rooms only, and opens it for appending. The caller holds
+    /// the folder ([`super::folder::DataFolder`]) and the port already.
     pub fn start(
         data: &Path,
         limits: Limits,
         origin: Option<String>,
+        time: ServerTime,
     ) -> Result<Shared, super::ServeError> {
         let records = data.join("games");
         std::fs::create_dir_all(&records)
             .map_err(|e| super::ServeError::Data(records.clone(), e))?;
         let entries = journal::read(data)?;
-        let now = now_ms();
+        let now = time.now_ms();
         let mut rooms: HashMap<String, Room> = HashMap::new();
         let mut kept: HashMap<String, Vec<Entry>> = HashMap::new();
         let mut order = Vec::new();
+        let mut unwritten = Vec::new();
         for entry in entries {
             let applied = match (&entry.event, rooms.get_mut(&entry.room)) {
                 (Event::Open { .. }, None) => {
@@ -203,7 +182,7 @@ impl Shared {
                 }
                 (event, Some(room)) => {
                     if matches!(event, Event::Rematch) {
-                        write_record(&records, room);
+                        write_record(&records, room, &mut unwritten);
                     }
                     room.apply(event, entry.at)
                 }
@@ -220,7 +199,7 @@ impl Shared {
             let (Some(mut room), Some(entries)) = (rooms.remove(&code), kept.remove(&code)) else {
                 continue;
             };
-            write_record(&records, &room);
+            write_record(&records, &room, &mut unwritten);
             room.resume(now);
             compacted.extend(entries);
             live.insert(
@@ -232,23 +211,31 @@ impl Shared {
                     // starts now, the time down is charged to no one.
                     away_since: [Some(now); 2],
                     empty_since: Some(now),
+                    creator: None,
                 })),
             );
         }
         journal::rewrite(data, &compacted)?;
-        let journal = Journal::open(data)?;
+        let journal = Journal::open(data, &compacted)?;
         // The page knows it came from a room server by this mark.
         let index = http::INDEX_HTML.replacen("<html ", "<html data-rooms=\"\" ", 1);
+        let admission = Arc::new(Admission::new(
+            limits.max_connections,
+            limits.per_address,
+            limits.trusted_proxies.clone(),
+        ));
         Ok(Shared {
             rooms: Mutex::new(live),
             journal,
             records,
+            unwritten: Mutex::new(unwritten),
             limits,
             origin,
             index,
-            addresses: Mutex::new(HashMap::new()),
-            connections: AtomicUsize::new(0),
+            admission,
+            rooms_by_address: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(0),
+            time,
         })
     }
 
@@ -256,62 +243,220 @@ impl Shared {
     pub fn room_count(&self) -> usize {
         lock(&self.rooms).len()
     }
-}
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
+    /// A new connection's id.
+    pub(super) fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The grace, seconds, as the room message says it.
+    pub(super) fn grace_seconds(&self) -> u64 {
+        self.limits.grace_ms / 1000
+    }
+
+    /// Opens a room made by `creator` with its `Open` event: within the
+    /// limits, on disk first.
+    pub(super) fn open_room(
+        &self,
+        room: Room,
+        event: Event,
+        creator: Option<IpAddr>,
+    ) -> Result<Arc<Mutex<Live>>, RequestError> {
+        // The counts are checked and the room added under the rooms'
+        // lock; the journal is written first.
+        let mut rooms = lock(&self.rooms);
+        if rooms.len() >= self.limits.max_rooms {
+            return Err(RequestError::TooManyRooms(self.limits.max_rooms));
+        }
+        let mut by_address = lock(&self.rooms_by_address);
+        if let Some(address) = creator
+            && by_address.get(&address).copied().unwrap_or(0) >= self.limits.rooms_per_address
+        {
+            return Err(RequestError::RoomsPerAddress(self.limits.rooms_per_address));
+        }
+        self.journal
+            .append(&Entry {
+                at: self.time.now_ms(),
+                room: room.code.clone(),
+                event,
+            })
+            .map_err(|error| {
+                log::warn!("{error}");
+                RequestError::Storage
+            })?;
+        if let Some(address) = creator {
+            *by_address.entry(address).or_default() += 1;
+        }
+        let code = room.code.clone();
+        let live = Arc::new(Mutex::new(Live {
+            room,
+            members: Vec::new(),
+            away_since: [None; 2],
+            empty_since: None,
+            creator,
+        }));
+        rooms.insert(code, Arc::clone(&live));
+        Ok(live)
+    }
+
+    /// The open room `code`.
+    pub(super) fn find_room(&self, code: &str) -> Option<Arc<Mutex<Live>>> {
+        lock(&self.rooms).get(code).cloned()
+    }
+
+    /// Closes a room (on disk first) and gives its creator's quota back.
+    fn close_room(&self, live: &Live) {
+        let entry = Entry {
+            at: self.time.now_ms(),
+            room: live.room.code.clone(),
+            event: Event::Close,
+        };
+        if self.journal.append(&entry).is_err() {
+            return;
+        }
+        for member in &live.members {
+            member.outbound.shut_down();
+        }
+        lock(&self.rooms).remove(&live.room.code);
+        if let Some(address) = live.creator {
+            let mut by_address = lock(&self.rooms_by_address);
+            if let Some(count) = by_address.get_mut(&address) {
+                *count -= 1;
+                if *count == 0 {
+                    by_address.remove(&address);
+                }
+            }
+        }
+    }
+
+    /// Writes a finished game's record, or keeps it for the ticker to
+    /// try again (said loudly: a game must not end with no record).
+    fn record(&self, room: &Room) {
+        let mut unwritten = lock(&self.unwritten);
+        write_record(&self.records, room, &mut unwritten);
+    }
+
+    /// Tries the records a failed write held back again.
+    fn retry_records(&self) {
+        let mut unwritten = lock(&self.unwritten);
+        unwritten.retain(|(path, text)| match write_whole(path, text) {
+            Ok(()) => {
+                log::warn!("written at last: {}", path.display());
+                false
+            }
+            Err(_) => true,
+        });
+    }
 }
 
 /// Writes a finished game's record as `games/CODE-N.pgn` unless it is
 /// there: written whole to a new file and renamed, so a game has one
-/// record however often this runs.
-fn write_record(folder: &Path, room: &Room) {
+/// record however often this runs. One that cannot be written now is
+/// put in `unwritten`, to be tried again.
+fn write_record(folder: &Path, room: &Room, unwritten: &mut Vec<(PathBuf, String)>) {
     let Some(record) = room.record() else { return };
     let path = folder.join(format!("{}-{}.pgn", room.code, room.number()));
-    if path.exists() {
+    if path.exists() || unwritten.iter().any(|(held, _)| *held == path) {
         return;
     }
-    let new = path.with_extension("pgn.new");
-    let written = std::fs::File::create(&new)
-        .and_then(|mut file| {
-            file.write_all(record.to_string().as_bytes())?;
-            file.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&new, &path));
-    if let Err(error) = written {
-        log::warn!("cannot write {}: {error}", path.display());
+    let text = record.to_string();
+    if let Err(error) = write_whole(&path, &text) {
+        log::error!(
+            "cannot write the record {}: {error}; trying again every few seconds",
+            path.display()
+        );
+        unwritten.push((path, text));
     }
 }
 
+/// Writes `text` to a new file beside `path`, syncs it and renames it.
+fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
+    let new = path.with_extension("pgn.new");
+    let written = std::fs::File::create(&new)
+        .and_then(|mut file| {
+            file.write_all(text.as_bytes())?;
+            file.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&new, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&new);
+    }
+    written
+}
+
 /// Accepts connections for ever, a thread each, and runs the ticker.
+/// Every accepted socket is counted before its thread starts; one over a
+/// limit is answered at once and closed. A failed accept (out of
+/// descriptors) waits a little longer each time, so the loop never
+/// spins.
 pub fn serve(listener: TcpListener, shared: Arc<Shared>) {
     let ticker = Arc::clone(&shared);
     let _ = std::thread::Builder::new()
         .name("ticker".into())
         .spawn(move || {
+            let mut ticks = 0u32;
             loop {
                 std::thread::sleep(TICK);
                 tick(&ticker);
+                ticks = ticks.wrapping_add(1);
+                if ticks.is_multiple_of(RECORD_RETRY_TICKS) {
+                    ticker.retry_records();
+                }
             }
         });
+    let mut backoff = Duration::ZERO;
     for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
+        let stream = match stream {
+            Ok(stream) => {
+                backoff = Duration::ZERO;
+                stream
+            }
+            Err(error) => {
+                backoff = (backoff * 2).clamp(Duration::from_millis(10), MAX_ACCEPT_BACKOFF);
+                if backoff == MAX_ACCEPT_BACKOFF {
+                    log::warn!("cannot accept a connection: {error}");
+                }
+                std::thread::sleep(backoff);
+                continue;
+            }
+        };
+        let peer = stream.peer_addr().ok().map(|address| address.ip());
+        let ticket = match shared.admission.admit(peer) {
+            Ok(ticket) => ticket,
+            Err(error) => {
+                refuse_now(stream, &error);
+                continue;
+            }
+        };
         let shared = Arc::clone(&shared);
         let spawned = std::thread::Builder::new()
             .name("serve connection".into())
             .stack_size(STACK_BYTES)
-            .spawn(move || handle(stream, &shared));
+            .spawn(move || handle(stream, &shared, ticket));
         if let Err(error) = spawned {
             log::warn!("cannot start a connection thread: {error}");
         }
     }
 }
 
+/// Answers a socket over a limit without a thread: one short write that
+/// never waits, then the socket is closed.
+fn refuse_now(stream: TcpStream, error: &HttpError) {
+    let (code, reason) = error.status();
+    let body = format!("{error}\n");
+    let answer = format!(
+        "HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = stream.set_nonblocking(true);
+    let _ = (&stream).write(answer.as_bytes());
+}
+
 /// One HTTP connection: a file, an error, or a room's socket.
-fn handle(mut stream: TcpStream, shared: &Shared) {
-    let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
+fn handle(mut stream: TcpStream, shared: &Shared, mut ticket: Ticket) {
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let request = http::read_head(&mut stream)
+    let request = http::read_head_within(&mut stream, HEAD_TIMEOUT)
         .and_then(|head| http::parse_with_origin(&head, shared.origin.as_deref()));
     let result = match request {
         Ok(request) => match request.route {
@@ -323,18 +468,11 @@ fn handle(mut stream: TcpStream, shared: &Shared) {
                 };
                 http::respond(&mut stream, (200, "OK"), kind, body, request.head_only)
             }
-            Route::WebSocket { key } => {
-                let address = stream.peer_addr().map(|a| a.ip()).ok();
-                match admit(shared, address) {
-                    Err(error) => http::respond_error(&mut stream, &error),
-                    Ok(()) => {
-                        let result = http::accept_websocket(&mut stream, &key)
-                            .map(|()| connection(stream, shared));
-                        release(shared, address);
-                        result
-                    }
-                }
-            }
+            Route::WebSocket { key } => match ticket.behind_proxy(request.real_ip) {
+                Err(error) => http::respond_error(&mut stream, &error),
+                Ok(()) => http::accept_websocket(&mut stream, &key)
+                    .map(|()| connection::run(stream, shared, ticket.client())),
+            },
         },
         Err(error) => http::respond_error(&mut stream, &error),
     };
@@ -343,356 +481,32 @@ fn handle(mut stream: TcpStream, shared: &Shared) {
     }
 }
 
-/// Counts a new socket in, or refuses it: too many from its address, or
-/// in all.
-fn admit(shared: &Shared, address: Option<IpAddr>) -> Result<(), HttpError> {
-    let limits = &shared.limits;
-    if shared.connections.fetch_add(1, Ordering::SeqCst) >= limits.max_connections {
-        shared.connections.fetch_sub(1, Ordering::SeqCst);
-        return Err(HttpError::Busy(limits.max_connections));
-    }
-    if let Some(address) = address {
-        let mut addresses = lock(&shared.addresses);
-        let count = addresses.entry(address).or_default();
-        if *count >= limits.per_address {
-            drop(addresses);
-            shared.connections.fetch_sub(1, Ordering::SeqCst);
-            return Err(HttpError::TooManyFromAddress(limits.per_address));
-        }
-        *count += 1;
-    }
-    Ok(())
-}
-
-fn release(shared: &Shared, address: Option<IpAddr>) {
-    shared.connections.fetch_sub(1, Ordering::SeqCst);
-    if let Some(address) = address {
-        let mut addresses = lock(&shared.addresses);
-        if let Some(count) = addresses.get_mut(&address) {
-            *count -= 1;
-            if *count == 0 {
-                addresses.remove(&address);
-            }
-        }
-    }
-}
-
-/// What a connection holds: its id, writer, and room once in one.
-struct Connection {
-    id: u64,
-    writer: Writer,
-    room: Option<(Arc<Mutex<Live>>, Option<String>)>,
-    /// The rate limit's bucket and when it was last filled.
-    bucket: f64,
-    filled: Instant,
-    dropped: u32,
-    /// The grace, seconds, as the room message says it.
-    grace: u64,
-}
-
-/// Serves one upgraded socket until it closes.
-fn connection(stream: TcpStream, shared: &Shared) {
-    let _ = stream.set_nodelay(true);
-    let _ = stream.set_read_timeout(Some(IDLE));
-    let Ok(write_stream) = stream.try_clone() else {
-        return;
-    };
-    let writer = Writer(Arc::new(Mutex::new(write_stream)));
-    let config = WebSocketConfig::default()
-        .max_message_size(Some(MAX_MESSAGE_BYTES))
-        .max_frame_size(Some(MAX_MESSAGE_BYTES));
-    let half = ReadHalf {
-        stream,
-        writer: writer.clone(),
-    };
-    let mut socket = WebSocket::from_raw_socket(half, Role::Server, Some(config));
-    let mut this = Connection {
-        id: shared.next_id.fetch_add(1, Ordering::Relaxed),
-        writer,
-        room: None,
-        bucket: BURST,
-        filled: Instant::now(),
-        dropped: 0,
-        grace: shared.limits.grace_ms / 1000,
-    };
-    let hello = ServerMessage::Hello {
-        engine: String::new(),
-        rules: RuleChoice::all(),
-    };
-    if this.writer.send(&hello.to_json()).is_err() {
-        return;
-    }
-    let mut silent = 0;
-    loop {
-        let message = match socket.read() {
-            Ok(message) => message,
-            Err(tungstenite::Error::Io(error))
-                if matches!(
-                    error.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                silent += 1;
-                if silent >= 2 || this.writer.raw(&frame(0x9, b"")).is_err() {
-                    break;
-                }
-                continue;
-            }
-            Err(tungstenite::Error::Capacity(error)) => {
-                // Too large: said, then closed (the room never saw it).
-                let refusal = ServerMessage::Error {
-                    kind: "too_large",
-                    message: format!("{error}; a message has at most {MAX_MESSAGE_BYTES} bytes"),
-                };
-                let _ = this.writer.send(&refusal.to_json());
-                let _ = this.writer.raw(&frame(0x8, &1009u16.to_be_bytes()));
-                break;
-            }
-            Err(_) => break,
-        };
-        silent = 0;
-        let result = match message {
-            Message::Text(text) => this.limit_rate().and_then(|()| {
-                let message = protocol::parse(text.as_str())?;
-                this.handle(shared, message)
-            }),
-            Message::Binary(_) => this.limit_rate().and(Err(RequestError::Binary)),
-            Message::Close(_) => break,
-            _ => Ok(()),
-        };
-        match result {
-            Ok(()) => {}
-            Err(RequestError::TooFast) if this.dropped > 1 => {
-                if this.dropped > MAX_DROPPED {
-                    break;
-                }
-            }
-            Err(error) => {
-                if this
-                    .writer
-                    .send(&ServerMessage::error(&error).to_json())
-                    .is_err()
-                {
-                    break;
-                }
-            }
-        }
-    }
-    this.leave();
-}
-
-impl Connection {
-    /// Takes a message from the bucket, or refuses it as too fast.
-    fn limit_rate(&mut self) -> Result<(), RequestError> {
-        let now = Instant::now();
-        let elapsed = now.duration_since(self.filled).as_secs_f64();
-        self.filled = now;
-        self.bucket = (self.bucket + elapsed * RATE).min(BURST);
-        if self.bucket >= 1.0 {
-            self.bucket -= 1.0;
-            Ok(())
-        } else {
-            self.dropped += 1;
-            Err(RequestError::TooFast)
-        }
-    }
-
-    fn handle(&mut self, shared: &Shared, message: ClientMessage) -> Result<(), RequestError> {
-        match message {
-            ClientMessage::Create { rules, clock, side } => {
-                if self.room.is_some() {
-                    return Err(RequestError::AlreadyInRoom);
-                }
-                let side = match side {
-                    SideChoice::South => Side::South,
-                    SideChoice::North => Side::North,
-                    SideChoice::Random => {
-                        if rand::random::<bool>() {
-                            Side::South
-                        } else {
-                            Side::North
-                        }
-                    }
-                };
-                let code = random_code();
-                let token = random_code();
-                let event = Event::Open {
-                    rules,
-                    clock,
-                    seat: side,
-                    token: token.clone(),
-                };
-                let now = now_ms();
-                let room = Room::open(&code, &event, now)?;
-                let live = {
-                    // The count is checked and the room added under one
-                    // lock; the journal is written first.
-                    let mut rooms = lock(&shared.rooms);
-                    if rooms.len() >= shared.limits.max_rooms {
-                        return Err(RequestError::TooManyRooms(shared.limits.max_rooms));
-                    }
-                    shared
-                        .journal
-                        .append(&Entry {
-                            at: now,
-                            room: code.clone(),
-                            event,
-                        })
-                        .map_err(|_| RequestError::Storage)?;
-                    let live = Arc::new(Mutex::new(Live {
-                        room,
-                        members: Vec::new(),
-                        away_since: [None; 2],
-                        empty_since: None,
-                    }));
-                    rooms.insert(code, Arc::clone(&live));
-                    live
-                };
-                self.enter(shared, live, Some(token));
-                Ok(())
-            }
-            ClientMessage::Join { room, token } => {
-                if self.room.is_some() {
-                    return Err(RequestError::AlreadyInRoom);
-                }
-                let live = lock(&shared.rooms)
-                    .get(&room)
-                    .cloned()
-                    .ok_or(RequestError::NoSuchRoom(room))?;
-                let token = {
-                    let mut guard = lock(&live);
-                    let held = token.filter(|token| guard.room.seat_of(token).is_some());
-                    match (held, guard.room.free_seat()) {
-                        (Some(token), _) => Some(token),
-                        (None, Some(free)) => {
-                            let token = random_code();
-                            let event = Event::Seat {
-                                seat: free.into(),
-                                token: token.clone(),
-                            };
-                            commit(shared, &mut guard, event, now_ms())?;
-                            Some(token)
-                        }
-                        (None, None) => None,
-                    }
-                };
-                self.enter(shared, live, token);
-                Ok(())
-            }
-            ClientMessage::Move { notation, ply } => self.act(shared, |room, seat, now| {
-                room.check_move(seat, &notation, ply, now).map(Some)
-            }),
-            ClientMessage::Resign {} => {
-                self.act(shared, |room, seat, _| room.check_resign(seat).map(Some))
-            }
-            ClientMessage::Rematch {} => self.act(shared, |room, seat, _| room.check_rematch(seat)),
-            ClientMessage::Name { name } => self.act(shared, |room, seat, _| {
-                room.check_name(seat, &name).map(Some)
-            }),
-        }
-    }
-
-    /// Joins the room's members and tells everyone.
-    fn enter(&mut self, shared: &Shared, live: Arc<Mutex<Live>>, token: Option<String>) {
-        {
-            let mut guard = lock(&live);
-            guard.members.push(Member {
-                id: self.id,
-                token: token.clone(),
-                writer: self.writer.clone(),
-            });
-            refresh_presence(&mut guard, now_ms());
-            broadcast(shared, &mut guard);
-        }
-        self.room = Some((live, token));
-    }
-
-    /// A request of the seat in its room: the room's flag first, then the
-    /// check, the journal, the change and the news.
-    fn act(
+impl Live {
+    /// Joins a connection to the room's members and tells everyone.
+    pub(super) fn enter(
         &mut self,
         shared: &Shared,
-        check: impl FnOnce(&mut Room, Option<Player>, u64) -> Result<Option<Event>, RoomError>,
-    ) -> Result<(), RequestError> {
-        let (live, token) = self.room.as_ref().ok_or(RequestError::NotInRoom)?;
-        let mut guard = lock(live);
-        let now = now_ms();
-        if let Some(flag) = guard.room.flag(now) {
-            commit(shared, &mut guard, flag, now)?;
-        }
-        let seat = token.as_deref().and_then(|token| guard.room.seat_of(token));
-        match check(&mut guard.room, seat, now)? {
-            Some(event) => commit(shared, &mut guard, event, now),
-            None => {
-                broadcast(shared, &mut guard);
-                Ok(())
-            }
-        }
-    }
-
-    /// Leaves the room, if in one, and tells the others.
-    fn leave(&mut self) {
-        if let Some((live, _)) = self.room.take() {
-            let mut guard = lock(&live);
-            guard.members.retain(|member| member.id != self.id);
-            refresh_presence(&mut guard, now_ms());
-            let messages = guard.room_messages(self.grace);
-            send_all(&mut guard, &messages);
-        }
-    }
-}
-
-/// Stores `event`, applies it, writes the record of a game it ends, and
-/// tells the room.
-fn commit(shared: &Shared, live: &mut Live, event: Event, now: u64) -> Result<(), RequestError> {
-    let rematch = matches!(event, Event::Rematch);
-    let was_over = live.room.finish().is_some();
-    shared
-        .journal
-        .append(&Entry {
-            at: now,
-            room: live.room.code.clone(),
-            event: event.clone(),
-        })
-        .map_err(|error| {
-            log::warn!("{error}");
-            RequestError::Storage
-        })?;
-    live.room.apply(&event, now)?;
-    if rematch {
-        live.away_since.swap(0, 1);
-    }
-    if !was_over && live.room.finish().is_some() {
-        write_record(&shared.records, &live.room);
-    }
-    broadcast(shared, live);
-    Ok(())
-}
-
-/// Notes who is away since when.
-fn refresh_presence(live: &mut Live, now: u64) {
-    for side in [Player::South, Player::North] {
-        let here = live.members.iter().any(|member| {
-            member
-                .token
-                .as_deref()
-                .is_some_and(|token| live.room.seat_of(token) == Some(side))
+        id: u64,
+        token: Option<String>,
+        outbound: Outbound,
+    ) {
+        self.members.push(Member {
+            id,
+            token,
+            outbound,
         });
-        let away = &mut live.away_since[side.index()];
-        if here {
-            *away = None;
-        } else if away.is_none() {
-            *away = Some(now);
-        }
+        refresh_presence(self, shared.time.now_ms());
+        broadcast(shared, self);
     }
-    if live.members.is_empty() {
-        live.empty_since.get_or_insert(now);
-    } else {
-        live.empty_since = None;
-    }
-}
 
-impl Live {
+    /// Takes a connection out of the room's members and tells the others.
+    pub(super) fn leave(&mut self, shared: &Shared, id: u64) {
+        self.members.retain(|member| member.id != id);
+        refresh_presence(self, shared.time.now_ms());
+        let messages = self.room_messages(shared.grace_seconds());
+        send_all(self, &messages);
+    }
+
     /// The `room` message for each member.
     fn room_messages(&self, grace: u64) -> Vec<String> {
         let room = &self.room;
@@ -734,12 +548,67 @@ impl Live {
     }
 }
 
-/// Sends each member its message (in members' order); a member whose
-/// socket fails is dropped.
+/// Stores `event`, applies it, writes the record of a game it ends, and
+/// tells the room.
+pub(super) fn commit(
+    shared: &Shared,
+    live: &mut Live,
+    event: Event,
+    now: u64,
+) -> Result<(), RequestError> {
+    let rematch = matches!(event, Event::Rematch);
+    let was_over = live.room.finish().is_some();
+    shared
+        .journal
+        .append(&Entry {
+            at: now,
+            room: live.room.code.clone(),
+            event: event.clone(),
+        })
+        .map_err(|error| {
+            log::warn!("{error}");
+            RequestError::Storage
+        })?;
+    live.room.apply(&event, now)?;
+    if rematch {
+        live.away_since.swap(0, 1);
+    }
+    if !was_over && live.room.finish().is_some() {
+        shared.record(&live.room);
+    }
+    broadcast(shared, live);
+    Ok(())
+}
+
+/// Notes who is away since when.
+fn refresh_presence(live: &mut Live, now: u64) {
+    for side in [Player::South, Player::North] {
+        let here = live.members.iter().any(|member| {
+            member
+                .token
+                .as_deref()
+                .is_some_and(|token| live.room.seat_of(token) == Some(side))
+        });
+        let away = &mut live.away_since[side.index()];
+        if here {
+            *away = None;
+        } else if away.is_none() {
+            *away = Some(now);
+        }
+    }
+    if live.members.is_empty() {
+        live.empty_since.get_or_insert(now);
+    } else {
+        live.empty_since = None;
+    }
+}
+
+/// Queues each member its message (in members' order); a member whose
+/// queue is full or whose socket is gone is dropped (and shut down).
 fn send_all(live: &mut Live, messages: &[String]) {
     let mut failed = Vec::new();
     for (member, message) in live.members.iter().zip(messages) {
-        if member.writer.send(message).is_err() {
+        if !member.outbound.text(message) {
             failed.push(member.id);
         }
     }
@@ -748,40 +617,40 @@ fn send_all(live: &mut Live, messages: &[String]) {
     }
 }
 
-/// Tells every member of the room where it stands and the game.
-fn broadcast(shared: &Shared, live: &mut Live) {
-    let now = now_ms();
-    let grace = shared.limits.grace_ms / 1000;
-    let rooms = live.room_messages(grace);
-    // One state per seat: the mover's carries the legal moves.
-    let mut states: [Option<String>; 3] = [None, None, None];
-    let mut messages = Vec::with_capacity(live.members.len());
+/// Queues for every member of the room where it stands and the game.
+/// Queuing never waits: nothing is written to a socket here, under the
+/// room's lock.
+pub(super) fn broadcast(shared: &Shared, live: &mut Live) {
+    let now = shared.time.now_ms();
+    let rooms = live.room_messages(shared.grace_seconds());
+    // One state per seat, framed once: the mover's carries the legal
+    // moves.
+    let mut states: [Option<super::outbound::Frame>; 3] = [None, None, None];
+    let mut failed = Vec::new();
     for (member, room_message) in live.members.iter().zip(rooms) {
         let seat = member.token.as_deref().and_then(|t| live.room.seat_of(t));
         let slot = seat.map_or(2, Player::index);
         let state = states[slot]
             .get_or_insert_with(|| {
                 let (board, clock) = live.room.board(seat, now);
-                ServerMessage::State(Box::new(RoomState {
-                    board,
-                    mode: ModeName::Friend,
-                    person: seat.map(Side::from),
-                    clock,
-                    running: false,
-                    thinking: false,
-                    engine_ok: false,
-                    skill: 0,
-                    movetime: 0,
-                    multipv: 1,
-                }))
-                .to_json()
+                text_frame(
+                    &ServerMessage::State(Box::new(RoomState {
+                        board,
+                        mode: ModeName::Friend,
+                        person: seat.map(Side::from),
+                        clock,
+                        running: false,
+                        thinking: false,
+                        engine_ok: false,
+                        skill: 0,
+                        movetime: 0,
+                        multipv: 1,
+                    }))
+                    .to_json(),
+                )
             })
             .clone();
-        messages.push((room_message, state));
-    }
-    let mut failed = Vec::new();
-    for (member, (room_message, state)) in live.members.iter().zip(&messages) {
-        if member.writer.send(room_message).is_err() || member.writer.send(state).is_err() {
+        if !member.outbound.text(&room_message) || !member.outbound.frame(state) {
             failed.push(member.id);
         }
     }
@@ -791,9 +660,11 @@ fn broadcast(shared: &Shared, live: &mut Live) {
     }
 }
 
-/// The ticker's round: flags, the absent past the grace, idle rooms.
+/// The ticker's round: flags, the absent past the grace, rooms to
+/// close. It holds one room's lock at a time, never while writing to a
+/// socket.
 fn tick(shared: &Shared) {
-    let now = now_ms();
+    let now = shared.time.now_ms();
     let rooms: Vec<Arc<Mutex<Live>>> = lock(&shared.rooms).values().cloned().collect();
     for live in rooms {
         let mut guard = lock(&live);
@@ -812,19 +683,13 @@ fn tick(shared: &Shared) {
         {
             let _ = commit(shared, &mut guard, event, now);
         }
-        let idle = guard
+        let empty_for = guard
             .empty_since
-            .is_some_and(|since| now.saturating_sub(since) >= ROOM_IDLE_MS);
+            .map_or(0, |since| now.saturating_sub(since));
         let quiet = guard.room.finish().is_some() || guard.room.plies() == 0;
-        if idle && quiet {
-            let entry = Entry {
-                at: now,
-                room: guard.room.code.clone(),
-                event: Event::Close,
-            };
-            if shared.journal.append(&entry).is_ok() {
-                lock(&shared.rooms).remove(&guard.room.code);
-            }
+        let unjoined = !guard.room.is_full() && guard.room.number() == 1;
+        if (empty_for >= ROOM_IDLE_MS && quiet) || (unjoined && empty_for >= UNJOINED_MS) {
+            shared.close_room(&guard);
         }
     }
 }

@@ -8,6 +8,7 @@
 pub mod browser;
 pub mod malay;
 pub mod protocol;
+pub mod serve;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};

@@ -386,7 +386,7 @@ fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// Accepts connections for ever, a thread each, and runs the ticker.
 /// Every accepted socket is counted before its thread starts; one over a
-/// limit is answered at once and closed. A failed accept (out of
+/// limit gets no thread of its own (the refuser answers it). A failed accept (out of
 /// descriptors) waits a little longer each time, so the loop never
 /// spins.
 pub fn serve(listener: TcpListener, shared: Arc<Shared>) {
@@ -404,6 +404,7 @@ pub fn serve(listener: TcpListener, shared: Arc<Shared>) {
                 }
             }
         });
+    let refuser = Refuser::start();
     let mut backoff = Duration::ZERO;
     for stream in listener.incoming() {
         let stream = match stream {
@@ -424,7 +425,7 @@ pub fn serve(listener: TcpListener, shared: Arc<Shared>) {
         let ticket = match shared.admission.admit(peer) {
             Ok(ticket) => ticket,
             Err(error) => {
-                refuse_now(stream, &error);
+                refuser.refuse(stream, error);
                 continue;
             }
         };
@@ -439,18 +440,44 @@ pub fn serve(listener: TcpListener, shared: Arc<Shared>) {
     }
 }
 
-/// Answers a socket over a limit without a thread: one short write that
-/// never waits, then the socket is closed.
-fn refuse_now(stream: TcpStream, error: &HttpError) {
-    let (code, reason) = error.status();
-    let body = format!("{error}\n");
-    let answer = format!(
-        "HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = stream.set_nonblocking(true);
-    let _ = (&stream).write(answer.as_bytes());
+/// Answers sockets over a limit from one thread: each gets a short
+/// wait for its request (so that closing it does not reset the answer
+/// away), the refusal, and the close. When refusals come faster than
+/// that, the ones past the queue are closed unanswered.
+struct Refuser {
+    queue: std::sync::mpsc::SyncSender<(TcpStream, HttpError)>,
+}
+
+/// Refusals waiting for the refuser.
+const REFUSALS_WAITING: usize = 64;
+/// How long the refuser waits for a refused client's request.
+const REFUSAL_READ: Duration = Duration::from_millis(200);
+
+impl Refuser {
+    fn start() -> Refuser {
+        let (queue, refusals) =
+            std::sync::mpsc::sync_channel::<(TcpStream, HttpError)>(REFUSALS_WAITING);
+        let _ = std::thread::Builder::new()
+            .name("refuser".into())
+            .stack_size(STACK_BYTES)
+            .spawn(move || {
+                for (mut stream, error) in refusals {
+                    let _ = stream.set_read_timeout(Some(REFUSAL_READ));
+                    let _ = stream.set_write_timeout(Some(REFUSAL_READ));
+                    let mut request = [0u8; 4096];
+                    let _ = std::io::Read::read(&mut stream, &mut request);
+                    let _ = http::respond_error(&mut stream, &error);
+                    let _ = stream.shutdown(std::net::Shutdown::Write);
+                    let _ = std::io::Read::read(&mut stream, &mut request);
+                }
+            });
+        Refuser { queue }
+    }
+
+    /// Refuses `stream` with `error`, or closes it where too many wait.
+    fn refuse(&self, stream: TcpStream, error: HttpError) {
+        let _ = self.queue.try_send((stream, error));
+    }
 }
 
 /// One HTTP connection: a file, an error, or a room's socket.

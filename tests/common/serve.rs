@@ -82,6 +82,15 @@ pub fn send(socket: &mut Socket, message: Value) {
     socket.send(Message::text(message.to_string())).unwrap();
 }
 
+/// The next text message, whatever its kind.
+pub fn next_of_any(socket: &mut Socket) -> Value {
+    loop {
+        if let Message::Text(text) = socket.read().expect("a message") {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
 /// The next message of `kind` (others are skipped).
 pub fn next_of(socket: &mut Socket, kind: &str) -> Value {
     loop {

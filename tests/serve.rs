@@ -529,7 +529,25 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         }
         if ply % 2 == 0 {
             let legal = pages[mover].eval("state.legal[0].move");
+            if ply == 0 {
+                // What the page sends, read off its socket.
+                pages[mover].eval(
+                    "window.sentFrames = []; const original = WebSocket.prototype.send; \
+                     WebSocket.prototype.send = function (data) { \
+                     window.sentFrames.push(String(data)); return original.call(this, data); }; true",
+                );
+            }
             pages[mover].type_and_enter("#move-input", legal.as_str().unwrap());
+            if ply == 0 {
+                pages[mover].wait_for(
+                    "window.sentFrames.some((f) => f.includes('\"type\":\"move\"'))",
+                    10,
+                );
+                let sent = pages[mover]
+                    .eval("window.sentFrames.find((f) => f.includes('\"type\":\"move\"'))");
+                let sent: Value = serde_json::from_str(sent.as_str().unwrap()).unwrap();
+                assert_eq!(sent["ply"], 1, "a room's move names its ply: {sent}");
+            }
         } else {
             // Clicks, as a person plays: origin, target, or a line to choose.
             let before = ply;

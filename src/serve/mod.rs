@@ -165,6 +165,8 @@ mod descriptors {
 
     /// The soft limit after raising it towards `wanted`.
     #[cfg(unix)]
+    // `rlim_t` is u64 on Linux but not on every Unix.
+    #[allow(clippy::unnecessary_cast)]
     fn raise_to(wanted: u64) -> std::io::Result<u64> {
         let mut limit = libc::rlimit {
             rlim_cur: 0,

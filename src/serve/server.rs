@@ -40,8 +40,12 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 const TICK: Duration = Duration::from_millis(100);
 /// Ticks between tries at records a failed write held back.
 const RECORD_RETRY_TICKS: u32 = 20;
-/// A room with nobody in it, and no game in play, is closed after this.
+/// A room with nobody in it, and no move yet, is closed after this.
 const ROOM_IDLE_MS: u64 = 30 * 60 * 1000;
+/// A room whose game is over (its record written) and that nobody is in
+/// is closed after this: it leaves the journal, so a restart reads only
+/// rooms that may still change.
+const FINISHED_IDLE_MS: u64 = 10 * 60 * 1000;
 /// A room whose second seat nobody took is closed after its creator has
 /// been gone this long.
 const UNJOINED_MS: u64 = 2 * 60 * 1000;
@@ -162,12 +166,23 @@ impl Shared {
         std::fs::create_dir_all(&records)
             .map_err(|e| super::ServeError::Data(records.clone(), e))?;
         let entries = journal::read(data)?;
+        // A closed room's records were written before it closed: its
+        // lines are skipped, not replayed (a journal the server was
+        // killed before compacting may hold thousands of them).
+        let closed: std::collections::HashSet<String> = entries
+            .iter()
+            .filter(|entry| matches!(entry.event, Event::Close))
+            .map(|entry| entry.room.clone())
+            .collect();
         let now = time.now_ms();
         let mut rooms: HashMap<String, Room> = HashMap::new();
         let mut kept: HashMap<String, Vec<Entry>> = HashMap::new();
         let mut order = Vec::new();
         let mut unwritten = Vec::new();
         for entry in entries {
+            if closed.contains(&entry.room) {
+                continue;
+            }
             let applied = match (&entry.event, rooms.get_mut(&entry.room)) {
                 (Event::Open { .. }, None) => {
                     Room::open(&entry.room, &entry.event, entry.at).map(|room| {
@@ -713,9 +728,13 @@ fn tick(shared: &Shared) {
         let empty_for = guard
             .empty_since
             .map_or(0, |since| now.saturating_sub(since));
-        let quiet = guard.room.finish().is_some() || guard.room.plies() == 0;
+        let finished = guard.room.finish().is_some();
+        let unstarted = guard.room.plies() == 0;
         let unjoined = !guard.room.is_full() && guard.room.number() == 1;
-        if (empty_for >= ROOM_IDLE_MS && quiet) || (unjoined && empty_for >= UNJOINED_MS) {
+        if (finished && empty_for >= FINISHED_IDLE_MS)
+            || (unstarted && empty_for >= ROOM_IDLE_MS)
+            || (unjoined && empty_for >= UNJOINED_MS)
+        {
             shared.close_room(&guard);
         }
     }

@@ -330,7 +330,10 @@ function showCaptures(names) {
 function play(move) {
   selected = null;
   litColumn = null;
-  send({ type: "move", move });
+  // In a room a move names its ply: one sent twice (a double tap, a
+  // resend after a reconnect) is refused the second time, not played.
+  if (room && state && Array.isArray(state.moves)) send({ type: "move", move, ply: state.moves.length + 1 });
+  else send({ type: "move", move });
 }
 
 // A move the person chose, by clicks or typed: in a lesson it is held to

@@ -455,3 +455,143 @@ fn behind_a_trusted_proxy_each_client_counts_by_its_own_address() {
     let (_, status) = open("2001:db8::3");
     assert!(status.ends_with("429"), "one /64 counts as one: {status}");
 }
+
+#[test]
+fn sockets_that_never_read_stall_neither_their_room_nor_any_clock() {
+    use common::serve::{Socket, next_of, send};
+    // Ten times as fast: the victim's one-minute flag is due after 6 s.
+    let server = Server::start(
+        &data_folder("stall"),
+        &["--clock-speed", "10", "--max-per-address", "100"],
+    );
+    // The attacker's room: both seats its own, then 30 more sockets on
+    // it (20 on South's token, 10 watching) that never read a byte.
+    let (south, _north) = full_room(&server, json!({"type": "create"}));
+    let token = south.token.clone().unwrap();
+    let mut silent: Vec<Socket> = Vec::new();
+    for i in 0..30 {
+        let mut socket = server.socket();
+        let seat = if i < 20 { Some(token.as_str()) } else { None };
+        send(
+            &mut socket,
+            json!({"type": "join", "room": south.room, "token": seat}),
+        );
+        silent.push(socket);
+    }
+    // The victim's room, a one-minute game nobody moves in.
+    let (mut victim, mut other) = full_room(
+        &server,
+        json!({"type": "create", "clock": {"minutes": 1, "increment": 0}}),
+    );
+    let started = Instant::now();
+    // The attacker's seat sockets change South's name as fast as the
+    // rate allows: every change goes to every socket of the room.
+    let flood = std::thread::spawn(move || {
+        for round in 0..20 {
+            for (i, socket) in silent.iter_mut().take(20).enumerate() {
+                let name = format!("n{round}-{i}");
+                if socket
+                    .send(tungstenite::Message::text(
+                        json!({"type": "name", "name": name}).to_string(),
+                    ))
+                    .is_err()
+                {
+                    continue;
+                }
+            }
+        }
+        silent
+    });
+    let over = loop {
+        let state = victim.state();
+        if !state["over"].is_null() {
+            break state;
+        }
+    };
+    let took = started.elapsed();
+    assert_eq!(over["over"]["reason"], "time", "{over}");
+    assert!(
+        took < Duration::from_secs(9),
+        "the flag due after 6 s fell after {took:?}"
+    );
+    // The room's own players are still answered at once.
+    other.send(json!({"type": "rematch"}));
+    let answer = next_of(&mut other.socket, "room");
+    assert_eq!(answer["rematch"].as_array().unwrap().len(), 2);
+    drop(flood.join());
+}
+
+/// The server's CPU time so far (user and system), from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command's closing parenthesis: utime and stime
+    // are the 12th and 13th of them, in clock ticks (100 a second).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+#[test]
+fn a_low_descriptor_limit_lowers_the_cap_and_unfinished_heads_do_not_spin_the_server() {
+    let data = data_folder("fds");
+    let log = std::env::temp_dir().join(format!("pasang-serve-fds-log-{}", std::process::id()));
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" serve --listen 127.0.0.1:0 --data \"$1\"")
+        .arg(common::PASANG)
+        .arg(&data)
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 512];
+    let read = child.stdout.as_mut().unwrap().read(&mut first).unwrap();
+    let line = String::from_utf8_lossy(&first[..read]).to_string();
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("it starts under the limit: {line:?}"))
+        .to_string();
+    let server = Server {
+        child,
+        address,
+        data,
+    };
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        said.contains("--max-connections 4000 needs"),
+        "says it lowered the cap: {said}"
+    );
+    // 80 heads that never end: more than the descriptors allow.
+    let heads: Vec<TcpStream> = (0..80)
+        .filter_map(|_| {
+            let mut stream = TcpStream::connect(&server.address).ok()?;
+            stream.write_all(b"GET / HTTP/1.1\r\n").ok()?;
+            Some(stream)
+        })
+        .collect();
+    let before = cpu_seconds(server.child.id());
+    std::thread::sleep(Duration::from_secs(3));
+    let used = cpu_seconds(server.child.id()) - before;
+    assert!(used < 0.6, "the server spun: {used:.2} s of CPU in 3 s");
+    // A person's request is answered (served, or refused in words), not
+    // left to time out.
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut answer = [0u8; 12];
+    stream.read_exact(&mut answer).unwrap();
+    assert!(answer.starts_with(b"HTTP/1.1 "), "{answer:?}");
+    drop(heads);
+}

@@ -138,7 +138,7 @@ pub fn run(args: &ServeArgs) -> Result<std::process::ExitCode, ServeError> {
 mod descriptors {
     /// Descriptors kept for the listener, the journal, records and the
     /// standard streams.
-    const SPARE: usize = 64;
+    const SPARE: usize = 32;
 
     /// Raises the soft limit on open descriptors to what `connections`
     /// need (one each), as far as the hard limit allows; where it does

@@ -466,7 +466,7 @@ struct Refuser {
 /// Refusals waiting for the refuser.
 const REFUSALS_WAITING: usize = 64;
 /// How long the refuser waits for a refused client's request.
-const REFUSAL_READ: Duration = Duration::from_millis(200);
+const REFUSAL_READ: Duration = Duration::from_millis(100);
 
 impl Refuser {
     fn start() -> Refuser {

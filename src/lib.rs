@@ -53,6 +53,7 @@ pub mod engine;
 pub mod eval;
 pub(crate) mod gui;
 pub mod host;
+pub mod illegal;
 pub mod learn;
 #[cfg(feature = "cli")]
 pub mod matches;

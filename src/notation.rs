@@ -264,7 +264,7 @@ pub fn play_moves<S: AsRef<str>>(
 
 /// The syntax of a move, before it is matched against the legal moves.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-enum Syntax {
+pub(crate) enum Syntax {
     Passage(usize),
     Ka {
         from: Square,
@@ -286,7 +286,7 @@ fn parse_square(bytes: &[u8]) -> Option<(Square, usize)> {
     Some((Square::new(rank.checked_sub(1)?, file)?, 1 + digits))
 }
 
-fn parse_syntax(text: &str) -> Result<Syntax, &'static str> {
+pub(crate) fn parse_syntax(text: &str) -> Result<Syntax, &'static str> {
     let lower = text.to_ascii_lowercase();
     let bytes = lower.as_bytes();
     if bytes.is_empty() {

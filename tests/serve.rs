@@ -96,7 +96,13 @@ fn bad_clients_are_refused_and_the_room_stays_as_it_was() {
     assert_eq!(south.error()["kind"], "not_your_turn");
     // An illegal move and a stale ply.
     north.send(json!({"type": "move", "move": "a1a1"}));
-    assert_eq!(north.error()["kind"], "illegal_move");
+    let refused = north.error();
+    assert_eq!(refused["kind"], "illegal_move");
+    // The rules core's typed reason rides beside the kind.
+    assert!(
+        refused["reason"].as_str().is_some_and(|r| !r.is_empty()),
+        "{refused}"
+    );
     north.send(json!({"type": "move", "move": legal, "ply": 1}));
     assert_eq!(north.error()["kind"], "stale_ply");
     // The room's code without the token: a spectator, who may not move.

@@ -168,6 +168,12 @@ impl Game {
         Ok(mv)
     }
 
+    /// Why `text` is not a move of the shown position (for a text
+    /// [`Game::play`] refused).
+    pub fn why_illegal(&self, text: &str) -> crate::illegal::Illegal {
+        crate::illegal::why_illegal(&self.shown(), &self.rules(), text)
+    }
+
     /// Shows ply `ply` (0 is the start).
     pub fn goto(&mut self, ply: usize) -> Result<(), GameError> {
         if ply > self.game.len() {

@@ -144,6 +144,10 @@ pub enum ErrorKind {
         /// The move as sent.
         #[serde(rename = "move")]
         notation: String,
+        /// Why, as the rules core names it: a `reason` code and what its
+        /// words need.
+        #[serde(flatten)]
+        why: crate::illegal::Illegal,
     },
     /// A move sent after the game ended.
     GameOver,
@@ -435,12 +439,13 @@ mod tests {
             message: "no".into(),
             kind: ErrorKind::IllegalMove {
                 notation: "x".into(),
+                why: crate::illegal::Illegal::PassageFirst,
             },
             tag: Some("moves=x".into()),
         });
         assert_eq!(
             tagged.to_json(),
-            r#"{"type":"error","message":"no","kind":"illegal_move","move":"x","tag":"moves=x"}"#
+            r#"{"type":"error","message":"no","kind":"illegal_move","move":"x","reason":"passage_first","tag":"moves=x"}"#
         );
         let field = PageMessage::error(ErrorKind::BadField { field: "skill" }, "no");
         assert_eq!(

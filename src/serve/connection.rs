@@ -174,6 +174,7 @@ pub fn run(stream: TcpStream, shared: &Shared, address: Option<IpAddr>) {
                 let refusal = ServerMessage::Error {
                     kind: "too_large",
                     message: format!("{error}; a message has at most {MAX_MESSAGE_BYTES} bytes"),
+                    why: None,
                 };
                 this.outbound.text(&refusal.to_json());
                 this.outbound

@@ -214,6 +214,10 @@ pub enum ServerMessage {
         kind: &'static str,
         /// What was wrong, in words.
         message: String,
+        /// Why a move is illegal, as the rules core names it (a `reason`
+        /// code and its fields), for an `illegal_move`.
+        #[serde(flatten, skip_serializing_if = "Option::is_none")]
+        why: Option<crate::illegal::Illegal>,
     },
 }
 
@@ -247,9 +251,14 @@ pub struct RoomState {
 impl ServerMessage {
     /// The `error` message of `error`.
     pub fn error(error: &RequestError) -> ServerMessage {
+        let why = match error {
+            RequestError::Room(RoomError::IllegalMove { why, .. }) => Some(why.clone()),
+            _ => None,
+        };
         ServerMessage::Error {
             kind: error.kind(),
             message: error.to_string(),
+            why,
         }
     }
 

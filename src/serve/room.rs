@@ -168,9 +168,14 @@ pub enum RoomError {
     /// The opponent has not come yet.
     #[error("the second player has not come yet")]
     NoOpponent,
-    /// A move that is not legal here.
-    #[error("{0}")]
-    IllegalMove(String),
+    /// A move that is not legal here, and why as the rules core names it.
+    #[error("{message}")]
+    IllegalMove {
+        /// The refusal in the rules core's words.
+        message: String,
+        /// Why, typed.
+        why: crate::illegal::Illegal,
+    },
     /// A move for another ply than the next (sent twice, or stale).
     #[error("that move was for ply {given}; the game is at ply {now}")]
     StalePly {
@@ -202,7 +207,7 @@ impl RoomError {
             RoomError::GameOver => "game_over",
             RoomError::InPlay => "in_play",
             RoomError::NoOpponent => "no_opponent",
-            RoomError::IllegalMove(_) => "illegal_move",
+            RoomError::IllegalMove { .. } => "illegal_move",
             RoomError::StalePly { .. } => "stale_ply",
             RoomError::Rules(_) => "rules",
             RoomError::Clock => "clock",
@@ -422,7 +427,10 @@ impl Room {
         let mut game = self.game.clone();
         let mv = game
             .play(notation)
-            .map_err(|error| RoomError::IllegalMove(error.to_string()))?;
+            .map_err(|error| RoomError::IllegalMove {
+                message: error.to_string(),
+                why: self.game.why_illegal(notation),
+            })?;
         let mut left = self.left_at(now);
         if let Some(clock) = self.clock {
             left[seat.index()] += clock.increment * 1000;
@@ -509,7 +517,7 @@ impl Room {
                 }
                 self.game
                     .play(notation)
-                    .map_err(|error| RoomError::IllegalMove(error.to_string()))?;
+                    .map_err(|error| RoomError::Journal(error.to_string()))?;
                 self.left = *left;
                 self.turn_since = at;
                 if let Status::Over { winner, reason, .. } = self.game.end_status() {
@@ -712,7 +720,7 @@ mod tests {
         );
         assert!(matches!(
             room.check_move(Some(Player::South), "zz", None, 0),
-            Err(RoomError::IllegalMove(_))
+            Err(RoomError::IllegalMove { .. })
         ));
         assert_eq!(
             room.check_move(Some(Player::South), &mv, Some(3), 0),

@@ -371,6 +371,10 @@ function onTypedMove(event) {
     // spectator, an illegal move) in words of its kind.
     input.value = "";
     play(text);
+  } else if (!learn && !puzzle) {
+    // The session referees: its refusal names the rule's reason.
+    play(text);
+    input.select();
   } else {
     refuse(text, explain(text));
     input.select();
@@ -1593,11 +1597,22 @@ function inLanguage(code, words) {
   try { return words(); } finally { language = kept; }
 }
 
+// The strings key and values of a refusal's typed reason (the rules
+// core's `reason` code and its fields).
+const REASON_KEYS = { not_a_move: "notAMove", game_over: "gameOverNoMove" };
+function reasonWords(message) {
+  const key = REASON_KEYS[message.reason] || message.reason.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+  const values = { ...message, move: message.text || message.move, file: message.file || message.south };
+  return [key, values];
+}
+
 // A refusal or failure of the session in the page's words, by its kind;
 // what the rules core or the engine said stays as its detail.
 function refusalWords(message) {
   switch (message.kind) {
-    case "illegal_move": return state ? t(...explain(message.move)) : t("notAMove", { move: message.move });
+    case "illegal_move":
+      if (message.reason) return t(...reasonWords(message));
+      return state ? t(...explain(message.move)) : t("notAMove", { move: message.move });
     case "bad_field": return t("errorBadField", { field: message.field });
     case "bad_position": return t("errorBadPosition", { detail: message.message });
     case "game_over": return t("gameOverNoMove");
@@ -1750,6 +1765,8 @@ function onMessage(event) {
         learn.phase = "task";
         learn.feedback = { kind: "wrong", say: () => refusalWords(message) };
         renderLesson();
+      } else if (room && message.kind === "illegal_move" && message.reason) {
+        showError.last = () => t(...reasonWords(message));
       } else if (room && message.kind && t("room_" + message.kind) !== "room_" + message.kind) {
         // A room server's refusal, worded from the table by its kind.
         showError.last = () => t("room_" + message.kind);

@@ -160,7 +160,7 @@ impl Session {
             // came from); the error carries the tag back.
             self.send_page(PageMessage::Error(ErrorMessage {
                 message: error.to_string(),
-                kind: error_kind(&error),
+                kind: error_kind(&error, &self.game),
                 tag,
             }));
         }
@@ -331,7 +331,7 @@ impl Session {
 }
 
 /// The kind of a refusal, for the page to word in its own language.
-fn error_kind(error: &RequestError) -> ErrorKind {
+fn error_kind(error: &RequestError, game: &Game) -> ErrorKind {
     match error {
         RequestError::Malformed(_) => ErrorKind::Malformed,
         RequestError::BadField { field, .. } => ErrorKind::BadField { field },
@@ -340,6 +340,7 @@ fn error_kind(error: &RequestError) -> ErrorKind {
             MoveError::Malformed { text, .. } | MoveError::Illegal { text, .. },
         )) => ErrorKind::IllegalMove {
             notation: text.clone(),
+            why: game.why_illegal(text),
         },
         RequestError::Game(GameError::GameOver) => ErrorKind::GameOver,
         RequestError::Game(GameError::NoSuchPly(ply)) => ErrorKind::NoSuchPly { ply: *ply },

@@ -136,7 +136,12 @@ fn refusals_carry_their_kind() {
         ("not json", json!({"kind": "malformed"})),
         (
             r#"{"type":"move","move":"k11"}"#,
-            json!({"kind": "illegal_move", "move": "k11"}),
+            json!({"kind": "illegal_move", "move": "k11", "reason": "not_a_move"}),
+        ),
+        (
+            // A ka move before the passage: the rules core says why.
+            r#"{"type":"move","move":"b4c4n"}"#,
+            json!({"kind": "illegal_move", "move": "b4c4n", "reason": "passage_first"}),
         ),
         (
             r#"{"type":"goto","ply":5}"#,

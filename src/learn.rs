@@ -28,7 +28,7 @@ use crate::notation::{
 };
 use crate::outcome::Status;
 use crate::position::{Player, Position};
-use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
+use crate::rules::{OptionSpelling, Rules, RulesError, rules_from};
 
 /// The course as shipped: `src/gui/assets/lessons.json`.
 pub const LESSONS_JSON: &str = include_str!("gui/assets/lessons.json");
@@ -180,12 +180,9 @@ pub enum TextProblem {
 /// What is wrong with one step.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum StepProblem {
-    /// An option the protocol does not have.
-    #[error("no rule option is called '{0}'")]
-    UnknownOption(String),
-    /// An option's value.
+    /// An option the protocol does not have, or a value it does not take.
     #[error(transparent)]
-    OptionValue(OptionValueError),
+    Rules(RulesError),
     /// The position does not parse or cannot occur.
     #[error("position: {0}")]
     Position(PositionError),
@@ -314,15 +311,7 @@ impl Text {
 impl Step {
     /// The step's rules: the defaults with its options set.
     pub fn rules(&self) -> Result<Rules, StepProblem> {
-        self.options
-            .iter()
-            .try_fold(Rules::default(), |rules, (name, value)| {
-                let option = RULE_OPTIONS
-                    .iter()
-                    .find(|option| option.name == name)
-                    .ok_or_else(|| StepProblem::UnknownOption(name.clone()))?;
-                option.apply(rules, value).map_err(StepProblem::OptionValue)
-            })
+        rules_from(&self.options, OptionSpelling::Name).map_err(StepProblem::Rules)
     }
 
     /// The step's position.

@@ -273,6 +273,101 @@ impl Pattern {
     }
 }
 
+/// Which of a rule option's spellings a caller reads its names in
+/// ([`RuleOption`]'s `name`, `field` or `flag`).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum OptionSpelling {
+    /// The protocol's name: `Ka Entry`.
+    Name,
+    /// The board page's and JSON files' field: `ka_entry`.
+    Field,
+    /// The command line's flag: `ka-entry`.
+    Flag,
+}
+
+impl RuleOption {
+    /// This option's name in `spelling`.
+    pub fn spelled(&self, spelling: OptionSpelling) -> &'static str {
+        match spelling {
+            OptionSpelling::Name => self.name,
+            OptionSpelling::Field => self.field,
+            OptionSpelling::Flag => self.flag,
+        }
+    }
+}
+
+/// Why a set of rule options does not make rules.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum RulesError {
+    /// A name that is no rule option in that spelling.
+    #[error("there is no rule option '{given}' (the options are {known})")]
+    Unknown {
+        /// The name given.
+        given: String,
+        /// The options' names in the spelling read, comma-separated.
+        known: String,
+    },
+    /// A value the option does not take.
+    #[error("rule option '{option}': {source}")]
+    Value {
+        /// The option, in the spelling read.
+        option: &'static str,
+        /// What is wrong with the value.
+        #[source]
+        source: OptionValueError,
+    },
+    /// An option left out where every one is needed.
+    #[error("rule option '{0}' is missing")]
+    Missing(&'static str),
+}
+
+/// The rules `options` set (each a name in `spelling` and a value),
+/// the others at their defaults: the one reading of rule options that
+/// files, messages and bindings share.
+pub fn rules_from<K: AsRef<str>, V: AsRef<str>>(
+    options: impl IntoIterator<Item = (K, V)>,
+    spelling: OptionSpelling,
+) -> Result<Rules, RulesError> {
+    let mut rules = Rules::default();
+    for (name, value) in options {
+        let name = name.as_ref();
+        let option = RULE_OPTIONS
+            .iter()
+            .find(|option| option.spelled(spelling) == name)
+            .ok_or_else(|| RulesError::Unknown {
+                given: name.to_string(),
+                known: RULE_OPTIONS
+                    .iter()
+                    .map(|option| option.spelled(spelling))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+        rules = option
+            .apply(rules, value.as_ref())
+            .map_err(|source| RulesError::Value {
+                option: option.spelled(spelling),
+                source,
+            })?;
+    }
+    Ok(rules)
+}
+
+/// As [`rules_from`], with every option required (a file that records
+/// the rules in full, such as the puzzles').
+pub fn rules_from_all<K: AsRef<str>, V: AsRef<str>>(
+    options: impl IntoIterator<Item = (K, V)>,
+    spelling: OptionSpelling,
+) -> Result<Rules, RulesError> {
+    let options: Vec<(K, V)> = options.into_iter().collect();
+    for option in &RULE_OPTIONS {
+        let name = option.spelled(spelling);
+        if !options.iter().any(|(given, _)| given.as_ref() == name) {
+            return Err(RulesError::Missing(name));
+        }
+    }
+    rules_from(options, spelling)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,5 +440,41 @@ mod tests {
             assert_eq!(text.matches('w').count(), 60);
             assert_eq!(text.matches('b').count(), 60);
         }
+    }
+
+    #[test]
+    fn rule_options_are_read_once_in_any_spelling() {
+        let jump = Rules {
+            ka_entry: KaEntry::Jump,
+            ..Rules::default()
+        };
+        assert_eq!(
+            rules_from([("Ka Entry", "jump")], OptionSpelling::Name),
+            Ok(jump)
+        );
+        assert_eq!(
+            rules_from([("ka_entry", "jump")], OptionSpelling::Field),
+            Ok(jump)
+        );
+        assert_eq!(
+            rules_from([("ka-entry", "jump")], OptionSpelling::Flag),
+            Ok(jump)
+        );
+        let unknown = rules_from([("ka entry", "jump")], OptionSpelling::Field).unwrap_err();
+        assert_eq!(
+            unknown.to_string(),
+            "there is no rule option 'ka entry' (the options are pattern, ka_entry, second_column, centre)"
+        );
+        assert!(matches!(
+            rules_from([("centre", "shut")], OptionSpelling::Field),
+            Err(RulesError::Value {
+                option: "centre",
+                ..
+            })
+        ));
+        assert_eq!(
+            rules_from_all([("pattern", "1")], OptionSpelling::Field),
+            Err(RulesError::Missing("ka_entry"))
+        );
     }
 }

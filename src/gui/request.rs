@@ -16,6 +16,7 @@ use super::game::GameError;
 use super::mode::{Mode, ModeName};
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
+use crate::rules::{OptionSpelling, RulesError, rules_from};
 use crate::rules::{OptionValueError, Rules};
 
 /// Bounds of the settings the page may choose.
@@ -371,20 +372,21 @@ fn mode_of(message: &Value) -> Result<Mode, RequestError> {
 /// The rules of a `new` message (defaults for what is left out), each
 /// option set as the protocol's `setoption` sets it.
 fn rules_of(value: &Value) -> Result<Rules, RequestError> {
-    let mut rules = Rules::default();
+    let mut given = Vec::new();
     for option in &RULE_OPTIONS {
         let field = option.field;
         match &value[field] {
             Value::Null => {}
-            Value::String(text) => {
-                rules = option
-                    .apply(rules, text)
-                    .map_err(|e| bad(field, FieldProblem::Rule(e)))?;
-            }
+            Value::String(text) => given.push((field, text.as_str())),
             _ => return Err(bad(field, FieldProblem::NotString)),
         }
     }
-    Ok(rules)
+    rules_from(given, OptionSpelling::Field).map_err(|error| match error {
+        RulesError::Value { option, source } => bad(option, FieldProblem::Rule(source)),
+        // Only the table's own fields are read above, so no name is
+        // unknown or missing.
+        RulesError::Unknown { .. } | RulesError::Missing(_) => bad("rules", FieldProblem::Missing),
+    })
 }
 
 #[cfg(test)]

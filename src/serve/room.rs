@@ -15,7 +15,7 @@ use crate::gui::message::{BoardState, ClockState, Over, OverReason};
 use crate::outcome::{Status, player_title};
 use crate::position::Player;
 use crate::record::{Ending, GameResult, Record, Scoresheet, Termination};
-use crate::rules::{RULE_OPTIONS, Rules};
+use crate::rules::{OptionSpelling, Rules, rules_from};
 
 /// A room's clock: minutes each and seconds added per move.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
@@ -243,17 +243,7 @@ pub struct Room {
 /// The rules of a page's `rules` map (page field to value; missing ones
 /// keep their defaults).
 pub fn rules_of(map: &BTreeMap<String, String>) -> Result<Rules, RoomError> {
-    let mut rules = Rules::default();
-    for (field, value) in map {
-        let option = RULE_OPTIONS
-            .iter()
-            .find(|option| option.field == field)
-            .ok_or_else(|| RoomError::Rules(format!("there is no rule option '{field}'")))?;
-        rules = option
-            .apply(rules, value)
-            .map_err(|error| RoomError::Rules(error.to_string()))?;
-    }
-    Ok(rules)
+    rules_from(map, OptionSpelling::Field).map_err(|error| RoomError::Rules(error.to_string()))
 }
 
 /// Whether two secrets are equal, looking at every byte whatever the

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::notation::{PositionError, parse_move, parse_position};
 use crate::position::Position;
-use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
+use crate::rules::{OptionSpelling, RULE_OPTIONS, Rules, RulesError, rules_from};
 
 pub mod make;
 pub mod solve;
@@ -83,15 +83,10 @@ pub enum EntryError {
         line: usize,
         source: serde_json::Error,
     },
-    /// A rule option that is none of the engine's.
+    /// A rule option that is none of the engine's, or a value it does
+    /// not take.
     #[error("line {line}: {source}")]
-    Option {
-        line: usize,
-        source: OptionValueError,
-    },
-    /// An unknown rule option name.
-    #[error("line {line}: '{name}' is no rule option")]
-    OptionName { line: usize, name: String },
+    Rules { line: usize, source: RulesError },
     /// A position string that does not parse.
     #[error("line {line}: {source}")]
     Position { line: usize, source: PositionError },
@@ -105,18 +100,8 @@ pub enum EntryError {
 
 impl Entry {
     /// The entry's rules.
-    pub fn rules(&self) -> Result<Rules, (String, Option<OptionValueError>)> {
-        let mut rules = Rules::default();
-        for (name, value) in &self.options {
-            let option = RULE_OPTIONS
-                .iter()
-                .find(|option| option.name == name)
-                .ok_or((name.clone(), None))?;
-            rules = option
-                .apply(rules, value)
-                .map_err(|error| (name.clone(), Some(error)))?;
-        }
-        Ok(rules)
+    pub fn rules(&self) -> Result<Rules, RulesError> {
+        rules_from(&self.options, OptionSpelling::Name)
     }
 
     /// The entry's position.
@@ -145,10 +130,9 @@ pub fn read(text: &str) -> Result<Vec<Entry>, EntryError> {
         }
         let entry: Entry =
             serde_json::from_str(raw).map_err(|source| EntryError::Json { line, source })?;
-        let rules = entry.rules().map_err(|(name, error)| match error {
-            Some(source) => EntryError::Option { line, source },
-            None => EntryError::OptionName { line, name },
-        })?;
+        let rules = entry
+            .rules()
+            .map_err(|source| EntryError::Rules { line, source })?;
         let position = entry
             .parsed_position()
             .map_err(|source| EntryError::Position { line, source })?;
@@ -216,7 +200,7 @@ mod tests {
         entry.options.insert("Centre".into(), "middle".into());
         let error = read(&line_of(&entry)).expect_err("a bad rule value is refused");
         assert!(
-            matches!(error, EntryError::Option { line: 1, .. }),
+            matches!(error, EntryError::Rules { line: 1, .. }),
             "{error}"
         );
         let error = read("{not json").expect_err("junk is refused");

@@ -8,7 +8,7 @@ use pasang::movegen::legal_moves;
 use pasang::notation::{MoveError, PositionError, format_position, parse_position, start_position};
 use pasang::position::Player;
 use pasang::record::Game;
-use pasang::rules::{OptionValueError, RULE_OPTIONS, Rules};
+use pasang::rules::{OptionSpelling, RULE_OPTIONS, RulesError, rules_from};
 
 /// Why a board call failed; the board is unchanged after one.
 #[derive(Debug, thiserror::Error)]
@@ -17,12 +17,10 @@ enum BoardError {
     Position(#[from] PositionError),
     #[error("{0}")]
     Move(#[from] MoveError),
-    #[error("unknown rule option '{0}'")]
-    UnknownOption(String),
     #[error("rule option line '{0}' is not Name=value")]
     OptionSyntax(String),
     #[error("{0}")]
-    OptionValue(#[from] OptionValueError),
+    Rules(#[from] RulesError),
     #[error("no move to undo")]
     NothingToUndo,
     #[error("unknown board call '{0}'")]
@@ -45,17 +43,14 @@ impl Board {
     fn new(spec: &str) -> Result<Board, BoardError> {
         let mut lines = spec.lines();
         let position_text = lines.next().unwrap_or("").trim().to_string();
-        let mut rules = Rules::default();
+        let mut options = Vec::new();
         for line in lines.filter(|line| !line.trim().is_empty()) {
             let (name, value) = line
                 .split_once('=')
                 .ok_or_else(|| BoardError::OptionSyntax(line.to_string()))?;
-            let option = RULE_OPTIONS
-                .iter()
-                .find(|option| option.name == name.trim())
-                .ok_or_else(|| BoardError::UnknownOption(name.trim().to_string()))?;
-            rules = option.apply(rules, value.trim())?;
+            options.push((name.trim(), value.trim()));
         }
+        let rules = rules_from(options, OptionSpelling::Name)?;
         let start = if position_text.is_empty() || position_text == "startpos" {
             start_position(rules.pattern)
         } else {
@@ -239,7 +234,7 @@ mod tests {
         assert_eq!(board.call("status").unwrap(), "none");
         assert!(matches!(
             Board::new("\nKa Entry=sideways"),
-            Err(BoardError::OptionValue(_))
+            Err(BoardError::Rules(_))
         ));
         assert!(matches!(
             Board::new("not a position"),

@@ -311,8 +311,16 @@ pub fn serve(listener: TcpListener, shared: Arc<Shared>) {
 fn handle(mut stream: TcpStream, shared: &Shared) {
     let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let request = http::read_head(&mut stream)
-        .and_then(|head| http::parse_with_origin(&head, shared.origin.as_deref()));
+    let head = http::read_head(&mut stream);
+    if let Ok(head) = &head
+        && let Some(check) = protocol::check_request(head)
+    {
+        if let Err(error) = ws_check(&mut stream, shared, &check) {
+            log::debug!("connection ended: {error}");
+        }
+        return;
+    }
+    let request = head.and_then(|head| http::parse_with_origin(&head, shared.origin.as_deref()));
     let result = match request {
         Ok(request) => match request.route {
             Route::File(kind, body) => {
@@ -362,6 +370,40 @@ fn admit(shared: &Shared, address: Option<IpAddr>) -> Result<(), HttpError> {
         *count += 1;
     }
     Ok(())
+}
+
+/// Answers `GET /ws-check?room=CODE` (see [`protocol::CheckAnswer`]):
+/// what a page whose socket failed asks, since the browser hides the
+/// status of a refused upgrade. Counts nothing and changes nothing.
+fn ws_check(
+    stream: &mut TcpStream,
+    shared: &Shared,
+    check: &protocol::CheckRequest,
+) -> std::io::Result<()> {
+    let address = stream.peer_addr().map(|a| a.ip()).ok();
+    let limits = &shared.limits;
+    let why = if shared.connections.load(Ordering::SeqCst) >= limits.max_connections {
+        Some("busy")
+    } else if address.is_some_and(|a| {
+        lock(&shared.addresses).get(&a).copied().unwrap_or(0) >= limits.per_address
+    }) {
+        Some("address")
+    } else {
+        None
+    };
+    let answer = protocol::CheckAnswer {
+        origin: protocol::expected_origin(shared.origin.as_deref(), check.host.as_deref()),
+        admitted: why.is_none(),
+        why,
+        room: check
+            .room
+            .as_ref()
+            .map(|code| lock(&shared.rooms).contains_key(code)),
+        server: super::server_id(),
+    };
+    let body = serde_json::to_string(&answer).unwrap_or_default();
+    let kind = "application/json; charset=utf-8";
+    http::respond(stream, (200, "OK"), kind, &body, check.head_only)
 }
 
 fn release(shared: &Shared, address: Option<IpAddr>) {
@@ -514,7 +556,7 @@ impl Connection {
                         }
                     }
                 };
-                let code = random_code();
+                let code = super::new_room_code();
                 let token = random_code();
                 let event = Event::Open {
                     rules,

@@ -280,6 +280,19 @@ fn the_end_of_a_room_game_offers_only_what_the_room_server_serves() {
            .filter(e => e.getClientRects().length).map(e => e.id || e.dataset.mode)",
     );
     assert_eq!(offered, json!(["friend-mode", "flip"]));
+    // The game's record, from the room, for a review elsewhere.
+    page.wait_for(&shown("#room-record"), 10);
+    let href = page.eval("document.querySelector('#room-record').getAttribute('href')");
+    let record = get(&server.address, href.as_str().unwrap());
+    assert!(
+        record.contains("[Event \"pasang serve\"]") && record.contains("resignation"),
+        "{href}: {record}"
+    );
+    let missing = common::http_answer(
+        &server.address,
+        "GET /record?room=../../etc/passwd&game=1 HTTP/1.1\r\nHost: x\r\n\r\n",
+    );
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
 }
 
 /// Fails on a88ce43: a move typed while the room's socket was down was

@@ -258,20 +258,34 @@ impl ServerMessage {
     }
 }
 
-/// A request for `GET /ws-check`: what a page asks when its socket
-/// failed, since a browser hides the HTTP status of a refused upgrade.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
+/// What a room server answers beside the page's files and `/ws`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum OwnRoute {
+    /// `/ws-check`: what a page asks when its socket failed, since a
+    /// browser hides the HTTP status of a refused upgrade.
+    Check,
+    /// `/record?room=CODE&game=N`: a finished game's record.
+    Record,
+}
+
+/// A request for one of [`OwnRoute`]s.
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct CheckRequest {
+    /// Which.
+    pub route: OwnRoute,
     /// Whether only the head is asked for.
     pub head_only: bool,
     /// The `Host` header, if any.
     pub host: Option<String>,
     /// The `room` argument, if any.
     pub room: Option<String>,
+    /// The `game` argument, if any.
+    pub game: Option<String>,
 }
 
-/// Reads a request head as a `/ws-check` request; `None` for any other
-/// request (or one that does not parse: the page's server answers it).
+/// Reads a request head as a request for one of [`OwnRoute`]s; `None`
+/// for any other request (or one that does not parse: the page's server
+/// answers it).
 pub fn check_request(head: &[u8]) -> Option<CheckRequest> {
     let mut headers = [httparse::EMPTY_HEADER; 64];
     let mut request = httparse::Request::new(&mut headers);
@@ -285,9 +299,11 @@ pub fn check_request(head: &[u8]) -> Option<CheckRequest> {
     };
     let target = request.path?;
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    if path != "/ws-check" {
-        return None;
-    }
+    let route = match path {
+        "/ws-check" => OwnRoute::Check,
+        "/record" => OwnRoute::Record,
+        _ => return None,
+    };
     let host = request
         .headers
         .iter()
@@ -295,15 +311,32 @@ pub fn check_request(head: &[u8]) -> Option<CheckRequest> {
         .map(|h| String::from_utf8_lossy(h.value).trim().to_string());
     // Room codes are URL-safe: no decoding is needed, and a code that
     // needs it is no room's.
-    let room = query
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("room="))
-        .map(str::to_string);
+    let argument = |name: &str| {
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+            .map(str::to_string)
+    };
     Some(CheckRequest {
+        route,
         head_only,
         host,
-        room,
+        room: argument("room"),
+        game: argument("game"),
     })
+}
+
+/// The file name of a finished game's record, `CODE-N.pgn`, if `room`
+/// can be a room's code (URL-safe letters, at most 64) and `game` a
+/// game's number: nothing else reaches the disk.
+pub fn record_name(room: Option<&str>, game: Option<&str>) -> Option<String> {
+    let room = room?;
+    let safe = (1..=64).contains(&room.len())
+        && room
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    let game: u32 = game?.parse().ok()?;
+    (safe && game > 0).then(|| format!("{room}-{game}.pgn"))
 }
 
 /// The origin a page's socket must come from: `--origin` where given,
@@ -349,11 +382,28 @@ mod tests {
         assert_eq!(
             check,
             Some(CheckRequest {
+                route: OwnRoute::Check,
                 head_only: false,
                 host: Some("h:81".into()),
-                room: Some("a-XY_z".into())
+                room: Some("a-XY_z".into()),
+                game: None,
             })
         );
+        let record = check_request(b"GET /record?room=a-X&game=2 HTTP/1.1\r\n\r\n").unwrap();
+        assert_eq!(record.route, OwnRoute::Record);
+        assert_eq!(
+            record_name(record.room.as_deref(), record.game.as_deref()).as_deref(),
+            Some("a-X-2.pgn")
+        );
+        for (room, game) in [
+            ("../x", "1"),
+            ("a", "0"),
+            ("a", "x"),
+            ("a.b", "1"),
+            ("", "1"),
+        ] {
+            assert_eq!(record_name(Some(room), Some(game)), None, "{room} {game}");
+        }
         assert_eq!(
             check_request(b"GET /ws-check HTTP/1.1\r\n\r\n")
                 .unwrap()

@@ -315,7 +315,11 @@ fn handle(mut stream: TcpStream, shared: &Shared) {
     if let Ok(head) = &head
         && let Some(check) = protocol::check_request(head)
     {
-        if let Err(error) = ws_check(&mut stream, shared, &check) {
+        let answered = match check.route {
+            protocol::OwnRoute::Check => ws_check(&mut stream, shared, &check),
+            protocol::OwnRoute::Record => record(&mut stream, shared, &check),
+        };
+        if let Err(error) = answered {
             log::debug!("connection ended: {error}");
         }
         return;
@@ -404,6 +408,36 @@ fn ws_check(
     let body = serde_json::to_string(&answer).unwrap_or_default();
     let kind = "application/json; charset=utf-8";
     http::respond(stream, (200, "OK"), kind, &body, check.head_only)
+}
+
+/// Answers `GET /record?room=CODE&game=N`: the finished game's record
+/// from the records folder (what a room's page saves), or 404.
+fn record(
+    stream: &mut TcpStream,
+    shared: &Shared,
+    check: &protocol::CheckRequest,
+) -> std::io::Result<()> {
+    let text = protocol::record_name(check.room.as_deref(), check.game.as_deref())
+        .and_then(|name| std::fs::read_to_string(shared.records.join(name)).ok());
+    match text {
+        Some(text) => http::respond(
+            stream,
+            (200, "OK"),
+            "text/plain; charset=utf-8",
+            &text,
+            check.head_only,
+        ),
+        None => {
+            let body = "no such record: a game's record is there once the game is over\n";
+            http::respond(
+                stream,
+                (404, "Not Found"),
+                "text/plain; charset=utf-8",
+                body,
+                false,
+            )
+        }
+    }
 }
 
 fn release(shared: &Shared, address: Option<IpAddr>) {

@@ -1232,6 +1232,13 @@ function renderRoom() {
   const over = Boolean(state && state.over);
   $("resign").hidden = !player || over || !presence.south_taken || !presence.north_taken;
   $("rematch").hidden = !player || !over;
+  // The finished game's record, from the server's records, for a review
+  // in pasang gui or any reader of the project's records.
+  $("room-record").hidden = !over;
+  if (over) {
+    $("room-record").href = `/record?room=${encodeURIComponent(room.code)}&game=${room.game}`;
+    $("room-record").download = `pasang-${room.code}-${room.game}.pgn`;
+  }
   const mine = room.rematch[room.seat === "south" ? 0 : 1];
   const theirs = room.rematch[room.seat === "south" ? 1 : 0];
   $("rematch").textContent = mine ? t("rematchOffered") : theirs ? t("rematchAccept") : t("rematch");

@@ -1,8 +1,11 @@
 //! Who may connect: every accepted socket is counted, in all and by its
 //! address, before a thread is started for it, and released when it
-//! closes ([`Ticket`]'s drop). IPv6 addresses count by their /64 (one
-//! household or host has a whole /64), and behind a trusted reverse
-//! proxy the client's own address (`X-Real-IP`) is the one counted.
+//! closes ([`Ticket`]'s drop). An address may hold `per_address` room
+//! sockets, and [`HEAD_SLACK`] sockets more for a page's files and heads
+//! in progress (a page loads several files at once). IPv6 addresses
+//! count by their /64 (one household or host has a whole /64), and
+//! behind a trusted reverse proxy the client's own address (`X-Real-IP`)
+//! is the one counted.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -11,20 +14,34 @@ use std::sync::{Arc, Mutex};
 
 use crate::gui::http::HttpError;
 
+/// Sockets an address may hold beyond its room sockets: a page's files
+/// load a few at a time, and a head takes at most 10 s to arrive.
+pub const HEAD_SLACK: usize = 16;
+
+/// What a place in the counts is for.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Place {
+    /// Any socket, from its accept.
+    Socket,
+    /// A room's WebSocket, from its upgrade.
+    Room,
+}
+
 /// The counts and their limits.
 pub struct Admission {
     max_total: usize,
     per_address: usize,
     trusted: Vec<IpAddr>,
     total: AtomicUsize,
-    by_address: Mutex<HashMap<IpAddr, usize>>,
+    /// Sockets and room sockets by address.
+    by_address: Mutex<HashMap<IpAddr, [usize; 2]>>,
 }
 
 /// One admitted socket's place in the counts; dropping it gives the
 /// place back.
 pub struct Ticket {
     admission: Arc<Admission>,
-    counted: Vec<IpAddr>,
+    counted: Vec<(IpAddr, Place)>,
     client: Option<IpAddr>,
 }
 
@@ -72,9 +89,22 @@ impl Admission {
         if let Some(peer) = peer.map(group)
             && !self.trusted.contains(&peer)
         {
-            ticket.count(peer)?;
+            ticket.count(peer, Place::Socket)?;
         }
         Ok(ticket)
+    }
+
+    /// Why a room socket from the client of `ticket` would be refused
+    /// now (`busy`, `address`), if it would: the ticket's own place is
+    /// not counted against it.
+    pub fn would_refuse(&self, ticket: &Ticket) -> Option<&'static str> {
+        if self.total.load(Ordering::SeqCst).saturating_sub(1) >= self.max_total {
+            return Some("busy");
+        }
+        let client = ticket.client?;
+        let counts = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        let rooms = counts.get(&client).map_or(0, |count| count[1]);
+        (rooms >= self.per_address).then_some("address")
     }
 
     fn is_trusted(&self, peer: IpAddr) -> bool {
@@ -83,17 +113,19 @@ impl Admission {
 }
 
 impl Ticket {
-    /// The client behind a trusted proxy, as its `X-Real-IP` names it:
-    /// counted by that address from now on.
-    pub fn behind_proxy(&mut self, real_ip: Option<IpAddr>) -> Result<(), HttpError> {
-        let (Some(peer), Some(real)) = (self.client, real_ip) else {
-            return Ok(());
-        };
-        if !self.admission.is_trusted(peer) || !self.counted.is_empty() {
-            return Ok(());
+    /// The socket becomes a room's: counted against its client's room
+    /// sockets (behind a trusted proxy, the client its `X-Real-IP`
+    /// names), or refused.
+    pub fn upgrade(&mut self, real_ip: Option<IpAddr>) -> Result<(), HttpError> {
+        if let (Some(peer), Some(real)) = (self.client, real_ip)
+            && self.admission.is_trusted(peer)
+        {
+            self.client = Some(group(real));
         }
-        self.client = Some(group(real));
-        self.count(group(real))
+        match self.client {
+            Some(client) => self.count(client, Place::Room),
+            None => Ok(()),
+        }
     }
 
     /// The address the client counts as (its group), if known.
@@ -101,19 +133,23 @@ impl Ticket {
         self.client
     }
 
-    fn count(&mut self, address: IpAddr) -> Result<(), HttpError> {
-        let limit = self.admission.per_address;
+    fn count(&mut self, address: IpAddr, place: Place) -> Result<(), HttpError> {
+        let per_address = self.admission.per_address;
+        let (index, limit) = match place {
+            Place::Socket => (0, per_address + HEAD_SLACK),
+            Place::Room => (1, per_address),
+        };
         let mut counts = self
             .admission
             .by_address
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         let count = counts.entry(address).or_default();
-        if *count >= limit {
-            return Err(HttpError::TooManyFromAddress(limit));
+        if count[index] >= limit {
+            return Err(HttpError::TooManyFromAddress(per_address));
         }
-        *count += 1;
-        self.counted.push(address);
+        count[index] += 1;
+        self.counted.push((address, place));
         Ok(())
     }
 }
@@ -129,10 +165,10 @@ impl Drop for Ticket {
             .by_address
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        for address in &self.counted {
+        for (address, place) in &self.counted {
             if let Some(count) = counts.get_mut(address) {
-                *count -= 1;
-                if *count == 0 {
+                count[usize::from(*place == Place::Room)] -= 1;
+                if *count == [0, 0] {
                     counts.remove(address);
                 }
             }
@@ -157,33 +193,46 @@ mod tests {
 
     #[test]
     fn limits_hold_and_places_come_back() {
-        let admission = Arc::new(Admission::new(3, 2, vec![ip("127.0.0.1")]));
-        let a = admission.admit(Some(ip("2001:db8::1"))).unwrap();
-        let b = admission.admit(Some(ip("2001:db8::2"))).unwrap();
+        let admission = Arc::new(Admission::new(40, 2, vec![ip("127.0.0.1")]));
+        // Sockets: the room sockets allowed and the slack; room sockets:
+        // the limit.
+        let mut held: Vec<Ticket> = (0..2 + HEAD_SLACK)
+            .map(|i| {
+                admission
+                    .admit(Some(ip(&format!("2001:db8::{i}"))))
+                    .unwrap()
+            })
+            .collect();
         assert!(matches!(
-            admission.admit(Some(ip("2001:db8::3"))),
+            admission.admit(Some(ip("2001:db8::99"))),
             Err(HttpError::TooManyFromAddress(2))
         ));
-        let c = admission.admit(Some(ip("10.0.0.1"))).unwrap();
+        held[0].upgrade(None).unwrap();
+        held[1].upgrade(None).unwrap();
+        assert_eq!(admission.would_refuse(&held[2]), Some("address"));
+        assert!(held[2].upgrade(None).is_err());
+        drop(held);
+        let busy = Arc::new(Admission::new(1, 2, Vec::new()));
+        let only = busy.admit(Some(ip("10.0.0.1"))).unwrap();
         assert!(matches!(
-            admission.admit(Some(ip("10.0.0.2"))),
-            Err(HttpError::Busy(3))
+            busy.admit(Some(ip("10.0.0.2"))),
+            Err(HttpError::Busy(1))
         ));
-        drop((a, b, c));
+        drop(only);
         // Behind the trusted proxy each client counts by its own address.
         let mut tickets = Vec::new();
         for _ in 0..2 {
             let mut ticket = admission.admit(Some(ip("127.0.0.1"))).unwrap();
-            ticket.behind_proxy(Some(ip("192.0.2.7"))).unwrap();
+            ticket.upgrade(Some(ip("192.0.2.7"))).unwrap();
             assert_eq!(ticket.client(), Some(ip("192.0.2.7")));
             tickets.push(ticket);
         }
         let mut third = admission.admit(Some(ip("127.0.0.1"))).unwrap();
-        assert!(third.behind_proxy(Some(ip("192.0.2.7"))).is_err());
+        assert!(third.upgrade(Some(ip("192.0.2.7"))).is_err());
         // An untrusted peer's X-Real-IP is not believed.
         drop((tickets, third));
         let mut direct = admission.admit(Some(ip("10.0.0.9"))).unwrap();
-        direct.behind_proxy(Some(ip("192.0.2.7"))).unwrap();
+        direct.upgrade(Some(ip("192.0.2.7"))).unwrap();
         assert_eq!(direct.client(), Some(ip("10.0.0.9")));
     }
 }

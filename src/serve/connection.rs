@@ -239,7 +239,7 @@ impl Connection {
                         }
                     }
                 };
-                let code = random_code();
+                let code = super::new_room_code();
                 let token = random_code();
                 let event = Event::Open {
                     rules,

@@ -25,9 +25,9 @@ pub mod protocol;
 pub mod room;
 mod server;
 
-use std::net::{IpAddr, TcpListener};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, UdpSocket};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use clap::Args;
 
@@ -81,6 +81,45 @@ pub struct ServeArgs {
     /// second.
     #[arg(long, default_value_t = 1, hide = true, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     clock_speed: u64,
+    /// This server's name among several behind one reverse proxy: 1 to
+    /// 16 lowercase letters and digits. New rooms' codes start with it
+    /// and a dash (`a-...`), so the proxy routes a room to its server.
+    #[arg(long, value_name = "ID", value_parser = parse_server_id)]
+    server_id: Option<String>,
+}
+
+/// Checks `--server-id`: short, and safe in an address and a regular
+/// expression of the proxy's.
+fn parse_server_id(text: &str) -> Result<String, String> {
+    let good = (1..=16).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if good {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "'{text}' is not a server id: use 1 to 16 lowercase letters and digits (such as a, b, s1)"
+        ))
+    }
+}
+
+/// The server's id, set once at start (`--server-id`).
+static SERVER_ID: OnceLock<String> = OnceLock::new();
+
+/// The server's id, if it has one.
+pub fn server_id() -> Option<String> {
+    SERVER_ID.get().cloned()
+}
+
+/// A new room's code: 128 random bits, after the server's id and a dash
+/// where it has one (`a-...`), so that a proxy in front of several
+/// servers routes the room by its code.
+pub fn new_room_code() -> String {
+    match SERVER_ID.get() {
+        Some(id) => format!("{id}-{}", server::random_code()),
+        None => server::random_code(),
+    }
 }
 
 /// Why the server could not start.
@@ -104,6 +143,9 @@ pub enum ServeError {
 /// serves until the process is killed. A second server on a port or a
 /// data folder in use stops before it reads or writes anything there.
 pub fn run(args: &ServeArgs) -> Result<std::process::ExitCode, ServeError> {
+    if let Some(id) = &args.server_id {
+        let _ = SERVER_ID.set(id.clone());
+    }
     let listener =
         TcpListener::bind(&args.listen).map_err(|e| ServeError::Bind(args.listen.clone(), e))?;
     let local = listener
@@ -124,11 +166,19 @@ pub fn run(args: &ServeArgs) -> Result<std::process::ExitCode, ServeError> {
         args.origin.clone(),
         ServerTime::new(args.clock_speed),
     )?;
+    // An unspecified address (0.0.0.0, ::) is no address to open: the
+    // first line names this machine's loopback, the next ones the
+    // addresses others on the network can use.
+    let shown = usable_addresses(local);
     println!(
-        "pasang serve: open http://{local}/ (rooms: {} open, data in {}; Ctrl-C stops)",
+        "pasang serve: open http://{}/ (rooms: {} open, data in {}; Ctrl-C stops)",
+        shown[0],
         shared.room_count(),
         args.data.display()
     );
+    for other in &shown[1..] {
+        println!("pasang serve: on this network: http://{other}/");
+    }
     server::serve(listener, Arc::new(shared));
     drop(folder);
     Ok(std::process::ExitCode::SUCCESS)
@@ -195,5 +245,88 @@ mod descriptors {
     #[cfg(not(unix))]
     fn raise_to(wanted: u64) -> std::io::Result<u64> {
         Ok(wanted)
+    }
+}
+
+/// The addresses a person can open for a server listening on `local`:
+/// `local` itself, or for an unspecified address the loopback first, then
+/// this machine's other addresses of that family.
+fn usable_addresses(local: SocketAddr) -> Vec<SocketAddr> {
+    if !local.ip().is_unspecified() {
+        return vec![local];
+    }
+    let v4 = local.is_ipv4();
+    let loopback: IpAddr = if v4 {
+        Ipv4Addr::LOCALHOST.into()
+    } else {
+        Ipv6Addr::LOCALHOST.into()
+    };
+    let mut shown = vec![SocketAddr::new(loopback, local.port())];
+    for ip in machine_addresses() {
+        let address = SocketAddr::new(ip, local.port());
+        if ip.is_ipv4() == v4 && !ip.is_loopback() && !shown.contains(&address) {
+            shown.push(address);
+        }
+    }
+    shown
+}
+
+/// This machine's IPv4 addresses, without a crate for it: the one a
+/// datagram to a documentation address would leave from (connecting a UDP
+/// socket sends nothing), and on Linux the local addresses the kernel
+/// lists in /proc/net/fib_trie.
+fn machine_addresses() -> Vec<IpAddr> {
+    let mut found = Vec::new();
+    let outgoing = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))
+        .and_then(|socket| {
+            socket.connect((Ipv4Addr::new(192, 0, 2, 1), 9))?;
+            socket.local_addr()
+        })
+        .map(|address| address.ip());
+    if let Ok(ip) = outgoing
+        && !ip.is_unspecified()
+    {
+        found.push(ip);
+    }
+    // "|-- 192.168.1.5" followed by "/32 host LOCAL" names a local address.
+    let trie = std::fs::read_to_string("/proc/net/fib_trie").unwrap_or_default();
+    let mut last: Option<IpAddr> = None;
+    for line in trie.lines() {
+        let line = line.trim();
+        if let Some(ip) = line.strip_prefix("|-- ") {
+            last = ip.parse().ok();
+        } else if line.starts_with("/32 host LOCAL")
+            && let Some(ip) = last
+            && !found.contains(&ip)
+        {
+            found.push(ip);
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_ids_are_short_and_url_safe() {
+        assert_eq!(parse_server_id("a").unwrap(), "a");
+        assert_eq!(parse_server_id("s12").unwrap(), "s12");
+        for bad in ["", "A", "a-b", "a/b", "seventeen-letters", "é"] {
+            let error = parse_server_id(bad).unwrap_err();
+            assert!(error.contains("server id"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn an_unspecified_address_is_shown_as_usable_ones() {
+        let shown = usable_addresses("0.0.0.0:8081".parse().unwrap());
+        assert_eq!(shown[0], "127.0.0.1:8081".parse().unwrap());
+        assert!(shown.iter().all(|a| !a.ip().is_unspecified()));
+        let one = "192.168.1.5:80".parse().unwrap();
+        assert_eq!(usable_addresses(one), vec![one]);
+        let v6 = usable_addresses("[::]:80".parse().unwrap());
+        assert_eq!(v6[0], "[::1]:80".parse().unwrap());
     }
 }

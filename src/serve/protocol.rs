@@ -271,9 +271,175 @@ impl ServerMessage {
     }
 }
 
+/// What a room server answers beside the page's files and `/ws`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum OwnRoute {
+    /// `/ws-check`: what a page asks when its socket failed, since a
+    /// browser hides the HTTP status of a refused upgrade.
+    Check,
+    /// `/record?room=CODE&game=N`: a finished game's record.
+    Record,
+}
+
+/// A request for one of [`OwnRoute`]s.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct CheckRequest {
+    /// Which.
+    pub route: OwnRoute,
+    /// Whether only the head is asked for.
+    pub head_only: bool,
+    /// The `Host` header, if any.
+    pub host: Option<String>,
+    /// The `room` argument, if any.
+    pub room: Option<String>,
+    /// The `game` argument, if any.
+    pub game: Option<String>,
+}
+
+/// Reads a request head as a request for one of [`OwnRoute`]s; `None`
+/// for any other request (or one that does not parse: the page's server
+/// answers it).
+pub fn check_request(head: &[u8]) -> Option<CheckRequest> {
+    let mut headers = [httparse::EMPTY_HEADER; 64];
+    let mut request = httparse::Request::new(&mut headers);
+    if !matches!(request.parse(head), Ok(httparse::Status::Complete(_))) {
+        return None;
+    }
+    let head_only = match request.method? {
+        "GET" => false,
+        "HEAD" => true,
+        _ => return None,
+    };
+    let target = request.path?;
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let route = match path {
+        "/ws-check" => OwnRoute::Check,
+        "/record" => OwnRoute::Record,
+        _ => return None,
+    };
+    let host = request
+        .headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("host"))
+        .map(|h| String::from_utf8_lossy(h.value).trim().to_string());
+    // Room codes are URL-safe: no decoding is needed, and a code that
+    // needs it is no room's.
+    let argument = |name: &str| {
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+            .map(str::to_string)
+    };
+    Some(CheckRequest {
+        route,
+        head_only,
+        host,
+        room: argument("room"),
+        game: argument("game"),
+    })
+}
+
+/// The file name of a finished game's record, `CODE-N.pgn`, if `room`
+/// can be a room's code (URL-safe letters, at most 64) and `game` a
+/// game's number: nothing else reaches the disk.
+pub fn record_name(room: Option<&str>, game: Option<&str>) -> Option<String> {
+    let room = room?;
+    let safe = (1..=64).contains(&room.len())
+        && room
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    let game: u32 = game?.parse().ok()?;
+    (safe && game > 0).then(|| format!("{room}-{game}.pgn"))
+}
+
+/// The origin a page's socket must come from: `--origin` where given,
+/// else this server as the `Host` header names it (as
+/// [`crate::gui::http::parse_with_origin`] checks it).
+pub fn expected_origin(origin: Option<&str>, host: Option<&str>) -> Option<String> {
+    match (origin, host) {
+        (Some(origin), _) => Some(origin.trim_end_matches('/').to_string()),
+        (None, Some(host)) => Some(format!("http://{host}")),
+        (None, None) => None,
+    }
+}
+
+/// The answer to `GET /ws-check?room=CODE`: whether a socket from the
+/// asking address would be let in now, and the origin its page must have.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+pub struct CheckAnswer {
+    /// The origin a page's socket must come from (`http://HOST` as this
+    /// request reached the server, or `--origin`).
+    pub origin: Option<String>,
+    /// Whether a socket from this address would be admitted now.
+    pub admitted: bool,
+    /// Why not: `address` (too many from this address, 429), `busy` (too
+    /// many in all, 503).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<&'static str>,
+    /// Whether the room asked about is open on this server (none when no
+    /// room was asked about).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room: Option<bool>,
+    /// This server's id (`--server-id`), if it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_check_request_is_read_and_others_are_left() {
+        let check = check_request(b"GET /ws-check?room=a-XY_z HTTP/1.1\r\nHost: h:81\r\n\r\n");
+        assert_eq!(
+            check,
+            Some(CheckRequest {
+                route: OwnRoute::Check,
+                head_only: false,
+                host: Some("h:81".into()),
+                room: Some("a-XY_z".into()),
+                game: None,
+            })
+        );
+        let record = check_request(b"GET /record?room=a-X&game=2 HTTP/1.1\r\n\r\n").unwrap();
+        assert_eq!(record.route, OwnRoute::Record);
+        assert_eq!(
+            record_name(record.room.as_deref(), record.game.as_deref()).as_deref(),
+            Some("a-X-2.pgn")
+        );
+        for (room, game) in [
+            ("../x", "1"),
+            ("a", "0"),
+            ("a", "x"),
+            ("a.b", "1"),
+            ("", "1"),
+        ] {
+            assert_eq!(record_name(Some(room), Some(game)), None, "{room} {game}");
+        }
+        assert_eq!(
+            check_request(b"GET /ws-check HTTP/1.1\r\n\r\n")
+                .unwrap()
+                .room,
+            None
+        );
+        for other in [
+            &b"GET / HTTP/1.1\r\nHost: h\r\n\r\n"[..],
+            b"POST /ws-check HTTP/1.1\r\n\r\n",
+            b"GET /ws-checks HTTP/1.1\r\n\r\n",
+            b"junk",
+        ] {
+            assert_eq!(check_request(other), None);
+        }
+        assert_eq!(
+            expected_origin(None, Some("h:81")).as_deref(),
+            Some("http://h:81")
+        );
+        assert_eq!(
+            expected_origin(Some("https://x.org/"), Some("h")).as_deref(),
+            Some("https://x.org")
+        );
+    }
 
     #[test]
     fn messages_parse_strictly() {

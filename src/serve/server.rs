@@ -26,7 +26,7 @@ use super::admission::{Admission, Ticket};
 use super::connection;
 use super::journal::{self, Entry, Journal};
 use super::outbound::{Outbound, text_frame};
-use super::protocol::{Presence, RequestError, RoomState, SeatName, ServerMessage};
+use super::protocol::{self, Presence, RequestError, RoomState, SeatName, ServerMessage};
 use super::room::{Event, Room, Side};
 use crate::gui::http::{self, HttpError, Route};
 use crate::gui::mode::ModeName;
@@ -498,8 +498,20 @@ impl Refuser {
 /// One HTTP connection: a file, an error, or a room's socket.
 fn handle(mut stream: TcpStream, shared: &Shared, mut ticket: Ticket) {
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let request = http::read_head_within(&mut stream, HEAD_TIMEOUT)
-        .and_then(|head| http::parse_with_origin(&head, shared.origin.as_deref()));
+    let head = http::read_head_within(&mut stream, HEAD_TIMEOUT);
+    if let Ok(head) = &head
+        && let Some(check) = protocol::check_request(head)
+    {
+        let answered = match check.route {
+            protocol::OwnRoute::Check => ws_check(&mut stream, shared, &check, &ticket),
+            protocol::OwnRoute::Record => record(&mut stream, shared, &check),
+        };
+        if let Err(error) = answered {
+            log::debug!("connection ended: {error}");
+        }
+        return;
+    }
+    let request = head.and_then(|head| http::parse_with_origin(&head, shared.origin.as_deref()));
     let result = match request {
         Ok(request) => match request.route {
             Route::File(kind, body) => {
@@ -510,7 +522,7 @@ fn handle(mut stream: TcpStream, shared: &Shared, mut ticket: Ticket) {
                 };
                 http::respond(&mut stream, (200, "OK"), kind, body, request.head_only)
             }
-            Route::WebSocket { key } => match ticket.behind_proxy(request.real_ip) {
+            Route::WebSocket { key } => match ticket.upgrade(request.real_ip) {
                 Err(error) => http::respond_error(&mut stream, &error),
                 Ok(()) => http::accept_websocket(&mut stream, &key)
                     .map(|()| connection::run(stream, shared, ticket.client())),
@@ -520,6 +532,64 @@ fn handle(mut stream: TcpStream, shared: &Shared, mut ticket: Ticket) {
     };
     if let Err(error) = result {
         log::debug!("connection ended: {error}");
+    }
+}
+
+/// Answers `GET /ws-check?room=CODE` (see [`protocol::CheckAnswer`]):
+/// what a page whose socket failed asks, since the browser hides the
+/// status of a refused upgrade. Counts nothing and changes nothing.
+fn ws_check(
+    stream: &mut TcpStream,
+    shared: &Shared,
+    check: &protocol::CheckRequest,
+    ticket: &Ticket,
+) -> std::io::Result<()> {
+    // Whether a socket from this client would be let in now (this
+    // request's own place aside; one over a limit never gets this far,
+    // and its page reads the 429 or 503 itself).
+    let why = shared.admission.would_refuse(ticket);
+    let answer = protocol::CheckAnswer {
+        origin: protocol::expected_origin(shared.origin.as_deref(), check.host.as_deref()),
+        admitted: why.is_none(),
+        why,
+        room: check
+            .room
+            .as_ref()
+            .map(|code| lock(&shared.rooms).contains_key(code)),
+        server: super::server_id(),
+    };
+    let body = serde_json::to_string(&answer).unwrap_or_default();
+    let kind = "application/json; charset=utf-8";
+    http::respond(stream, (200, "OK"), kind, &body, check.head_only)
+}
+
+/// Answers `GET /record?room=CODE&game=N`: the finished game's record
+/// from the records folder (what a room's page saves), or 404.
+fn record(
+    stream: &mut TcpStream,
+    shared: &Shared,
+    check: &protocol::CheckRequest,
+) -> std::io::Result<()> {
+    let text = protocol::record_name(check.room.as_deref(), check.game.as_deref())
+        .and_then(|name| std::fs::read_to_string(shared.records.join(name)).ok());
+    match text {
+        Some(text) => http::respond(
+            stream,
+            (200, "OK"),
+            "text/plain; charset=utf-8",
+            &text,
+            check.head_only,
+        ),
+        None => {
+            let body = "no such record: a game's record is there once the game is over\n";
+            http::respond(
+                stream,
+                (404, "Not Found"),
+                "text/plain; charset=utf-8",
+                body,
+                false,
+            )
+        }
     }
 }
 

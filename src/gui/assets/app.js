@@ -330,10 +330,11 @@ function showCaptures(names) {
 function play(move) {
   selected = null;
   litColumn = null;
-  // In a room a move names its ply: one sent twice (a double tap, a
-  // resend after a reconnect) is refused the second time, not played.
-  if (room && state && Array.isArray(state.moves)) send({ type: "move", move, ply: state.moves.length + 1 });
-  else send({ type: "move", move });
+  if (room) {
+    roomMove(move);
+    return;
+  }
+  send({ type: "move", move });
 }
 
 // A move the person chose, by clicks or typed: in a lesson it is held to
@@ -1103,6 +1104,10 @@ let room = null;          // { code, seat, token, presence, game, rematch, names
 let roomTurn = -1;        // the ply whose turn was last told
 let roomRetry = 0;        // reconnections tried since the last good one
 let roomNamed = false;    // whether the kept name was given to the room
+let roomPending = null;   // a move made while the room's socket was down: { move, ply }, sent when it is back
+let roomLink = "";        // the room's socket: "" (open or opening), "retrying", "refused"
+let roomRefusals = 0;     // refusals in a row that may pass (a limit reached)
+let lobby = false;        // pasang serve's page outside a room: Friend mode's room maker
 const roomKey = (code) => `pasang-room-${code}`;
 // The name this browser's player gives in rooms, kept for the next room.
 const NAME_KEY = "pasang-player-name";
@@ -1119,6 +1124,41 @@ function roomAddress() {
   return roomServer() && params.has("room") && (params.get("mode") || "").toLowerCase() === "friend";
 }
 
+// pasang serve's page outside a room (the printed address, ?mode=friend,
+// or a mode that needs an engine it does not have): the room maker,
+// shown at once, with no game to wait for.
+function startLobby() {
+  lobby = true;
+  document.body.classList.add("friend", "lobby");
+  $("friend").hidden = false;
+  $("room-create").hidden = false;
+  $("status").textContent = t("lobbyStatus");
+  showError();
+}
+
+// What `create` says of the address's clock=M+S and side=: a raw `+`
+// in an address reads as a space, so "3 2" is 3+2 too. Something else
+// is refused, naming the parameter, and no room is made.
+function roomCreateMessage() {
+  const rules = Object.fromEntries(RULE_KEYS.filter((key) => params.has(key)).map((key) => [key, params.get(key)]));
+  const side = (params.get("side") || "random").trim().toLowerCase();
+  const message = { type: "create", rules, side };
+  let good = true;
+  if (!["south", "north", "random"].includes(side)) {
+    addressErrors.push(() => t("addressBadSide", { value: params.get("side") }));
+    good = false;
+  }
+  const text = (params.get("clock") || "").trim();
+  const clock = text.match(/^(\d{1,4})(?:\+|\s+)(\d{1,4})$/);
+  if (clock) {
+    if (Number(clock[1]) > 0 || Number(clock[2]) > 0) message.clock = { minutes: Number(clock[1]), increment: Number(clock[2]) };
+  } else if (text !== "" && text.toLowerCase() !== "none") {
+    addressErrors.push(() => t("addressBadClock", { value: params.get("clock") }));
+    good = false;
+  }
+  return good ? message : null;
+}
+
 // Creates the room (room=new: the address's rule keys, clock=M+S and
 // side=south|north|random) or joins it with the seat's token if this
 // browser has one.
@@ -1127,10 +1167,14 @@ function startRoom() {
   $("room").hidden = false;
   const code = room && room.code ? room.code : params.get("room");
   if (code === "new") {
-    const rules = Object.fromEntries(RULE_KEYS.filter((key) => params.has(key)).map((key) => [key, params.get(key)]));
-    const message = { type: "create", rules, side: params.get("side") || "random" };
-    const clock = (params.get("clock") || "").match(/^(\d+)\+(\d+)$/);
-    if (clock && Number(clock[1]) > 0) message.clock = { minutes: Number(clock[1]), increment: Number(clock[2]) };
+    const message = roomCreateMessage();
+    if (!message) {
+      // Said, and the room maker offered instead.
+      document.body.classList.remove("room");
+      $("room").hidden = true;
+      startLobby();
+      return;
+    }
     send(message);
   } else {
     let token = null;
@@ -1147,6 +1191,9 @@ function onRoomMessage(message) {
   const turned = !room || room.seat !== message.seat;
   room = { ...message, code: message.room };
   roomRetry = 0;
+  roomRefusals = 0;
+  roomLink = "";
+  showConnection("", "");
   if (message.token) {
     try { localStorage.setItem(roomKey(room.code), message.token); } catch (_) { /* no storage */ }
   }
@@ -1189,6 +1236,13 @@ function renderRoom() {
   const over = Boolean(state && state.over);
   $("resign").hidden = !player || over || !presence.south_taken || !presence.north_taken;
   $("rematch").hidden = !player || !over;
+  // The finished game's record, from the server's records, for a review
+  // in pasang gui or any reader of the project's records.
+  $("room-record").hidden = !over;
+  if (over) {
+    $("room-record").href = `/record?room=${encodeURIComponent(room.code)}&game=${room.game}`;
+    $("room-record").download = `pasang-${room.code}-${room.game}.pgn`;
+  }
   const mine = room.rematch[room.seat === "south" ? 0 : 1];
   const theirs = room.rematch[room.seat === "south" ? 1 : 0];
   $("rematch").textContent = mine ? t("rematchOffered") : theirs ? t("rematchAccept") : t("rematch");
@@ -1206,21 +1260,97 @@ function onRoomState() {
     }
     roomTurn = state.moves.length;
   }
+  sendPending();
   renderRoom();
 }
 
-// The connection went (a sleeping phone, a changed network, a restarted
-// server): the page comes back to its seat by itself, more slowly each try.
+// A move in a room: sent with the ply it makes (so that it is never
+// played twice), or, while the socket is down, kept and sent when it is
+// back, and said either way.
+function roomMove(move) {
+  const ply = state ? state.moves.length + 1 : undefined;
+  if (socket && socket.open && !roomLink) {
+    send({ type: "move", move, ply });
+    return;
+  }
+  roomPending = { move, ply };
+  showConnection(roomLink || "retrying", t("roomPendingKept", { move }));
+}
+
+// The kept move, once the room's state is back: sent if the game is
+// where it was made, else said to be not sent.
+function sendPending() {
+  if (!roomPending || !socket || !socket.open) return;
+  const { move, ply } = roomPending;
+  roomPending = null;
+  if (state.moves.length + 1 === ply && state.legal.some((m) => m.move === move)) {
+    send({ type: "move", move, ply });
+  } else {
+    showError.last = () => t("roomPendingDropped", { move });
+    showError();
+  }
+}
+
+// The room's connection in words (#connection, its data-state "retrying"
+// or "refused"; hidden while the socket is fine).
+function showConnection(kind, words) {
+  const node = $("connection");
+  node.dataset.state = kind;
+  node.textContent = words;
+  node.hidden = !words;
+}
+
+// The connection went, or was never let in. A browser hides the status of
+// a refused upgrade, so the page asks the server's /ws-check why: a page
+// of another origin is refused for good (said, not retried); a limit
+// reached may pass (retried slowly, a few times); anything else (a
+// sleeping phone, a changed network, a restarted server) is a plain
+// reconnection, more slowly each try, with no reload needed.
 function roomReconnect() {
-  $("status").textContent = t("roomGone");
-  roomRetry += 1;
-  setTimeout(connect, Math.min(10000, 500 * roomRetry));
+  if (roomLink === "refused") return;
+  const code = room && room.code ? room.code : roomAddress() && params.get("room") !== "new" ? params.get("room") : null;
+  const retry = (kind, key, seconds, values = {}) => {
+    roomLink = kind;
+    const pending = roomPending ? ` ${t("roomPendingKept", { move: roomPending.move })}` : "";
+    showConnection(kind, t(key, { seconds, ...values }) + pending);
+    setTimeout(connect, seconds * 1000);
+  };
+  const plain = () => {
+    roomRetry += 1;
+    retry("retrying", "connRetrying", Math.min(10, Math.ceil(roomRetry / 2)));
+  };
+  const refuse = (words) => {
+    roomLink = "refused";
+    showConnection("refused", words);
+    if (!state && !lobby) $("status").textContent = words;
+  };
+  fetch(`/ws-check${code ? `?room=${encodeURIComponent(code)}` : ""}`, { cache: "no-store" })
+    .then((response) => {
+      // The check itself over a limit: the server counts every socket.
+      if (response.status === 429) return { admitted: false, why: "address" };
+      if (response.status === 503) return { admitted: false, why: "busy" };
+      return response.ok ? response.json() : null;
+    })
+    .then((check) => {
+      if (!check) return plain();
+      if (check.origin && check.origin !== location.origin) {
+        return refuse(t("connOrigin", { server: check.origin, page: location.origin }));
+      }
+      if (code && check.room === false) return refuse(t("room_no_such_room"));
+      if (!check.admitted) {
+        roomRefusals += 1;
+        if (roomRefusals > 8) return refuse(t("connGaveUp", { tries: roomRefusals - 1 }));
+        return retry("retrying", check.why === "address" ? "connAddress" : "connBusy", 15);
+      }
+      return plain();
+    })
+    .catch(plain);
 }
 
 function setUpRoom() {
   $("create-room").onclick = () => {
     const query = new URLSearchParams({ mode: "friend", room: "new" });
-    for (const key of RULE_KEYS) query.set(key, $(key).value);
+    for (const key of RULE_KEYS) if ($(key).value) query.set(key, $(key).value);
     query.set("clock", $("room-clock").value);
     query.set("side", $("room-side").value);
     location.search = `?${query}`;
@@ -1299,7 +1429,8 @@ function renderHint() {
   } else if (state.mode === "review") {
     text = t("hintReview");
   } else if (state.over && state.moves.length && state.cursor === state.moves.length) {
-    text = t("hintOver");
+    // A room server has no engine to review with: the room offers a rematch.
+    text = t(room ? "hintOverRoom" : "hintOver");
   } else if (canMove() && (state.mode !== "play" || state.side === state.person)) {
     const you = state.mode === "play" ? t("yourMove") : t("toMove", { side: t(state.side) });
     // Outside play the page speaks of the side to move, not to the person.
@@ -1326,7 +1457,7 @@ function renderMoves() {
     // Numbered: South's moves, and the first if North made it.
     if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1);
     if (i + 1 === state.cursor) span.classList.add("current");
-    span.onclick = () => send({ type: "goto", ply: i + 1 });
+    span.onclick = () => goto(i + 1);
     list.appendChild(span);
   });
   // The list scrolls to the current move; the page itself does not move
@@ -1814,6 +1945,8 @@ function connect() {
       startRoom();
       return;
     }
+    // Outside a room pasang serve has only the room maker (shown already).
+    if (lobby) return;
     // The address may start a game: ?mode=play&side=north, ?mode=analyse&position=...
     // Each part carries a tag, so that the server's error says which.
     const settings = { type: "settings", tag: "" };
@@ -1869,7 +2002,8 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    if (roomAddress()) {
+    // The room maker needs its socket only for the rule options' values.
+    if (roomAddress() || (lobby && !$(RULE_KEYS[0]).options.length)) {
       roomReconnect();
       return;
     }
@@ -1944,6 +2078,7 @@ function setUp() {
     renderLesson();
     renderPuzzle();
     renderRoom();
+    if (lobby) $("status").textContent = t("lobbyStatus");
   };
   applyLanguage();
   $("moves").dataset.empty = t("noMoves");
@@ -1960,7 +2095,7 @@ function setUp() {
     b.onclick = () => {
       // From a lesson, another mode is another page; so is a friend game
       // (the one kept in this browser, or a new one).
-      if (learn || room || (b.dataset.mode === "friend" && !friend)) location.search = `?mode=${b.dataset.mode}`;
+      if (learn || room || lobby || (b.dataset.mode === "friend" && !friend)) location.search = `?mode=${b.dataset.mode}`;
       else send({ type: "mode", mode: b.dataset.mode, side: $("side").value });
     };
   });
@@ -2019,6 +2154,15 @@ function setUp() {
   });
   setUpRoom();
   drawBoard();
+  // pasang serve outside a room: the room maker at once (no engine's
+  // modes; Learn and Puzzles keep their own pages).
+  if (roomServer() && !roomAddress()) {
+    const asked = (params.get("mode") || "").toLowerCase();
+    if (asked !== "learn" && asked !== "puzzle") {
+      if (asked && asked !== "friend") addressErrors.push(() => t("roomsNoEngine", { mode: params.get("mode") }));
+      startLobby();
+    }
+  }
   connect();
 }
 

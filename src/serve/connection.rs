@@ -16,12 +16,12 @@ use std::time::{Duration, Instant};
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
+use super::live::{Live, Shared, broadcast, commit, lock, random_code};
 use super::outbound::{self, Outbound};
 use super::protocol::{
     self, ClientMessage, MAX_MESSAGE_BYTES, RequestError, ServerMessage, SideChoice,
 };
 use super::room::{Event, Room, RoomError, Side};
-use super::server::{Live, Shared, broadcast, commit, lock, random_code};
 use crate::gui::message::RuleChoice;
 use crate::position::Player;
 

@@ -11,8 +11,10 @@
 //! - `admission`: who may connect, counted in all and by address;
 //! - `outbound`: each socket's bounded queue and writer thread;
 //! - `connection`: one socket's reading, its rate limits, its requests;
-//! - `server`: the listener, the rooms in memory and the ticker of
-//!   clocks, absences and closing rooms.
+//! - `live`: the open rooms in memory, each change through the journal, the
+//!   records, and the ticker's round of clocks, absences and closing;
+//! - `server`: the listener, the refusals, the page's files and
+//!   questions, and the ticker thread.
 //!
 //! docs/serve.md is the user's guide and the protocol's reference.
 
@@ -20,6 +22,7 @@ mod admission;
 mod connection;
 pub mod folder;
 pub mod journal;
+mod live;
 mod outbound;
 pub mod protocol;
 pub mod room;
@@ -31,7 +34,7 @@ use std::sync::{Arc, OnceLock};
 
 use clap::Args;
 
-use server::{Limits, ServerTime};
+use live::{Limits, ServerTime};
 
 /// Arguments of `pasang serve`.
 #[derive(Args, Debug)]
@@ -117,8 +120,8 @@ pub fn server_id() -> Option<String> {
 /// servers routes the room by its code.
 pub fn new_room_code() -> String {
     match SERVER_ID.get() {
-        Some(id) => format!("{id}-{}", server::random_code()),
-        None => server::random_code(),
+        Some(id) => format!("{id}-{}", live::random_code()),
+        None => live::random_code(),
     }
 }
 
@@ -160,7 +163,7 @@ pub fn run(args: &ServeArgs) -> Result<std::process::ExitCode, ServeError> {
         grace_ms: args.grace * 1000,
         trusted_proxies: args.trusted_proxy.clone(),
     };
-    let shared = server::Shared::start(
+    let shared = live::Shared::start(
         folder.path(),
         limits,
         args.origin.clone(),

@@ -61,6 +61,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
+pub mod page;
 pub mod perft;
 pub mod position;
 pub mod protocol;
@@ -82,7 +83,7 @@ pub mod tt;
 /// session with its engine in one thread, and the rules pages.
 pub mod browser {
     pub use crate::gui::in_process::InProcessBoard;
-    pub use crate::gui::rules_page::{
+    pub use crate::page::rules_page::{
         page as rules_page, picture as rules_picture, spec as rules_spec,
     };
 }

@@ -3,8 +3,8 @@
 //! each page that connects, starts an engine process of its own and talks
 //! to it through the public protocol only.
 //!
-//! - `server`: `pasang gui`'s listener, one connection per page;
-//! - [`http`]: the page's files and the WebSocket upgrade;
+//! - `server`: `pasang gui`'s listener, one connection per page (the
+//!   page's files and its WebSocket through [`crate::page`]);
 //! - [`connection`]: one page's socket, its engine process, the loop;
 //! - [`transport`]: a session's two ends as traits, the page's
 //!   ([`transport::PageLink`]) and the engine's ([`transport::EngineLink`],
@@ -17,22 +17,16 @@
 //!   no I/O;
 //! - [`mode`]: the board's modes (play, analyse, watch, review, friend);
 //! - [`clock`]: the optional clock of play mode;
-//! - [`game`]: the game shown, checked by the project's rules core;
-//! - [`review`]: review mode: a record file's games and a game's review;
-//! - [`rules_page`]: the rules page, from docs/rules.md.
+//! - [`review`]: review mode: a record file's games and a game's review.
 
 pub mod clock;
 #[cfg(feature = "cli")]
 pub mod connection;
-pub mod game;
-#[cfg(feature = "cli")]
-pub mod http;
 pub mod in_process;
 pub mod message;
 pub mod mode;
 pub mod request;
 pub mod review;
-pub mod rules_page;
 #[cfg(feature = "cli")]
 mod server;
 pub mod session;

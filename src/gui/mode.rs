@@ -1,8 +1,7 @@
 //! What the page may be doing: the board's modes, shared by the page's
 //! requests ([`super::request`]) and the session ([`super::session`]).
 
-use serde::{Deserialize, Serialize};
-
+use crate::page::wire::ModeName;
 use crate::position::Player;
 
 /// What the page may be doing.
@@ -23,24 +22,6 @@ pub enum Mode {
     /// Two people play each other on one board (pass and play, or by a
     /// link after each move): both sides' moves are the page's, and the
     /// engine neither moves nor analyses.
-    Friend,
-}
-
-/// A mode's name in the page's messages, both ways: the `state`
-/// message's `mode` and the `mode` request's.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ModeName {
-    /// `play`.
-    Play,
-    /// `analyse` (the command line's American `analyze` is read too).
-    #[serde(alias = "analyze")]
-    Analyse,
-    /// `watch`.
-    Watch,
-    /// `review`.
-    Review,
-    /// `friend`.
     Friend,
 }
 

@@ -12,8 +12,9 @@ use serde::Deserialize;
 use serde::de::IntoDeserializer;
 use serde_json::Value;
 
-use super::game::GameError;
-use super::mode::{Mode, ModeName};
+use super::mode::Mode;
+use crate::page::game::GameError;
+use crate::page::wire::ModeName;
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::rules::{OptionSpelling, RulesError, rules_from};

@@ -10,8 +10,8 @@ use std::time::Duration;
 use clap::Args;
 
 use super::connection;
-use super::http::{self, HttpError, Route};
 use crate::client::{EngineSpec, SpecError};
+use crate::page::http::{self, HttpError, Route};
 
 /// Pages served at once; each runs an engine process.
 pub const MAX_SESSIONS: usize = 8;

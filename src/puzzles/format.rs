@@ -17,8 +17,8 @@ use crate::outcome::Status;
 use crate::position::Position;
 use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
 
-/// The shipped puzzles: `src/gui/assets/puzzles.jsonl`.
-pub const PUZZLES_JSONL: &str = include_str!("../gui/assets/puzzles.jsonl");
+/// The shipped puzzles: `src/page/assets/puzzles.jsonl`.
+pub const PUZZLES_JSONL: &str = crate::page::assets::PUZZLES_JSONL;
 
 /// The most solver moves a puzzle asks for.
 pub const MAX_SOLVER_MOVES: usize = 5;

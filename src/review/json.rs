@@ -2,7 +2,7 @@
 //! [`AnnotatedGame::to_json`](super::AnnotatedGame::to_json) gives,
 //! `pasang annotate --json` writes (with the file and the game's number)
 //! and the board's `review` message carries. docs/review.md describes it;
-//! the page (`gui/assets/app.js`) and scripts read it by its keys, which
+//! the page (`page/assets/app.js`) and scripts read it by its keys, which
 //! the tests here pin.
 //!
 //! Each struct's fields are declared in alphabetical order, the order of

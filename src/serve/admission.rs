@@ -12,7 +12,7 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::gui::http::HttpError;
+use crate::page::http::HttpError;
 
 /// Sockets an address may hold beyond its room sockets: a page's files
 /// load a few at a time, and a head takes at most 10 s to arrive.

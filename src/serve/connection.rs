@@ -17,12 +17,12 @@ use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
 use super::live::{Live, Shared, broadcast, commit, lock, random_code};
-use super::outbound::{self, Outbound};
 use super::protocol::{
     self, ClientMessage, MAX_MESSAGE_BYTES, RequestError, ServerMessage, SideChoice,
 };
 use super::room::{Event, Room, RoomError, Side};
-use crate::gui::message::RuleChoice;
+use crate::page::outbound::{self, Outbound};
+use crate::page::wire::RuleChoice;
 use crate::position::Player;
 
 /// A socket silent this long is pinged; silent twice, it is closed.

@@ -19,11 +19,10 @@ use std::time::Instant;
 
 use super::admission::Admission;
 use super::journal::{self, Entry, Journal};
-use super::outbound::{Outbound, text_frame};
 use super::protocol::{Presence, RequestError, RoomState, SeatName, ServerMessage};
 use super::room::{Event, Room, Side};
-use crate::gui::http;
-use crate::gui::mode::ModeName;
+use crate::page::outbound::{Outbound, text_frame};
+use crate::page::wire::ModeName;
 use crate::position::Player;
 
 /// A room with nobody in it, and no move yet, is closed after this.
@@ -91,7 +90,6 @@ pub struct Shared {
     unwritten: Mutex<Vec<(PathBuf, String)>>,
     pub(super) limits: Limits,
     pub(super) origin: Option<String>,
-    pub(super) index: String,
     pub(super) admission: Arc<Admission>,
     /// Rooms open by the address that made them.
     rooms_by_address: Mutex<HashMap<IpAddr, usize>>,
@@ -213,8 +211,6 @@ impl Shared {
         }
         journal::rewrite(data, &compacted)?;
         let journal = Journal::open(data, &compacted)?;
-        // The page knows it came from a room server by this mark.
-        let index = http::INDEX_HTML.replacen("<html ", "<html data-rooms=\"\" ", 1);
         let admission = Arc::new(Admission::new(
             limits.max_connections,
             limits.per_address,
@@ -227,7 +223,6 @@ impl Shared {
             unwritten: Mutex::new(unwritten),
             limits,
             origin,
-            index,
             admission,
             rooms_by_address: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(0),
@@ -524,7 +519,7 @@ pub(super) fn broadcast(shared: &Shared, live: &mut Live) {
     let rooms = live.room_messages(shared.grace_seconds());
     // One state per seat, framed once: the mover's carries the legal
     // moves.
-    let mut states: [Option<super::outbound::Frame>; 3] = [None, None, None];
+    let mut states: [Option<crate::page::outbound::Frame>; 3] = [None, None, None];
     let mut failed = Vec::new();
     for (member, room_message) in live.members.iter().zip(rooms) {
         let seat = member.token.as_deref().and_then(|t| live.room.seat_of(t));
@@ -538,12 +533,6 @@ pub(super) fn broadcast(shared: &Shared, live: &mut Live) {
                         mode: ModeName::Friend,
                         person: seat.map(Side::from),
                         clock,
-                        running: false,
-                        thinking: false,
-                        engine_ok: false,
-                        skill: 0,
-                        movetime: 0,
-                        multipv: 1,
                     }))
                     .to_json(),
                 )

@@ -1,6 +1,6 @@
 //! `pasang serve`: rooms where two people play each other in real time
 //! on the board page, others watch, and no game is lost. It serves the
-//! same page as `pasang gui` through the same HTTP ([`crate::gui::http`])
+//! same page as `pasang gui` through the same HTTP ([`crate::page::http`])
 //! and plays no engine moves.
 //!
 //! - [`room`]: a room as a plain value, changed only by events;
@@ -23,7 +23,6 @@ mod connection;
 pub mod folder;
 pub mod journal;
 mod live;
-mod outbound;
 pub mod protocol;
 pub mod room;
 mod server;

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::room::{ClockControl, RoomError, Side};
-use crate::gui::message::{BoardState, ClockState, RuleChoice};
-use crate::gui::mode::ModeName;
+use crate::page::wire::ModeName;
+use crate::page::wire::{BoardState, ClockState, RuleChoice};
 
 /// Largest message a page may send, bytes; a larger one closes the
 /// connection (the room is untouched).
@@ -222,7 +222,9 @@ pub enum ServerMessage {
 }
 
 /// The `state` message of a room: the board, the mode `friend`, the
-/// seat as `person`, the clocks.
+/// seat as `person`, the clocks. A room has no engine, so the engine's
+/// part of `pasang gui`'s state (its settings, whether it runs) is not
+/// there at all.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RoomState {
     /// The game.
@@ -234,18 +236,6 @@ pub struct RoomState {
     pub person: Option<Side>,
     /// The clocks, if the room has one.
     pub clock: Option<ClockState>,
-    /// No search runs in a room.
-    pub running: bool,
-    /// No engine thinks in a room.
-    pub thinking: bool,
-    /// No engine in a room.
-    pub engine_ok: bool,
-    /// The page's settings fields, unused in a room.
-    pub skill: u64,
-    /// As `skill`.
-    pub movetime: u64,
-    /// As `skill`.
-    pub multipv: u64,
 }
 
 impl ServerMessage {
@@ -354,7 +344,7 @@ pub fn record_name(room: Option<&str>, game: Option<&str>) -> Option<String> {
 
 /// The origin a page's socket must come from: `--origin` where given,
 /// else this server as the `Host` header names it (as
-/// [`crate::gui::http::parse_with_origin`] checks it).
+/// [`crate::page::http::parse_with_origin`] checks it).
 pub fn expected_origin(origin: Option<&str>, host: Option<&str>) -> Option<String> {
     match (origin, host) {
         (Some(origin), _) => Some(origin.trim_end_matches('/').to_string()),

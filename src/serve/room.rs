@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::gui::game::Game;
-use crate::gui::message::{BoardState, ClockState, Over, OverReason};
 use crate::outcome::{Status, player_title};
+use crate::page::game::Game;
+use crate::page::wire::{BoardState, ClockState, Over, OverReason};
 use crate::position::Player;
 use crate::record::{Ending, GameResult, Record, Scoresheet, Termination};
 use crate::rules::{OptionSpelling, Rules, rules_from};

@@ -1,6 +1,6 @@
 //! `pasang serve`'s listener: every accepted socket counted
 //! ([`super::admission`]) before a thread is started for it, the page's
-//! files and the WebSocket upgrade through [`crate::gui::http`] (the same
+//! files and the WebSocket upgrade through [`crate::page::http`] (the same
 //! HTTP as `pasang gui`), the page's own questions (`/ws-check`,
 //! `/record`), and the ticker thread.
 //!
@@ -17,7 +17,8 @@ use super::admission::Ticket;
 use super::connection;
 use super::live::{Shared, lock, tick};
 use super::protocol;
-use crate::gui::http::{self, HttpError, Route};
+use crate::page::assets::PageServer;
+use crate::page::http::{self, HttpError, Route};
 
 /// Time a client gets to send its whole request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
@@ -145,15 +146,11 @@ fn handle(mut stream: TcpStream, shared: &Shared, mut ticket: Ticket) {
         }
         return;
     }
-    let request = head.and_then(|head| http::parse_with_origin(&head, shared.origin.as_deref()));
+    let request =
+        head.and_then(|head| http::parse_for(&head, PageServer::Rooms, shared.origin.as_deref()));
     let result = match request {
         Ok(request) => match request.route {
             Route::File(kind, body) => {
-                let body = if std::ptr::eq(body, http::INDEX_HTML) {
-                    shared.index.as_str()
-                } else {
-                    body
-                };
                 http::respond(&mut stream, (200, "OK"), kind, body, request.head_only)
             }
             Route::WebSocket { key } => match ticket.upgrade(request.real_ip) {

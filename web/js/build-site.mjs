@@ -1,5 +1,5 @@
 // The static site's last step (run by web/build.sh with Node): the board
-// page from src/gui/assets set to talk to a Web Worker, the rules page and
+// page from src/page/assets set to talk to a Web Worker, the rules page and
 // its pictures from the engine itself, the web app manifest, and a service
 // worker that caches every file of the site.
 import { createHash } from 'node:crypto';
@@ -10,13 +10,25 @@ import { loadPasang } from './pasang.mjs';
 const [assets, dist] = process.argv.slice(2);
 const pasang = await loadPasang(await readFile(join(dist, 'pasang.wasm')));
 
+// Every change to a served file goes through here and fails loudly when
+// what it replaces is not there (a page edited without this script
+// would otherwise ship unchanged, and break only on the static site).
+function patch(text, what, pairs) {
+  for (const [from, to, all] of pairs) {
+    if (!text.includes(from)) throw new Error(`build-site: ${what} has no ${JSON.stringify(from)} to replace`);
+    text = all ? text.replaceAll(from, to) : text.replace(from, to);
+  }
+  return text;
+}
+
 // The board page: the same files as `pasang gui` serves, with the worker
 // as transport, the manifest, and links relative to wherever it is hosted.
 let index = await readFile(join(assets, 'index.html'), 'utf8');
-index = index
-  .replace('<html lang="en">', '<html lang="en" data-transport="worker">')
-  .replace('<link rel="icon" href="data:,">', '<link rel="icon" href="icon.svg">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#2b2622">')
-  .replace('href="/rules"', 'href="rules/"');
+index = patch(index, 'index.html', [
+  ['<html lang="en">', '<html lang="en" data-transport="worker">'],
+  ['<link rel="icon" href="data:,">', '<link rel="icon" href="icon.svg">\n<link rel="manifest" href="manifest.webmanifest">\n<meta name="theme-color" content="#2b2622">'],
+  ['href="/rules"', 'href="rules/"'],
+]);
 await writeFile(join(dist, 'index.html'), index);
 // The course of Learn mode (lessons.json) and Puzzle mode's puzzles
 // (puzzles.jsonl) are read by the page at the site's top.
@@ -36,15 +48,17 @@ await writeFile(join(dist, 'pasang.d.ts'), types.replace('  // RULE_OPTIONS', op
 // with relative links.
 const { html, spec, pictures } = pasang.rulesPage();
 await mkdir(join(dist, 'rules', 'spec'), { recursive: true });
-await writeFile(join(dist, 'rules', 'index.html'), html
-  .replaceAll('src="/rules/', 'src="')
-  .replace('<script src="/strings.js">', '<script src="../strings.js">')
-  .replace('href="/rules/spec"', 'href="spec/"')
-  .replace('<a href="/"', '<a href="../"'));
-await writeFile(join(dist, 'rules', 'spec', 'index.html'), spec
-  .replaceAll('src="/rules/', 'src="../')
-  .replace('<a href="/rules">', '<a href="../">')
-  .replace('<a href="/">', '<a href="../../">'));
+await writeFile(join(dist, 'rules', 'index.html'), patch(html, 'the rules page', [
+  ['src="/rules/', 'src="', true],
+  ['<script src="/strings.js">', '<script src="../strings.js">'],
+  ['href="/rules/spec"', 'href="spec/"'],
+  ['<a href="/"', '<a href="../"'],
+]));
+await writeFile(join(dist, 'rules', 'spec', 'index.html'), patch(spec, 'the specification', [
+  ['src="/rules/', 'src="../', true],
+  ['<a href="/rules">', '<a href="../">'],
+  ['<a href="/">', '<a href="../../">'],
+]));
 for (const [path, svg] of Object.entries(pictures)) {
   await mkdir(join(dist, 'rules', path, '..'), { recursive: true });
   await writeFile(join(dist, 'rules', path), svg);
@@ -89,7 +103,8 @@ const sw = await readFile(new URL('./sw.js', import.meta.url), 'utf8');
 // board's Rules link opens `rules/`): cache both.
 const folders = cached.filter(path => path.endsWith('/index.html')).map(path => `./${path.slice(0, -'index.html'.length)}`);
 const urls = ['./', ...folders, ...cached.map(path => `./${path}`)];
-await writeFile(join(dist, 'sw.js'), sw
-  .replace('__VERSION__', version)
-  .replace('__FILES__', JSON.stringify(urls, null, 2)));
+await writeFile(join(dist, 'sw.js'), patch(sw, 'sw.js', [
+  ['__VERSION__', version],
+  ['__FILES__', JSON.stringify(urls, null, 2)],
+]));
 console.log(`web/dist/: ${urls.length} addresses cached by the service worker (cache ${version})`);

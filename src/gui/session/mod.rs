@@ -38,12 +38,13 @@ use std::time::Duration;
 use crate::host::Instant;
 
 use super::clock::Clock;
-use super::game::{Game, GameError};
-use super::message::{ErrorKind, ErrorMessage, PageMessage, RuleChoice};
+use super::message::{ErrorKind, ErrorMessage, PageMessage};
 use super::mode::Mode;
 use super::request::{Incoming, Request, RequestError, Settings};
 use super::review::{GameReview, OpenedFile};
 use crate::notation::MoveError;
+use crate::page::game::{Game, GameError};
+use crate::page::wire::RuleChoice;
 use crate::position::Player;
 use crate::protocol::Command;
 use crate::record::Record;

@@ -3,11 +3,11 @@
 //! players' names as the game was played.
 
 use super::Session;
-use crate::gui::game::{Game, GameError, LoadError};
 use crate::gui::message::PageMessage;
 use crate::gui::mode::Mode;
 use crate::gui::request::{FieldProblem, RequestError};
 use crate::gui::review::{GameReview, OpenedFile};
+use crate::page::game::{Game, GameError, LoadError};
 use crate::position::Player;
 use crate::record::{self, Record};
 

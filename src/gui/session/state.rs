@@ -2,10 +2,11 @@
 //! the session's mode, settings, clock and what the engine is doing.
 
 use super::Session;
-use crate::gui::message::{ClockState, Over, OverReason, PageMessage, SearchPurpose, StateMessage};
+use crate::gui::message::{PageMessage, SearchPurpose, StateMessage};
 use crate::gui::mode::Mode;
 use crate::host::Instant;
 use crate::outcome::player_title;
+use crate::page::wire::{ClockState, Over, OverReason};
 use crate::position::Player;
 
 impl Session {

@@ -1399,9 +1399,10 @@ function render() {
   }
   $("run").textContent = state.running ? t("stop") : t("start");
   if (state.person) $("side").value = state.person;
-  $("skill").value = state.skill;
-  $("movetime").value = String(state.movetime);
-  $("multipv").value = String(state.multipv);
+  // A room's state has no engine part: its settings stay as they are.
+  if (state.skill !== undefined) $("skill").value = state.skill;
+  if (state.movetime !== undefined) $("movetime").value = String(state.movetime);
+  if (state.multipv !== undefined) $("multipv").value = String(state.multipv);
   $("clock").value = state.clock ? `${state.clock.minutes}+${state.clock.increment}` : "0+0";
   $("save").textContent = state.mode === "review" && review && review.game ? t("saveAnnotated") : t("save");
   $("takeback").hidden = state.mode === "review";

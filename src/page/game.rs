@@ -3,7 +3,7 @@
 //! never decides what is legal; it is sent the legal moves of the shown
 //! position with what each captures, and sends back a move's notation.
 
-use super::message::{BoardState, MovePlace, MoveState, Over, OverReason};
+use super::wire::{BoardState, MovePlace, MoveState, Over, OverReason};
 use crate::bitboard::{Bitboard, Square};
 use crate::movegen::legal_moves;
 use crate::moves::Move;

@@ -16,12 +16,7 @@ pub const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// Most header lines parsed.
 const MAX_HEADERS: usize = 64;
 
-/// The files of the page, embedded in the binary: no CDN, no build step
-/// (the page itself public, for `pasang serve` to mark).
-pub const INDEX_HTML: &str = include_str!("assets/index.html");
-const STYLE_CSS: &str = include_str!("assets/style.css");
-const APP_JS: &str = include_str!("assets/app.js");
-const STRINGS_JS: &str = include_str!("assets/strings.js");
+use super::assets::{self, APP_JS, LESSONS_JSON, PUZZLES_JSONL, PageServer, STRINGS_JS, STYLE_CSS};
 
 /// What a request asks for.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -197,13 +192,17 @@ impl Read for DeadlineReader<'_> {
 
 /// Parses a request head and routes it.
 pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
-    parse_with_origin(head, None)
+    parse_for(head, PageServer::Sessions, None)
 }
 
 /// Parses a request head and routes it; a WebSocket's `Origin` must be
 /// `origin` where one is given (a server behind a reverse proxy, reached
 /// as `https://...`), else this server as the `Host` header names it.
-pub fn parse_with_origin(head: &[u8], origin: Option<&str>) -> Result<Request, HttpError> {
+pub fn parse_for(
+    head: &[u8],
+    server: PageServer,
+    origin: Option<&str>,
+) -> Result<Request, HttpError> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut headers);
     match request.parse(head) {
@@ -238,18 +237,12 @@ pub fn parse_with_origin(head: &[u8], origin: Option<&str>) -> Result<Request, H
     let target = request.path.unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/");
     let route = match path {
-        "/" | "/index.html" => Route::File("text/html; charset=utf-8", INDEX_HTML),
+        "/" | "/index.html" => Route::File("text/html; charset=utf-8", assets::index(server)),
         "/style.css" => Route::File("text/css; charset=utf-8", STYLE_CSS),
         "/app.js" => Route::File("text/javascript; charset=utf-8", APP_JS),
         "/strings.js" => Route::File("text/javascript; charset=utf-8", STRINGS_JS),
-        "/lessons.json" => Route::File(
-            "application/json; charset=utf-8",
-            crate::learn::LESSONS_JSON,
-        ),
-        "/puzzles.jsonl" => Route::File(
-            "application/jsonl; charset=utf-8",
-            crate::puzzles::PUZZLES_JSONL,
-        ),
+        "/lessons.json" => Route::File("application/json; charset=utf-8", LESSONS_JSON),
+        "/puzzles.jsonl" => Route::File("application/jsonl; charset=utf-8", PUZZLES_JSONL),
         "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
         "/rules/spec" => Route::File("text/html; charset=utf-8", super::rules_page::spec()),
         other if other.starts_with("/rules/") => {

@@ -308,15 +308,25 @@ fn wait_for_turn(browser: &mut Browser, puzzle: &Puzzle, plies: usize) {
 
 // ---- the deeper re-check ----
 
-/// One line of a MultiPV search: its move and win chance (w + d/2).
+/// One line of a MultiPV search: its first move, win chance (w + d/2,
+/// per mille) and, for `score mate N`, N.
 struct Line {
     first: String,
     chance: f64,
+    mate: Option<i64>,
+}
+
+impl Line {
+    /// A proven win for the side to move (`score mate` above 0).
+    fn wins(&self) -> bool {
+        self.mate.is_some_and(|moves| moves > 0)
+    }
 }
 
 /// The last complete pair of lines (multipv 1 and 2) and the bestmove of
-/// `go nodes 3000000` from `puzzle`'s position, Threads 1, Hash 16.
-fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Line, Option<Line>, String) {
+/// `go nodes 3000000` from `puzzle`'s position (with its options), Threads
+/// 1 and the default Hash; no pair where the position has one legal move.
+fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Option<(Line, Line)>, String) {
     session.send("ucinewgame");
     for (name, value) in &puzzle.options {
         session.send(&format!("setoption name {name} value {value}"));
@@ -331,28 +341,29 @@ fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Line, Option<
         let wdl = at("wdl")?;
         let w: f64 = words.get(wdl + 1)?.parse().ok()?;
         let d: f64 = words.get(wdl + 2)?.parse().ok()?;
+        let score = at("score")?;
+        let mate = match *words.get(score + 1)? {
+            "mate" => Some(words.get(score + 2)?.parse().ok()?),
+            _ => None,
+        };
         let first = words.get(at("pv")? + 1)?.to_string();
         Some((
             multipv,
             Line {
                 first,
                 chance: w + d / 2.0,
+                mate,
             },
         ))
     };
-    let mut pair: Option<(Line, Option<Line>)> = None;
+    let mut pair: Option<(Line, Line)> = None;
     let mut pending: Option<Line> = None;
-    let legal = {
-        let rules = puzzle.rules().unwrap();
-        legal_moves(&parse_position(&puzzle.position).unwrap(), &rules).len()
-    };
     for line in &lines {
         match parse(line) {
-            Some((1, first)) if legal == 1 => pair = Some((first, None)),
             Some((1, first)) => pending = Some(first),
             Some((2, second)) => {
                 if let Some(first) = pending.take() {
-                    pair = Some((first, Some(second)));
+                    pair = Some((first, second));
                 }
             }
             _ => {}
@@ -363,19 +374,57 @@ fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Line, Option<
         .and_then(|line| line.split_whitespace().nth(1))
         .unwrap_or("")
         .to_string();
-    let (first, second) = pair.unwrap_or_else(|| session.fail("no complete pair of lines"));
-    (first, second, best)
+    (pair, best)
 }
 
-/// The issue's re-check, on a sample of the shipped puzzles (every
-/// `PUZZLE_SAMPLE_STEP`-th, 5 by default): searched from `position` with
-/// MultiPV 2, UCI_ShowWDL, 3,000,000 nodes, Threads 1 and Hash 16, the
-/// solution's first move must be the bestmove and its win chance at least
-/// 200 per mille above the second line's; 90% of the sample must hold.
-/// Run by hand (minutes):
+/// Why `puzzle` fails the contract (ISSUE-NOTES, "Learn"; docs/learn.md),
+/// given its deep search: `None` when it holds. The solution's first move
+/// must be the bestmove and the first line's; then either the first line
+/// is a proven win and the second is not, or the first line's win chance
+/// is at least 200 per mille above the second's. Two proven wins hold only
+/// where the second line's first move is in `alternatives`. A position
+/// with one legal move is no puzzle.
+fn contract_fault(puzzle: &Puzzle, pair: Option<(Line, Line)>, best: &str) -> Option<String> {
+    let rules = puzzle.rules().unwrap();
+    let legal = legal_moves(&parse_position(&puzzle.position).unwrap(), &rules).len();
+    if legal < 2 {
+        return Some("one legal move: no puzzle".to_string());
+    }
+    let Some((first, second)) = pair else {
+        return Some("no complete pair of lines".to_string());
+    };
+    let solution = puzzle.solution()[0];
+    if best != solution || first.first != solution {
+        return Some(format!(
+            "solution {solution}, bestmove {best}, first line {}",
+            first.first
+        ));
+    }
+    let margin = first.chance - second.chance;
+    match (first.wins(), second.wins()) {
+        (true, false) => None,
+        (true, true) if puzzle.alternatives.contains(&second.first) => None,
+        (true, true) => Some(format!(
+            "two proven wins: {solution} (mate {:?}) and {} (mate {:?}), not in alternatives {:?}",
+            first.mate, second.first, second.mate, puzzle.alternatives
+        )),
+        _ if margin >= 200.0 => None,
+        _ => Some(format!(
+            "margin {margin} per mille over {} (solution {solution})",
+            second.first
+        )),
+    }
+}
+
+/// The contract's re-check (ISSUE-NOTES, "Learn"), on a sample of the
+/// shipped puzzles (every `PUZZLE_SAMPLE_STEP`-th, 5 by default): each
+/// searched afresh from `position` (with its options) with MultiPV 2,
+/// UCI_ShowWDL, 3,000,000 nodes, Threads 1 and the default Hash, and held
+/// to [`contract_fault`]; 90% of the sample must hold. Run by hand (a
+/// minute or less: a search that proves a mate stops early):
 /// `cargo test --release --test puzzles -- --ignored --nocapture deeper`.
 #[test]
-#[ignore = "minutes of search; run by hand"]
+#[ignore = "a deep search of each sampled puzzle; run by hand"]
 fn shipped_puzzles_stand_a_deeper_search() {
     let step: usize = std::env::var("PUZZLE_SAMPLE_STEP")
         .ok()
@@ -389,7 +438,6 @@ fn shipped_puzzles_stand_a_deeper_search() {
     session.until_word("uciok", Duration::from_secs(10));
     for option in [
         "Threads value 1",
-        "Hash value 16",
         "MultiPV value 2",
         "UCI_ShowWDL value true",
     ] {
@@ -398,21 +446,15 @@ fn shipped_puzzles_stand_a_deeper_search() {
     let mut held = 0;
     let mut failures = Vec::new();
     for puzzle in &sample {
-        let (first, second, best) = deep_search(&mut session, puzzle);
-        let solution = puzzle.solution()[0];
-        let margin = first.chance - second.as_ref().map_or(0.0, |line| line.chance);
-        if best == solution && first.first == solution && margin >= 200.0 {
-            held += 1;
-        } else {
-            failures.push(format!(
-                "{}: solution {solution}, bestmove {best}, margin {margin}",
-                puzzle.id
-            ));
+        let (pair, best) = deep_search(&mut session, puzzle);
+        match contract_fault(puzzle, pair, &best) {
+            None => held += 1,
+            Some(fault) => failures.push(format!("{}: {fault}", puzzle.id)),
         }
     }
     let share = held as f64 / sample.len() as f64;
     println!(
-        "deeper re-check: {held} of {} sampled puzzles hold ({:.0}%); failing: {failures:#?}",
+        "deeper re-check: {held} of {} sampled puzzles hold ({:.1}%); failing: {failures:#?}",
         sample.len(),
         100.0 * share
     );

@@ -232,13 +232,14 @@ fn puzzles_solved(name: &str, (width, height, mobile): (u32, u32, bool)) {
             puzzle.mistake.clone().unwrap()
         );
         let solution = puzzle.solution();
-        // A legal move that is not the solution's: refused, nothing moves.
+        // A legal move that does not solve it (neither the solution's nor
+        // an alternative): refused, nothing moves.
         let rules = puzzle.rules().unwrap();
         let position = parse_position(&puzzle.position).unwrap();
         let wrong = legal_moves(&position, &rules)
             .iter()
             .map(|mv| mv.to_string())
-            .find(|mv| mv != solution[0])
+            .find(|mv| mv != solution[0] && !puzzle.alternatives.contains(mv))
             .expect("a first move is never forced");
         if number == 1 {
             browser.type_and_enter("#move-input", &wrong);
@@ -289,6 +290,58 @@ fn puzzles_solved(name: &str, (width, height, mobile): (u32, u32, bool)) {
     println!(
         "{name}: three puzzles at {width}x{height}, {:.1} s in all",
         started.elapsed().as_secs_f64()
+    );
+}
+
+/// A shipped puzzle that lists `alternatives`: its other first move (not
+/// the solution's) is taken as solving it, said in English and, with the
+/// language switched, in Malay; the first try counts as solved.
+#[test]
+fn an_alternative_first_move_solves_the_puzzle() {
+    let name = "an_alternative_first_move_solves_the_puzzle";
+    let Some(binary) = chromium_or_skip(name) else {
+        return;
+    };
+    let puzzle = read_puzzles(PUZZLES_JSONL)
+        .unwrap()
+        .into_iter()
+        .find(|p| !p.alternatives.is_empty())
+        .expect("a shipped puzzle with alternatives");
+    let alternative = puzzle.alternatives.last().unwrap().clone();
+    let solution = puzzle.solution()[0].to_string();
+    let server = Server::start();
+    let mut browser = Browser::start(&binary);
+    browser.viewport(390, 844, true);
+    browser.open(&format!(
+        "http://{}/?mode=puzzle&id={}",
+        server.address, puzzle.id
+    ));
+    wait_for_turn(&mut browser, &puzzle, 1);
+    browser.click_move(&alternative);
+    let english = format!("Solved! That move wins too; the puzzle's line starts with {solution}.");
+    browser.wait_for(
+        &format!(
+            "document.querySelector('#puzzle').dataset.state === 'solved'
+               && document.querySelector('#moves').children.length === 2
+               && (document.querySelector('#puzzle-feedback.right') || {{}}).textContent === {english:?}"
+        ),
+        10,
+    );
+    assert_eq!(browser.text("#moves > :nth-child(2)"), alternative);
+    let kept = browser.eval("JSON.parse(localStorage.getItem('pasang-puzzles'))");
+    assert_eq!(kept["results"][&puzzle.id], json!(1), "{kept}");
+    assert_eq!(kept["streak"], json!(1), "{kept}");
+    browser.eval(
+        "(() => { const l = document.querySelector('#language'); l.value = 'ms'; l.dispatchEvent(new Event('change')); })()",
+    );
+    let malay = format!(
+        "Berjaya diselesaikan! Langkah itu juga menang; penyelesaian teka-teki ini bermula dengan {solution}."
+    );
+    browser.wait_for(
+        &format!(
+            "(document.querySelector('#puzzle-feedback.right') || {{}}).textContent === {malay:?}"
+        ),
+        10,
     );
 }
 

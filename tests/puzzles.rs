@@ -113,6 +113,70 @@ fn bad_records_and_arguments_are_refused() {
     assert!(common::stderr(&output).contains("shard"));
 }
 
+/// `pasang puzzles --recheck` on shipped puzzles: those with alternatives
+/// written as they are, and again with their alternatives taken away (the
+/// check finds them again); a puzzle whose solution is another move's is
+/// left out and named.
+#[test]
+fn recheck_keeps_sound_puzzles_and_finds_their_alternatives() {
+    let shipped = read_puzzles(PUZZLES_JSONL).unwrap();
+    let listed: Vec<&Puzzle> = shipped
+        .iter()
+        .filter(|p| !p.alternatives.is_empty())
+        .take(3)
+        .collect();
+    assert_eq!(listed.len(), 3);
+    let mut lines: Vec<String> = listed.iter().map(|p| p.to_line()).collect();
+    let mut bare = listed[0].clone();
+    bare.id = format!("{}-bare", bare.id);
+    bare.alternatives.clear();
+    lines.push(bare.to_line());
+    // The solution replaced by an alternative: the deeper search plays
+    // another move first.
+    let mut other = listed[1].clone();
+    other.id = format!("{}-other", other.id);
+    other.moves = other.alternatives[0].clone();
+    other.alternatives.clear();
+    lines.push(other.to_line());
+    let input = temp("recheck-in.jsonl");
+    let out = temp("recheck-out.jsonl");
+    std::fs::write(&input, lines.join("\n")).unwrap();
+    let output = common::run(
+        &[
+            "puzzles",
+            "--recheck",
+            "--out",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        "",
+    );
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&out);
+    let stdout = common::stdout(&output);
+    assert_eq!(
+        common::code(&output),
+        0,
+        "{stdout}{}",
+        common::stderr(&output)
+    );
+    assert!(
+        stdout.contains("Read 5 puzzles: 3 hold, 1 hold with alternatives, 1 left out"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("Left out {}: the deeper search plays", other.id)),
+        "{stdout}"
+    );
+    let written = read_puzzles(&text).unwrap();
+    assert_eq!(written.len(), 4);
+    for (index, puzzle) in listed.iter().enumerate() {
+        assert_eq!(&written[index], *puzzle);
+    }
+    assert_eq!(written[3].alternatives, listed[0].alternatives);
+}
+
 /// The rule set of a puzzle, as the page's filter names it.
 fn rule_set(puzzle: &Puzzle) -> String {
     ["Pattern", "Ka Entry", "Second Column", "Centre"]

@@ -25,10 +25,9 @@ stand a MultiPV 2 search of --check-nodes: the best move, and a proven
 win while the second line is not, or 200 per mille of win chance above
 it; where the second line is a proven win too, every other first move
 proven to win is listed in 'alternatives' (the page takes them; more
-than two drop the puzzle). The same
-records and flags give the same file; --shard K/N makes the puzzles of
-the games whose index i (from 0, over the files in order) has
-i mod N = K - 1. With --recheck the files are puzzle files, held to that
+than two drop the puzzle). The same records and flags give the same
+file; --shard K/N makes the puzzles of the games whose index i (from 0,
+over the files in order) has i mod N = K - 1. With --recheck the files are puzzle files, held to that
 check: those that stand it are written (with 'alternatives' where
 needed), the others named and left out.";
 

@@ -113,6 +113,70 @@ fn bad_records_and_arguments_are_refused() {
     assert!(common::stderr(&output).contains("shard"));
 }
 
+/// `pasang puzzles --recheck` on shipped puzzles: those with alternatives
+/// written as they are, and again with their alternatives taken away (the
+/// check finds them again); a puzzle whose solution is another move's is
+/// left out and named.
+#[test]
+fn recheck_keeps_sound_puzzles_and_finds_their_alternatives() {
+    let shipped = read_puzzles(PUZZLES_JSONL).unwrap();
+    let listed: Vec<&Puzzle> = shipped
+        .iter()
+        .filter(|p| !p.alternatives.is_empty())
+        .take(3)
+        .collect();
+    assert_eq!(listed.len(), 3);
+    let mut lines: Vec<String> = listed.iter().map(|p| p.to_line()).collect();
+    let mut bare = listed[0].clone();
+    bare.id = format!("{}-bare", bare.id);
+    bare.alternatives.clear();
+    lines.push(bare.to_line());
+    // The solution replaced by an alternative: the deeper search plays
+    // another move first.
+    let mut other = listed[1].clone();
+    other.id = format!("{}-other", other.id);
+    other.moves = other.alternatives[0].clone();
+    other.alternatives.clear();
+    lines.push(other.to_line());
+    let input = temp("recheck-in.jsonl");
+    let out = temp("recheck-out.jsonl");
+    std::fs::write(&input, lines.join("\n")).unwrap();
+    let output = common::run(
+        &[
+            "puzzles",
+            "--recheck",
+            "--out",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        "",
+    );
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&out);
+    let stdout = common::stdout(&output);
+    assert_eq!(
+        common::code(&output),
+        0,
+        "{stdout}{}",
+        common::stderr(&output)
+    );
+    assert!(
+        stdout.contains("Read 5 puzzles: 3 hold, 1 hold with alternatives, 1 left out"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("Left out {}: the deeper search plays", other.id)),
+        "{stdout}"
+    );
+    let written = read_puzzles(&text).unwrap();
+    assert_eq!(written.len(), 4);
+    for (index, puzzle) in listed.iter().enumerate() {
+        assert_eq!(&written[index], *puzzle);
+    }
+    assert_eq!(written[3].alternatives, listed[0].alternatives);
+}
+
 /// The rule set of a puzzle, as the page's filter names it.
 fn rule_set(puzzle: &Puzzle) -> String {
     ["Pattern", "Ka Entry", "Second Column", "Centre"]
@@ -232,13 +296,14 @@ fn puzzles_solved(name: &str, (width, height, mobile): (u32, u32, bool)) {
             puzzle.mistake.clone().unwrap()
         );
         let solution = puzzle.solution();
-        // A legal move that is not the solution's: refused, nothing moves.
+        // A legal move that does not solve it (neither the solution's nor
+        // an alternative): refused, nothing moves.
         let rules = puzzle.rules().unwrap();
         let position = parse_position(&puzzle.position).unwrap();
         let wrong = legal_moves(&position, &rules)
             .iter()
             .map(|mv| mv.to_string())
-            .find(|mv| mv != solution[0])
+            .find(|mv| mv != solution[0] && !puzzle.alternatives.contains(mv))
             .expect("a first move is never forced");
         if number == 1 {
             browser.type_and_enter("#move-input", &wrong);
@@ -292,6 +357,58 @@ fn puzzles_solved(name: &str, (width, height, mobile): (u32, u32, bool)) {
     );
 }
 
+/// A shipped puzzle that lists `alternatives`: its other first move (not
+/// the solution's) is taken as solving it, said in English and, with the
+/// language switched, in Malay; the first try counts as solved.
+#[test]
+fn an_alternative_first_move_solves_the_puzzle() {
+    let name = "an_alternative_first_move_solves_the_puzzle";
+    let Some(binary) = chromium_or_skip(name) else {
+        return;
+    };
+    let puzzle = read_puzzles(PUZZLES_JSONL)
+        .unwrap()
+        .into_iter()
+        .find(|p| !p.alternatives.is_empty())
+        .expect("a shipped puzzle with alternatives");
+    let alternative = puzzle.alternatives.last().unwrap().clone();
+    let solution = puzzle.solution()[0].to_string();
+    let server = Server::start();
+    let mut browser = Browser::start(&binary);
+    browser.viewport(390, 844, true);
+    browser.open(&format!(
+        "http://{}/?mode=puzzle&id={}",
+        server.address, puzzle.id
+    ));
+    wait_for_turn(&mut browser, &puzzle, 1);
+    browser.click_move(&alternative);
+    let english = format!("Solved! That move wins too; the puzzle's line starts with {solution}.");
+    browser.wait_for(
+        &format!(
+            "document.querySelector('#puzzle').dataset.state === 'solved'
+               && document.querySelector('#moves').children.length === 2
+               && (document.querySelector('#puzzle-feedback.right') || {{}}).textContent === {english:?}"
+        ),
+        10,
+    );
+    assert_eq!(browser.text("#moves > :nth-child(2)"), alternative);
+    let kept = browser.eval("JSON.parse(localStorage.getItem('pasang-puzzles'))");
+    assert_eq!(kept["results"][&puzzle.id], json!(1), "{kept}");
+    assert_eq!(kept["streak"], json!(1), "{kept}");
+    browser.eval(
+        "(() => { const l = document.querySelector('#language'); l.value = 'ms'; l.dispatchEvent(new Event('change')); })()",
+    );
+    let malay = format!(
+        "Berjaya diselesaikan! Langkah itu juga menang; penyelesaian teka-teki ini bermula dengan {solution}."
+    );
+    browser.wait_for(
+        &format!(
+            "(document.querySelector('#puzzle-feedback.right') || {{}}).textContent === {malay:?}"
+        ),
+        10,
+    );
+}
+
 /// Waits until `puzzle` is on the board, the person's turn, with `plies`
 /// moves in the list.
 fn wait_for_turn(browser: &mut Browser, puzzle: &Puzzle, plies: usize) {
@@ -308,15 +425,25 @@ fn wait_for_turn(browser: &mut Browser, puzzle: &Puzzle, plies: usize) {
 
 // ---- the deeper re-check ----
 
-/// One line of a MultiPV search: its move and win chance (w + d/2).
+/// One line of a MultiPV search: its first move, win chance (w + d/2,
+/// per mille) and, for `score mate N`, N.
 struct Line {
     first: String,
     chance: f64,
+    mate: Option<i64>,
+}
+
+impl Line {
+    /// A proven win for the side to move (`score mate` above 0).
+    fn wins(&self) -> bool {
+        self.mate.is_some_and(|moves| moves > 0)
+    }
 }
 
 /// The last complete pair of lines (multipv 1 and 2) and the bestmove of
-/// `go nodes 3000000` from `puzzle`'s position, Threads 1, Hash 16.
-fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Line, Option<Line>, String) {
+/// `go nodes 3000000` from `puzzle`'s position (with its options), Threads
+/// 1 and the default Hash; no pair where the position has one legal move.
+fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Option<(Line, Line)>, String) {
     session.send("ucinewgame");
     for (name, value) in &puzzle.options {
         session.send(&format!("setoption name {name} value {value}"));
@@ -331,28 +458,29 @@ fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Line, Option<
         let wdl = at("wdl")?;
         let w: f64 = words.get(wdl + 1)?.parse().ok()?;
         let d: f64 = words.get(wdl + 2)?.parse().ok()?;
+        let score = at("score")?;
+        let mate = match *words.get(score + 1)? {
+            "mate" => Some(words.get(score + 2)?.parse().ok()?),
+            _ => None,
+        };
         let first = words.get(at("pv")? + 1)?.to_string();
         Some((
             multipv,
             Line {
                 first,
                 chance: w + d / 2.0,
+                mate,
             },
         ))
     };
-    let mut pair: Option<(Line, Option<Line>)> = None;
+    let mut pair: Option<(Line, Line)> = None;
     let mut pending: Option<Line> = None;
-    let legal = {
-        let rules = puzzle.rules().unwrap();
-        legal_moves(&parse_position(&puzzle.position).unwrap(), &rules).len()
-    };
     for line in &lines {
         match parse(line) {
-            Some((1, first)) if legal == 1 => pair = Some((first, None)),
             Some((1, first)) => pending = Some(first),
             Some((2, second)) => {
                 if let Some(first) = pending.take() {
-                    pair = Some((first, Some(second)));
+                    pair = Some((first, second));
                 }
             }
             _ => {}
@@ -363,19 +491,57 @@ fn deep_search(session: &mut common::Session, puzzle: &Puzzle) -> (Line, Option<
         .and_then(|line| line.split_whitespace().nth(1))
         .unwrap_or("")
         .to_string();
-    let (first, second) = pair.unwrap_or_else(|| session.fail("no complete pair of lines"));
-    (first, second, best)
+    (pair, best)
 }
 
-/// The issue's re-check, on a sample of the shipped puzzles (every
-/// `PUZZLE_SAMPLE_STEP`-th, 5 by default): searched from `position` with
-/// MultiPV 2, UCI_ShowWDL, 3,000,000 nodes, Threads 1 and Hash 16, the
-/// solution's first move must be the bestmove and its win chance at least
-/// 200 per mille above the second line's; 90% of the sample must hold.
-/// Run by hand (minutes):
+/// Why `puzzle` fails the contract (ISSUE-NOTES, "Learn"; docs/learn.md),
+/// given its deep search: `None` when it holds. The solution's first move
+/// must be the bestmove and the first line's; then either the first line
+/// is a proven win and the second is not, or the first line's win chance
+/// is at least 200 per mille above the second's. Two proven wins hold only
+/// where the second line's first move is in `alternatives`. A position
+/// with one legal move is no puzzle.
+fn contract_fault(puzzle: &Puzzle, pair: Option<(Line, Line)>, best: &str) -> Option<String> {
+    let rules = puzzle.rules().unwrap();
+    let legal = legal_moves(&parse_position(&puzzle.position).unwrap(), &rules).len();
+    if legal < 2 {
+        return Some("one legal move: no puzzle".to_string());
+    }
+    let Some((first, second)) = pair else {
+        return Some("no complete pair of lines".to_string());
+    };
+    let solution = puzzle.solution()[0];
+    if best != solution || first.first != solution {
+        return Some(format!(
+            "solution {solution}, bestmove {best}, first line {}",
+            first.first
+        ));
+    }
+    let margin = first.chance - second.chance;
+    match (first.wins(), second.wins()) {
+        (true, false) => None,
+        (true, true) if puzzle.alternatives.contains(&second.first) => None,
+        (true, true) => Some(format!(
+            "two proven wins: {solution} (mate {:?}) and {} (mate {:?}), not in alternatives {:?}",
+            first.mate, second.first, second.mate, puzzle.alternatives
+        )),
+        _ if margin >= 200.0 => None,
+        _ => Some(format!(
+            "margin {margin} per mille over {} (solution {solution})",
+            second.first
+        )),
+    }
+}
+
+/// The contract's re-check (ISSUE-NOTES, "Learn"), on a sample of the
+/// shipped puzzles (every `PUZZLE_SAMPLE_STEP`-th, 5 by default): each
+/// searched afresh from `position` (with its options) with MultiPV 2,
+/// UCI_ShowWDL, 3,000,000 nodes, Threads 1 and the default Hash, and held
+/// to [`contract_fault`]; 90% of the sample must hold. Run by hand (a
+/// minute or less: a search that proves a mate stops early):
 /// `cargo test --release --test puzzles -- --ignored --nocapture deeper`.
 #[test]
-#[ignore = "minutes of search; run by hand"]
+#[ignore = "a deep search of each sampled puzzle; run by hand"]
 fn shipped_puzzles_stand_a_deeper_search() {
     let step: usize = std::env::var("PUZZLE_SAMPLE_STEP")
         .ok()
@@ -389,7 +555,6 @@ fn shipped_puzzles_stand_a_deeper_search() {
     session.until_word("uciok", Duration::from_secs(10));
     for option in [
         "Threads value 1",
-        "Hash value 16",
         "MultiPV value 2",
         "UCI_ShowWDL value true",
     ] {
@@ -398,21 +563,15 @@ fn shipped_puzzles_stand_a_deeper_search() {
     let mut held = 0;
     let mut failures = Vec::new();
     for puzzle in &sample {
-        let (first, second, best) = deep_search(&mut session, puzzle);
-        let solution = puzzle.solution()[0];
-        let margin = first.chance - second.as_ref().map_or(0.0, |line| line.chance);
-        if best == solution && first.first == solution && margin >= 200.0 {
-            held += 1;
-        } else {
-            failures.push(format!(
-                "{}: solution {solution}, bestmove {best}, margin {margin}",
-                puzzle.id
-            ));
+        let (pair, best) = deep_search(&mut session, puzzle);
+        match contract_fault(puzzle, pair, &best) {
+            None => held += 1,
+            Some(fault) => failures.push(format!("{}: {fault}", puzzle.id)),
         }
     }
     let share = held as f64 / sample.len() as f64;
     println!(
-        "deeper re-check: {held} of {} sampled puzzles hold ({:.0}%); failing: {failures:#?}",
+        "deeper re-check: {held} of {} sampled puzzles hold ({:.1}%); failing: {failures:#?}",
         sample.len(),
         100.0 * share
     );

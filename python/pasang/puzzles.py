@@ -14,12 +14,14 @@ reads them: ``puzzles.jsonl``, a JSON object a line (docs/learn.md)::
 Each puzzle is held to the rules as it is read: its options are rule
 options, its mistake (``before`` and ``mistake``, where given) leads to its
 ``position``, and its solution (``moves``: the solver's move, the reply,
-..., the solver's move) is legal move by move, an odd count. A line that
+..., the solver's move) is legal move by move, an odd count. An optional
+``alternatives`` lists other first moves proven to win, which solve the
+puzzle too: each must be another legal move in ``position``. A line that
 is not is refused with :class:`PuzzleError`, naming the line.
 """
 
 import json
-from typing import IO, Dict, List, NamedTuple, Optional, Union
+from typing import IO, Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from ._pasang import Board, Move, rule_options
 
@@ -33,9 +35,10 @@ class PuzzleError(ValueError):
 class Puzzle(NamedTuple):
     """One puzzle: ``id``, ``options`` (protocol names to values),
     ``position`` (the solver to move), ``moves`` (the solution, as
-    :class:`pasang.Move`), ``themes``, ``rating``, and where known
+    :class:`pasang.Move`), ``themes``, ``rating``, where known
     ``before`` (the position before the opponent's mistake) and
-    ``mistake`` (that move)."""
+    ``mistake`` (that move), and ``alternatives``: other first moves
+    proven to win, which solve it too (often none)."""
 
     id: str
     options: Dict[str, str]
@@ -45,6 +48,7 @@ class Puzzle(NamedTuple):
     rating: int
     before: Optional[str]
     mistake: Optional[Move]
+    alternatives: Tuple[Move, ...] = ()
 
     def rules(self) -> Dict[str, str]:
         """The options as :class:`pasang.Board`'s keywords."""
@@ -84,6 +88,7 @@ def _puzzle(fields: object) -> Puzzle:
             mistake = before.push_str(str(fields.get("mistake")))
             if before.fen() != board.fen():
                 raise PuzzleError("the mistake does not lead to the position")
+        alternatives = _alternatives(fields, rules)
         moves = [board.push_str(text) for text in fields["moves"].split()]
     except PuzzleError:
         raise
@@ -91,6 +96,8 @@ def _puzzle(fields: object) -> Puzzle:
         raise PuzzleError(str(error)) from error
     if len(moves) % 2 == 0:
         raise PuzzleError("{} moves: a solution ends with the solver's move".format(len(moves)))
+    if any(str(move) == str(moves[0]) for move in alternatives):
+        raise PuzzleError("alternative '{}' is the solution's first move".format(moves[0]))
     return Puzzle(
         id=str(fields["id"]),
         options=dict(fields["options"]),
@@ -100,7 +107,24 @@ def _puzzle(fields: object) -> Puzzle:
         rating=int(fields["rating"]),
         before=fields.get("before"),
         mistake=mistake,
+        alternatives=alternatives,
     )
+
+
+def _alternatives(fields: Dict[str, Any], rules: Dict[str, str]) -> Tuple[Move, ...]:
+    texts = fields.get("alternatives", [])
+    if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+        raise PuzzleError("'alternatives' must be a list of moves")
+    if len(set(texts)) != len(texts):
+        raise PuzzleError("an alternative is given twice")
+    moves = []
+    for text in texts:
+        board = Board(fields["position"], **rules)
+        try:
+            moves.append(board.push_str(text))
+        except ValueError as error:
+            raise PuzzleError("alternative '{}': {}".format(text, error)) from error
+    return tuple(moves)
 
 
 def read_puzzles(source: Union[str, "IO[str]"]) -> List[Puzzle]:

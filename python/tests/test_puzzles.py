@@ -52,3 +52,21 @@ def test_lines_that_are_not_puzzles_are_refused(shipped):
     with pytest.raises(ValueError):
         puzzles.read_puzzles(io.StringIO("{not json\n"))
     assert isinstance(puzzles.PuzzleError("x"), ValueError) and pasang.Board is not None
+
+
+def test_alternatives_are_other_legal_first_moves(shipped):
+    listed = [puzzle for puzzle in shipped if puzzle.alternatives]
+    assert listed, "no shipped puzzle lists alternatives"
+    for puzzle in listed:
+        legal = {str(move) for move in puzzle.board().legal_moves}
+        others = {str(move) for move in puzzle.alternatives}
+        assert others <= legal and str(puzzle.moves[0]) not in others
+    assert all(puzzle.alternatives == () for puzzle in shipped if puzzle not in listed)
+    line = json.loads(json.dumps(listed[0]._asdict(), default=str))
+    line["moves"] = " ".join(line["moves"])
+    assert puzzles.read_puzzles(io.StringIO(json.dumps(line)))[0] == listed[0]
+    first = line["moves"].split()[0]
+    for bad, words in ((first, "solution's first move"), ("f", "alternative 'f'"), (line["alternatives"] * 2, "twice")):
+        wrong = dict(line, alternatives=bad if isinstance(bad, list) else [bad])
+        with pytest.raises(puzzles.PuzzleError, match=words):
+            puzzles.read_puzzles(io.StringIO(json.dumps(wrong)))

@@ -6,7 +6,8 @@
 //! `position` (the solver to move), `moves` (the solution, space
 //! separated: solver, reply, ..., solver), `themes`, `rating`, and where
 //! known `before` (the position before the opponent's mistake) and
-//! `mistake` (that move), which the page plays first.
+//! `mistake` (that move), which the page plays first, and `alternatives`
+//! (the other first moves proven to win, which the page also takes).
 
 use std::collections::BTreeMap;
 
@@ -44,6 +45,10 @@ pub struct Puzzle {
     /// The opponent's mistake, which leads from `before` to `position`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mistake: Option<String>,
+    /// Other first moves proven to win, which solve the puzzle too (a
+    /// deeper search found more than one win; docs/learn.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<String>,
 }
 
 /// What is wrong with a puzzle line.
@@ -131,6 +136,17 @@ pub enum PuzzleError {
     /// of the two is given.
     #[error("puzzle '{0}': 'before' and 'mistake' must both lead to 'position'")]
     Mistake(String),
+    /// An alternative that is not another legal first move, or is given
+    /// twice.
+    #[error("puzzle '{id}': alternative '{text}': {reason}")]
+    Alternative {
+        /// The puzzle.
+        id: String,
+        /// The move as written.
+        text: String,
+        /// Why.
+        reason: String,
+    },
     /// The game ends before the solution does.
     #[error("puzzle '{id}': the game is over after move {index}, before the solution ends")]
     OverEarly {
@@ -177,7 +193,8 @@ impl Puzzle {
     /// Holds the puzzle to the rules: a URL-safe id, every rule option,
     /// the mistake leading to `position`, and each move of the solution
     /// legal, in full notation, an odd count, the game going on until the
-    /// last. Returns the position after the solution.
+    /// last; each alternative another legal first move, in full, once.
+    /// Returns the position after the solution.
     pub fn check(&self) -> Result<Position, PuzzleError> {
         let id = || self.id.clone();
         let id_ok = !self.id.is_empty()
@@ -215,6 +232,24 @@ impl Puzzle {
                 id: id(),
                 count: moves.len(),
             });
+        }
+        for (index, text) in self.alternatives.iter().enumerate() {
+            let reason = if moves.first() == Some(&text.as_str()) {
+                Some("the solution's first move".to_string())
+            } else if self.alternatives[..index].contains(text) {
+                Some("given twice".to_string())
+            } else {
+                play_checked(&start, &rules, text, 1, &self.id)
+                    .err()
+                    .map(|error| error.to_string())
+            };
+            if let Some(reason) = reason {
+                return Err(PuzzleError::Alternative {
+                    id: id(),
+                    text: text.clone(),
+                    reason,
+                });
+            }
         }
         let mut position = start;
         for (index, text) in moves.iter().enumerate() {
@@ -305,6 +340,7 @@ mod tests {
             rating: 1500,
             before: Some(format_position(&before)),
             mistake: Some("c".to_string()),
+            alternatives: Vec::new(),
         }
     }
 
@@ -314,6 +350,33 @@ mod tests {
         let line = puzzle.to_line();
         assert_eq!(read_puzzles(&line).unwrap(), vec![puzzle.clone()]);
         assert!(puzzle.check().is_ok());
+        assert!(!line.contains("alternatives"), "{line}");
+    }
+
+    #[test]
+    fn alternatives_are_written_read_and_held_to_the_rules() {
+        let mut puzzle = sample();
+        let start = parse_position(&puzzle.position).unwrap();
+        let rules = Rules::default();
+        let others: Vec<String> = crate::movegen::legal_moves(&start, &rules)
+            .iter()
+            .map(|mv| mv.to_string())
+            .filter(|mv| mv != "j")
+            .take(2)
+            .collect();
+        assert_eq!(others.len(), 2);
+        puzzle.alternatives = others.clone();
+        let line = puzzle.to_line();
+        assert!(
+            line.contains(&format!("\"alternatives\":[\"{}\"", others[0])),
+            "{line}"
+        );
+        assert_eq!(read_puzzles(&line).unwrap(), vec![puzzle.clone()]);
+        puzzle.alternatives = vec![others[0].clone(), others[0].clone()];
+        assert!(matches!(
+            puzzle.check(),
+            Err(PuzzleError::Alternative { .. })
+        ));
     }
 
     #[test]
@@ -345,6 +408,17 @@ mod tests {
         let mut mistake = sample();
         mistake.mistake = Some("d".to_string());
         assert!(matches!(mistake.check(), Err(PuzzleError::Mistake(_))));
+        let mut alternative = sample();
+        alternative.alternatives = vec!["j".to_string()];
+        assert!(matches!(
+            alternative.check(),
+            Err(PuzzleError::Alternative { .. })
+        ));
+        alternative.alternatives = vec!["f".to_string()];
+        assert!(matches!(
+            alternative.check(),
+            Err(PuzzleError::Alternative { .. })
+        ));
         let twice = format!("{}\n{}\n", sample().to_line(), sample().to_line());
         assert!(matches!(
             read_puzzles(&twice),

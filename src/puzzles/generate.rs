@@ -2,7 +2,11 @@
 //! move that threw away its mover's chances, the other side has one move
 //! that keeps the win (or saves the lost game), then its best reply, and
 //! so on while exactly one move keeps the result (docs/learn.md gives the
-//! criteria and the margins).
+//! criteria and the margins). Each puzzle found must then stand a much
+//! deeper search of its first move ([`Generator::check`], the contract of
+//! docs/learn.md): where that search finds a second forced win, every
+//! other first move proven to win is listed in `alternatives` (at most
+//! [`MAX_ALTERNATIVES`]); any other failure drops the puzzle.
 //!
 //! Every game is handled afresh (a cleared table), on one thread at fixed
 //! node counts, so a game's puzzles depend only on the game and the node
@@ -14,7 +18,7 @@ use std::sync::Mutex;
 
 use crate::engine::Engine;
 use crate::moves::Move;
-use crate::notation::format_position;
+use crate::notation::{format_position, parse_position};
 use crate::outcome::{Reason, Status};
 use crate::position::{Phase, Player, Position};
 use crate::record::Game;
@@ -53,6 +57,18 @@ pub const PROOF_DIVISOR: u64 = 4;
 pub const SQUEEZE_MOVES: usize = 2;
 /// A position with at most this many stones is an endgame.
 pub const ENDGAME_STONES: u32 = 40;
+/// The deeper check's nodes (`--check-nodes`): each puzzle's first move
+/// must stand a MultiPV 2 search of this many nodes (docs/learn.md).
+pub const CHECK_NODES: u64 = 3_000_000;
+/// In the deeper check, a first move that is not a proven win must lead
+/// the second line's win chance by this much (per mille).
+pub const CHECK_MARGIN: u32 = 200;
+/// Where the deeper check finds two forced wins, each other first move is
+/// searched for a proof with this fraction of the check's nodes.
+pub const ALTERNATIVE_DIVISOR: u64 = 10;
+/// A puzzle keeps at most this many `alternatives`: where more first
+/// moves win, finding one asks too little, and the puzzle is dropped.
+pub const MAX_ALTERNATIVES: usize = 2;
 
 /// How many positions each filter kept.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
@@ -69,6 +85,9 @@ pub struct Counts {
     /// Of these, positions whose first move keeps the result by the
     /// margin at `--nodes`.
     pub unique: u64,
+    /// Of these, puzzles whose first move stands the deeper check (some
+    /// with `alternatives`).
+    pub checked: u64,
     /// Puzzles written.
     pub puzzles: u64,
 }
@@ -80,6 +99,7 @@ impl std::ops::AddAssign for Counts {
         self.mistakes += other.mistakes;
         self.candidates += other.candidates;
         self.unique += other.unique;
+        self.checked += other.checked;
         self.puzzles += other.puzzles;
     }
 }
@@ -171,6 +191,30 @@ impl Listener for PairListener {
     }
 }
 
+/// What the deeper check says of a puzzle's first move.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Verdict {
+    /// It holds as the puzzle is.
+    Holds,
+    /// The solution's first move is a proven win and so is another: it
+    /// holds with these (every other first move proven to win, the second
+    /// line's among them) as `alternatives`.
+    Alternatives(Vec<String>),
+    /// It fails, and why.
+    Fails(String),
+}
+
+/// Twice a line's win chance (2w + d, per mille doubled: no halves).
+fn twice_chance(info: &Info) -> u32 {
+    let wdl = info.score.wdl();
+    2 * wdl.win + wdl.draw
+}
+
+/// Whether a line is a proven win for the side to move.
+fn proven_win(info: &Info) -> bool {
+    matches!(info.score, Score::Mate(n) if n > 0)
+}
+
 /// Win chance of the side to move, per mille, from a score.
 fn chance(score: Score, side: Player) -> u32 {
     (Evaluation::from_score(score, side, false).win_percent(side) * 10.0).round() as u32
@@ -180,18 +224,121 @@ fn chance(score: Score, side: Player) -> u32 {
 pub struct Generator {
     engine: Engine,
     nodes: u64,
+    check_nodes: u64,
 }
 
 impl Generator {
-    /// A finder searching `nodes` a solver's turn.
-    pub fn new(nodes: u64) -> Generator {
+    /// A finder searching `nodes` a solver's turn, each puzzle's first
+    /// move checked by a search of `check_nodes` (Threads 1 and the
+    /// default Hash, as the protocol's defaults).
+    pub fn new(nodes: u64, check_nodes: u64) -> Generator {
         let mut engine = Engine::new();
         engine.set_threads(1);
         engine.set_move_overhead(0);
         Generator {
             engine,
             nodes: nodes.max(SCAN_DIVISOR),
+            check_nodes: check_nodes.max(ALTERNATIVE_DIVISOR),
         }
+    }
+
+    /// The deeper check of `puzzle` (docs/learn.md): its position searched
+    /// afresh with MultiPV 2 and `check_nodes`, the solution's first move
+    /// must be the best move, and either a proven win while the second
+    /// line is not, or its win chance [`CHECK_MARGIN`] above the second's.
+    /// A second proven win passes if `alternatives` lists its move; if it
+    /// does not, the verdict lists every other first move proven to win,
+    /// or fails where they are more than [`MAX_ALTERNATIVES`].
+    pub fn check(&mut self, puzzle: &Puzzle) -> Verdict {
+        let (Ok(rules), Ok(position)) = (puzzle.rules(), parse_position(&puzzle.position)) else {
+            return Verdict::Fails("not a puzzle".to_string());
+        };
+        let solution = puzzle.solution().first().copied().unwrap_or_default();
+        if crate::movegen::legal_moves(&position, &rules).len() < 2 {
+            return Verdict::Fails("one legal move".to_string());
+        }
+        self.engine.new_game();
+        self.engine.set_rules(rules);
+        self.engine.set_position(position);
+        self.engine.set_multipv(2);
+        let listener = PairListener::default();
+        let result = self
+            .engine
+            .search(&Self::limits(self.check_nodes), &listener);
+        self.engine.set_multipv(1);
+        let state = listener
+            .state
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner());
+        let Some((first, Some(second))) = state.pair else {
+            return Verdict::Fails("no complete pair of lines".to_string());
+        };
+        let best = result
+            .best_move
+            .map(|mv| mv.to_string())
+            .unwrap_or_default();
+        let first_move = first.pv.first().map(|mv| mv.to_string());
+        if best != solution || first_move.as_deref() != Some(solution) {
+            return Verdict::Fails(format!("the deeper search plays {best}"));
+        }
+        let second_move = second
+            .pv
+            .first()
+            .map(|mv| mv.to_string())
+            .unwrap_or_default();
+        match (proven_win(&first), proven_win(&second)) {
+            (true, false) => Verdict::Holds,
+            (true, true) if puzzle.alternatives.contains(&second_move) => Verdict::Holds,
+            (true, true) => {
+                let others = self.other_wins(&position, &rules, solution, &second_move);
+                if others.len() > MAX_ALTERNATIVES {
+                    Verdict::Fails(format!("{} other first moves win", others.len()))
+                } else {
+                    Verdict::Alternatives(others)
+                }
+            }
+            _ if twice_chance(&first) >= twice_chance(&second) + 2 * CHECK_MARGIN => Verdict::Holds,
+            _ => Verdict::Fails(format!(
+                "a margin of {} per mille ({second_move} second)",
+                (f64::from(twice_chance(&first)) - f64::from(twice_chance(&second))) / 2.0
+            )),
+        }
+    }
+
+    /// The first moves of `position` other than `solution` proven to win:
+    /// `known` (the deeper check's second line, a proven win) and each
+    /// other move whose position a search of a tenth of `check_nodes`
+    /// proves lost for the opponent, in the order of the legal moves.
+    fn other_wins(
+        &mut self,
+        position: &Position,
+        rules: &Rules,
+        solution: &str,
+        known: &str,
+    ) -> Vec<String> {
+        let solver = position.side_to_move();
+        let limits = Self::limits(self.check_nodes / ALTERNATIVE_DIVISOR);
+        let mut wins = Vec::new();
+        for mv in crate::movegen::legal_moves(position, rules).iter().copied() {
+            let text = mv.to_string();
+            if text == solution {
+                continue;
+            }
+            let child = position.play(mv);
+            let wins_too = text == known
+                || match Status::of(&child, rules) {
+                    Status::Over { winner, .. } => winner == Some(solver),
+                    Status::InPlay => {
+                        self.engine.set_position(child);
+                        let other = self.engine.search(&limits, &Silent);
+                        matches!(other.final_info.map(|info| info.score), Some(Score::Mate(n)) if n <= 0)
+                    }
+                };
+            if wins_too {
+                wins.push(text);
+            }
+        }
+        wins
     }
 
     fn limits(nodes: u64) -> Limits {
@@ -349,17 +496,24 @@ impl Generator {
             }
             counts.candidates += 1;
             self.engine.new_game();
-            if let Some(puzzle) = self.solve(
+            let Some(mut puzzle) = self.solve(
                 &positions[ply],
                 *mistake,
                 &position,
                 &rules,
                 goal,
                 &mut counts,
-            ) {
-                counts.puzzles += 1;
-                puzzles.push(puzzle);
+            ) else {
+                continue;
+            };
+            match self.check(&puzzle) {
+                Verdict::Holds => {}
+                Verdict::Alternatives(moves) => puzzle.alternatives = moves,
+                Verdict::Fails(_) => continue,
             }
+            counts.checked += 1;
+            counts.puzzles += 1;
+            puzzles.push(puzzle);
         }
         (puzzles, counts)
     }
@@ -458,6 +612,7 @@ impl Generator {
             rating: rating(first.nodes_needed),
             before: Some(format_position(before)),
             mistake: Some(mistake.to_string()),
+            alternatives: Vec::new(),
         })
     }
 }
@@ -571,7 +726,7 @@ mod tests {
 
     #[test]
     fn games_give_puzzles_that_start_after_their_mistake() {
-        let mut generator = Generator::new(20_000);
+        let mut generator = Generator::new(20_000, 200_000);
         let mut total = Counts::default();
         let mut found = Vec::new();
         for record in record::read(GAMES).unwrap() {
@@ -607,11 +762,12 @@ mod tests {
         assert!(total.moves >= total.mistakes);
         assert!(total.mistakes >= total.candidates);
         assert!(total.candidates >= total.unique);
-        assert!(total.unique >= total.puzzles);
+        assert!(total.unique >= total.checked);
+        assert!(total.checked >= total.puzzles);
         // A game's puzzles depend on the game alone, not on the games
         // searched before it (a cleared table each time).
         let last = record::read(GAMES).unwrap().pop().unwrap();
-        let alone = Generator::new(20_000).game(&Game::from_record(&last).unwrap());
+        let alone = Generator::new(20_000, 200_000).game(&Game::from_record(&last).unwrap());
         let again = generator.game(&Game::from_record(&last).unwrap());
         assert_eq!(alone, again);
     }
@@ -646,6 +802,43 @@ mod tests {
             false,
             &start.play(mv),
         )
+    }
+
+    /// Three puzzles the generator once shipped, before the deeper check.
+    const CHECKED: [&str; 3] = [
+        // Another first move (d3c3s) is the deeper search's best.
+        r#"{"id":"ebc74ee68b96","options":{"Centre":"open","Ka Entry":"slide","Pattern":"2","Second Column":"any"},"position":"bwwbbw.b..b/bbwwbb...../wbbwwb.w..w/bwwbww...../wwbbbw.w..b/wbb..+...../bbwwb..bbww/bww....bwwb/...S......./w.bww...wbb/.......N... s 41 44 fj","moves":"d3b3n h1a1n b3e3s a1j1n e3c3s j1j2e c3k3n","themes":["suntuk","even-runs","middlegame","very-long"],"rating":836}"#,
+        // k2k1w wins, and so do k2b2n and k2b2s.
+        r#"{"id":"7b62aeb584c8","options":{"Centre":"wall","Ka Entry":"jump","Pattern":"1","Second Column":"opposite"},"position":".www.b..b../.www.b..b../.bww.b..w../.bbw......./.........../.bb..+...../.........../.ww...ww.../.........S./..........N/.bb...www.. n 72 60 ej","moves":"k2k1w j3i3n k1k8w","themes":["big-capture","endgame","short"],"rating":1910}"#,
+        // h6h4w wins, and three other first moves too.
+        r#"{"id":"eac0bc590c44","options":{"Centre":"open","Ka Entry":"both","Pattern":"2","Second Column":"opposite"},"position":".w.......bb/N.........w/.........ww/........wwb/.w......w.b/.b...+.S.../.b........w/.w........./wwbw.b....w/wbbwwbb...b/bbwbwwb...b s 54 64 id","moves":"h6h4w a10a5e h4h10e a5b5s h10h5e b5b3w h5a5s b3a3s a5a6e","themes":["even-runs","endgame","very-long"],"rating":1593}"#,
+    ];
+
+    #[test]
+    fn the_deeper_check_drops_other_best_moves_and_lists_other_wins() {
+        let puzzles = read_puzzles_of(&CHECKED);
+        let mut generator = Generator::new(0, CHECK_NODES);
+        assert_eq!(
+            generator.check(&puzzles[0]),
+            Verdict::Fails("the deeper search plays d3c3s".to_string())
+        );
+        let two = vec!["k2b2n".to_string(), "k2b2s".to_string()];
+        assert_eq!(
+            generator.check(&puzzles[1]),
+            Verdict::Alternatives(two.clone())
+        );
+        // Listed, they pass as they are.
+        let mut listed = puzzles[1].clone();
+        listed.alternatives = two;
+        assert_eq!(generator.check(&listed), Verdict::Holds);
+        assert_eq!(
+            generator.check(&puzzles[2]),
+            Verdict::Fails("3 other first moves win".to_string())
+        );
+    }
+
+    fn read_puzzles_of(lines: &[&str]) -> Vec<Puzzle> {
+        crate::puzzles::read_puzzles(&lines.join("\n")).unwrap()
     }
 
     #[test]

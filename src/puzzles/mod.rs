@@ -4,7 +4,8 @@
 //! [`format`] is the file, `puzzles.jsonl`, a JSON object a line, which
 //! the board's Puzzle mode, the Python module and the tests read; with the
 //! `cli` feature, [`generate`] finds puzzles in game records and [`run`]
-//! writes them for `pasang puzzles` (docs/learn.md).
+//! writes them for `pasang puzzles`, and [`recheck`] holds a puzzle file
+//! to the deeper check for `pasang puzzles --recheck` (docs/learn.md).
 
 pub mod format;
 #[cfg(feature = "cli")]
@@ -20,6 +21,7 @@ mod run {
     use std::io::Write;
     use std::path::PathBuf;
 
+    use super::format::PuzzleError;
     use super::generate::{Counts, Generator};
     use crate::record::{self, Game, RecordError, ReplayError};
     use crate::schedule::shard::Shard;
@@ -53,6 +55,14 @@ mod run {
             /// Why.
             source: ReplayError,
         },
+        /// A puzzle file does not read.
+        #[error("'{path}': {source}", path = .path.display())]
+        Puzzles {
+            /// The file.
+            path: PathBuf,
+            /// Where and why (boxed: a puzzle's fault is large).
+            source: Box<PuzzleError>,
+        },
         /// The output cannot be written.
         #[error("cannot write the puzzles: {0}")]
         Write(#[source] std::io::Error),
@@ -60,11 +70,13 @@ mod run {
 
     /// Finds the puzzles of every game of `sources` (of `shard`'s games
     /// only, numbering games from 0 over the files in order) with `nodes`
-    /// a search, writes each game's as lines to `out`, and tells
-    /// `progress` the counts after each game.
+    /// a search, each checked by a search of `check_nodes`, writes each
+    /// game's as lines to `out`, and tells `progress` the counts after
+    /// each game.
     pub fn run(
         sources: &[Source],
         nodes: u64,
+        check_nodes: u64,
         shard: Option<Shard>,
         out: &mut dyn Write,
         progress: &mut dyn FnMut(&Counts),
@@ -91,7 +103,7 @@ mod run {
                 games.push(game);
             }
         }
-        let mut generator = Generator::new(nodes);
+        let mut generator = Generator::new(nodes, check_nodes);
         let mut counts = Counts::default();
         // A position found again (the same start after a few plies) is
         // written once, as first found.
@@ -110,5 +122,74 @@ mod run {
             progress(&counts);
         }
         Ok(counts)
+    }
+}
+
+#[cfg(feature = "cli")]
+pub use recheck::{Rechecked, recheck};
+
+#[cfg(feature = "cli")]
+mod recheck {
+    use std::io::Write;
+
+    use super::generate::{Generator, Verdict};
+    use super::run::{PuzzlesError, Source};
+    use super::{Puzzle, read_puzzles};
+
+    /// What `pasang puzzles --recheck` found.
+    #[derive(Clone, Debug, Default, Eq, PartialEq)]
+    pub struct Rechecked {
+        /// Puzzles read.
+        pub read: u64,
+        /// Written as they were.
+        pub held: u64,
+        /// Written with `alternatives` (the deeper search found other
+        /// forced wins).
+        pub alternatives: u64,
+        /// Left out: each id and why.
+        pub dropped: Vec<(String, String)>,
+    }
+
+    /// Holds every puzzle of `sources` (puzzle files) to the deeper check
+    /// ([`Generator::check`] with `check_nodes`), in order: one that holds
+    /// is written to `out` as it is, one that holds with other forced wins
+    /// with them as `alternatives`, and one that fails is left out.
+    /// `progress` hears each puzzle's id and verdict.
+    pub fn recheck(
+        sources: &[Source],
+        check_nodes: u64,
+        out: &mut dyn Write,
+        progress: &mut dyn FnMut(&Puzzle, &Verdict),
+    ) -> Result<Rechecked, PuzzlesError> {
+        let mut puzzles = Vec::new();
+        for source in sources {
+            puzzles.extend(
+                read_puzzles(&source.text).map_err(|error| PuzzlesError::Puzzles {
+                    path: source.path.clone(),
+                    source: Box::new(error),
+                })?,
+            );
+        }
+        let mut generator = Generator::new(0, check_nodes);
+        let mut found = Rechecked::default();
+        for mut puzzle in puzzles {
+            found.read += 1;
+            let verdict = generator.check(&puzzle);
+            progress(&puzzle, &verdict);
+            match verdict {
+                Verdict::Holds => found.held += 1,
+                Verdict::Alternatives(moves) => {
+                    found.alternatives += 1;
+                    puzzle.alternatives = moves;
+                }
+                Verdict::Fails(why) => {
+                    found.dropped.push((puzzle.id.clone(), why));
+                    continue;
+                }
+            }
+            writeln!(out, "{}", puzzle.to_line()).map_err(PuzzlesError::Write)?;
+        }
+        out.flush().map_err(PuzzlesError::Write)?;
+        Ok(found)
     }
 }

@@ -820,6 +820,7 @@ function openPuzzle(p) {
   puzzle.phase = "loading";
   puzzle.feedback = null;
   puzzle.counted = false;
+  puzzle.alternative = false;
   const rules = Object.assign({}, DEFAULT_RULES);
   for (const [name, value] of Object.entries(p.options || {})) {
     if (OPTION_FIELDS[name]) rules[OPTION_FIELDS[name]] = value;
@@ -854,9 +855,9 @@ function onPuzzleState() {
   } else if (puzzle.phase === "mistake" && state.moves.length === 1) {
     puzzle.phase = "playing";
   } else if (puzzle.phase === "moving" && puzzlePlayed() === puzzle.step) {
-    if (puzzle.step >= puzzle.solution.length) {
+    if (puzzle.step >= puzzle.solution.length || puzzle.alternative) {
       puzzle.phase = "solved";
-      puzzle.feedback = { kind: "right", key: "puzzleSolved" };
+      if (!puzzle.alternative) puzzle.feedback = { kind: "right", key: "puzzleSolved" };
       countPuzzle(true);
     } else {
       // The reply counts at once: a state that comes before it is played
@@ -878,15 +879,21 @@ function onPuzzleState() {
 }
 
 // The person's move: the solution's next move is played (the reply
-// follows); any other is refused, and the board and #moves stay.
+// follows); a first move the puzzle lists in `alternatives` (another
+// proven win) is played and solves it at once; any other is refused, and
+// the board and #moves stay.
 function puzzleTry(move) {
   if (!puzzle.current || puzzle.phase !== "playing") return;
   selected = null;
   litColumn = null;
-  if (move === puzzle.solution[puzzle.step]) {
+  const alternative = puzzle.step === 0 && (puzzle.current.alternatives || []).includes(move);
+  if (move === puzzle.solution[puzzle.step] || alternative) {
     puzzle.step += 1;
     puzzle.phase = "moving";
-    puzzle.feedback = { kind: "right", key: puzzle.step >= puzzle.solution.length ? "puzzleSolved" : "puzzleGood" };
+    puzzle.alternative = alternative;
+    puzzle.feedback = alternative
+      ? { kind: "right", key: "puzzleAlternative", values: { move: puzzle.solution[0] } }
+      : { kind: "right", key: puzzle.step >= puzzle.solution.length ? "puzzleSolved" : "puzzleGood" };
     play(move);
   } else {
     puzzle.feedback = { kind: "wrong", key: "notTheMove" };

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use crate::outcome::Status;
 use crate::position::Position;
-use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
+use crate::rules::{OptionSpelling, RULE_OPTIONS, Rules, RulesError, rules_from_all};
 
 /// The shipped puzzles: `src/page/assets/puzzles.jsonl`.
 pub const PUZZLES_JSONL: &str = crate::page::assets::PUZZLES_JSONL;
@@ -68,29 +68,14 @@ pub enum PuzzleError {
     /// The same id twice.
     #[error("puzzle '{0}': the id is used twice")]
     DuplicateId(String),
-    /// An option that is not a rule option.
-    #[error("puzzle '{id}': '{option}' is not a rule option")]
-    UnknownOption {
-        /// The puzzle.
-        id: String,
-        /// The name given.
-        option: String,
-    },
-    /// A rule option not given.
-    #[error("puzzle '{id}': the option '{option}' is missing")]
-    MissingOption {
-        /// The puzzle.
-        id: String,
-        /// The protocol name missing.
-        option: &'static str,
-    },
-    /// A rule option's value.
+    /// Its rule options: one that is none, one missing, or a value an
+    /// option does not take.
     #[error("puzzle '{id}': {source}")]
-    OptionValue {
+    Rules {
         /// The puzzle.
         id: String,
-        /// The value's fault.
-        source: OptionValueError,
+        /// What is wrong.
+        source: RulesError,
     },
     /// A position string that does not parse.
     #[error("puzzle '{id}': {field}: {source}")]
@@ -160,29 +145,10 @@ pub enum PuzzleError {
 impl Puzzle {
     /// The puzzle's rules: every option given, each a rule option.
     pub fn rules(&self) -> Result<Rules, PuzzleError> {
-        let id = || self.id.clone();
-        for name in self.options.keys() {
-            if !RULE_OPTIONS.iter().any(|option| option.name == name) {
-                return Err(PuzzleError::UnknownOption {
-                    id: id(),
-                    option: name.clone(),
-                });
-            }
-        }
-        RULE_OPTIONS
-            .iter()
-            .try_fold(Rules::default(), |rules, option| {
-                let value = self
-                    .options
-                    .get(option.name)
-                    .ok_or(PuzzleError::MissingOption {
-                        id: id(),
-                        option: option.name,
-                    })?;
-                option
-                    .apply(rules, value)
-                    .map_err(|source| PuzzleError::OptionValue { id: id(), source })
-            })
+        rules_from_all(&self.options, OptionSpelling::Name).map_err(|source| PuzzleError::Rules {
+            id: self.id.clone(),
+            source,
+        })
     }
 
     /// The solution's moves as written.
@@ -400,8 +366,8 @@ mod tests {
         option.options.remove("Centre");
         assert!(matches!(
             option.check(),
-            Err(PuzzleError::MissingOption {
-                option: "Centre",
+            Err(PuzzleError::Rules {
+                source: crate::rules::RulesError::Missing("Centre"),
                 ..
             })
         ));

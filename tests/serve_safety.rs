@@ -519,7 +519,32 @@ fn sockets_that_never_read_stall_neither_their_room_nor_any_clock() {
     other.send(json!({"type": "rematch"}));
     let answer = next_of(&mut other.socket, "room");
     assert_eq!(answer["rematch"].as_array().unwrap().len(), 2);
-    drop(flood.join());
+    // The sockets that never read were shut down by the server (their
+    // queues full), so that a real page would reconnect: reading what
+    // was sent before ends in the close, not in a wait.
+    let mut silent = flood.join().unwrap();
+    let closed = silent
+        .iter_mut()
+        .filter(|socket| {
+            if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_ref() {
+                stream
+                    .set_read_timeout(Some(Duration::from_secs(2)))
+                    .unwrap();
+            }
+            loop {
+                match socket.read() {
+                    Ok(_) => continue,
+                    Err(tungstenite::Error::Io(error))
+                        if error.kind() == std::io::ErrorKind::WouldBlock =>
+                    {
+                        return false;
+                    }
+                    Err(_) => return true,
+                }
+            }
+        })
+        .count();
+    assert!(closed > 0, "no socket that never read was shut down");
 }
 
 /// The server's CPU time so far (user and system), from /proc.

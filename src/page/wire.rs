@@ -1,8 +1,7 @@
 //! The page's wire types that both servers send: the board as the page
 //! draws it, the clocks, the rule options it offers and the modes'
-//! names. `pasang gui`'s session messages ([`crate::gui::message`]) and
-//! the rooms' ([`crate::serve::protocol`]) are built of these; the page
-//! (`assets/app.js`) reads them by their field names.
+//! names. `pasang gui`'s session messages and the rooms' are built of
+//! these; the page (`assets/app.js`) reads them by their field names.
 
 use std::collections::BTreeMap;
 

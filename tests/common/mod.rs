@@ -418,12 +418,18 @@ impl Drop for Session {
 }
 
 /// The raw answer of the server at `address` to `request` (the whole
-/// text of it, the server closing the connection).
+/// text of it, the server closing the connection); a server that does
+/// not answer within 20 s fails the test rather than hang it.
 pub fn http_answer(address: &str, request: &str) -> String {
     let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     stream.write_all(request.as_bytes()).unwrap();
     let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
+    stream
+        .read_to_string(&mut answer)
+        .unwrap_or_else(|error| panic!("no whole answer from {address} in 20 s: {error}"));
     answer
 }
 
@@ -450,10 +456,29 @@ pub fn start_server(mut command: Command) -> (Child, String) {
         .stderr(Stdio::null())
         .spawn()
         .expect("the server starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("its stdout is piped"))
-        .read_line(&mut line)
-        .expect("the server prints its address");
+    // The first line is read on a thread, so that a server that never
+    // prints fails the test in 30 s instead of hanging it.
+    let stdout = child.stdout.take().expect("its stdout is piped");
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let mut line = String::new();
+        let mut reader = BufReader::new(stdout);
+        let _ = reader.read_line(&mut line);
+        let _ = sender.send(line);
+        // Later lines (addresses on a LAN) are read and dropped, so that
+        // the server never blocks on a full pipe.
+        let mut rest = String::new();
+        while reader.read_line(&mut rest).is_ok_and(|n| n > 0) {
+            rest.clear();
+        }
+    });
+    let line = match receiver.recv_timeout(Duration::from_secs(30)) {
+        Ok(line) => line,
+        Err(_) => {
+            let _ = child.kill();
+            panic!("the server printed no address in 30 s");
+        }
+    };
     let address = line
         .split("http://")
         .nth(1)

@@ -798,7 +798,7 @@ function startPuzzle() {
       const id = params.get("id");
       const asked = id === null ? null : puzzle.all.find((p) => p.id === id);
       if (id !== null && !asked) {
-        addressErrors.push(t("noSuchPuzzle", { id }));
+        addressErrors.push(() => t("noSuchPuzzle", { id }));
         showError();
       }
       const chosen = asked || nextPuzzle(loadPuzzleRecord(), null);
@@ -806,7 +806,7 @@ function startPuzzle() {
       else { puzzle.phase = "empty"; renderPuzzle(); }
     })
     .catch((error) => {
-      addressErrors.push(t("puzzlesMissing", { why: error.message }));
+      addressErrors.push(() => t("puzzlesMissing", { why: error.message }));
       showError();
     });
 }

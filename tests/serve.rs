@@ -667,16 +667,6 @@ fn rooms_show_no_english_in_malay() {
 #[path = "common/rooms.rs"]
 mod rooms;
 
-/// A free port on 127.0.0.1, so that a restarted server has the same
-/// address.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// The soak: simulated players play 1,000 games in 200 rooms at once
 /// over loopback, dropping their connections at random; the server is
 /// killed with SIGKILL once mid-way and started again on its data. Every
@@ -689,7 +679,7 @@ fn soak_a_thousand_games_in_two_hundred_rooms_with_a_restart() {
     const ROOMS: usize = 200;
     const GAMES: usize = 5;
     let data = data_folder("soak");
-    let address = format!("127.0.0.1:{}", free_port());
+    let address = format!("127.0.0.1:{}", common::serve::free_port());
     let start = |data: &Path| {
         let child = common::pasang()
             .args([

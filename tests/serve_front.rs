@@ -57,14 +57,6 @@ fn data_folder(name: &str) -> PathBuf {
     folder
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// A WebSocket client of `ws://ADDRESS/PATH`, reads bounded to 20 s.
 fn socket(address: &str, path: &str) -> Socket {
     let (socket, _) = tungstenite::connect(format!("ws://{address}{path}")).unwrap();
@@ -305,7 +297,7 @@ fn a_move_made_while_the_connection_is_down_is_sent_when_it_is_back() {
         return;
     };
     let data = data_folder("down");
-    let listen = format!("127.0.0.1:{}", free_port());
+    let listen = format!("127.0.0.1:{}", common::serve::free_port());
     let mut server = Server::start(&data, &listen, &[]);
     let mut page = phone(&binary);
     let (code, north) = room_with_north(&mut page, &server.address);
@@ -555,7 +547,11 @@ fn two_servers_behind_nginx_route_rooms_by_their_codes() {
     };
     let folder = data_folder("nginx");
     std::fs::create_dir_all(&folder).unwrap();
-    let (front, a, b) = (free_port(), free_port(), free_port());
+    let (front, a, b) = (
+        common::serve::free_port(),
+        common::serve::free_port(),
+        common::serve::free_port(),
+    );
     let config = nginx_config(&folder, front, a, b);
     let start = |id: &str, port: u16| {
         Server::start(

@@ -450,10 +450,15 @@ pub fn websocket(
 /// Starts a server of the binary (`pasang gui --port 0`, `pasang serve
 /// --listen 127.0.0.1:0`, ...) and reads the address it prints on its
 /// first line: the running child and its `host:port`.
-pub fn start_server(mut command: Command) -> (Child, String) {
+pub fn start_server(command: Command) -> (Child, String) {
+    start_server_logging(command, Stdio::null())
+}
+
+/// As [`start_server`], with the server's stderr (its log) to `log`.
+pub fn start_server_logging(mut command: Command, log: impl Into<Stdio>) -> (Child, String) {
     let mut child = command
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(log)
         .spawn()
         .expect("the server starts");
     // The first line is read on a thread, so that a server that never

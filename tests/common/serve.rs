@@ -228,3 +228,13 @@ pub fn play_one(south: &mut Client, north: &mut Client, plies: usize) -> [Value;
     assert_eq!(after[0]["moves"], after[1]["moves"]);
     after
 }
+
+/// A free port on 127.0.0.1, so that a restarted server has the same
+/// address.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}

@@ -299,13 +299,13 @@ fn caption(svg: &mut String, position: &Position, last: Option<(Position, Move)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::replay;
+    use crate::record::Game;
     use crate::rules::Rules;
 
     #[test]
     fn pictures_show_kas_captures_and_the_hole() {
         let moves: Vec<String> = ["c", "j", "b4c4n"].map(String::from).to_vec();
-        let replay = replay(&Rules::default(), None, &moves).unwrap();
+        let replay = Game::from_moves(&Rules::default(), None, &moves).unwrap();
         let svg = render(&replay.current(), replay.last());
         assert!(svg.starts_with("<svg"));
         assert!(svg.trim_end().ends_with("</svg>"));
@@ -318,7 +318,9 @@ mod tests {
 
     #[test]
     fn marked_pictures_ring_points_refuse_a_move_and_have_no_caption() {
-        let position = replay(&Rules::default(), None, &[]).unwrap().current();
+        let position = Game::from_moves(&Rules::default(), None, &[] as &[&str])
+            .unwrap()
+            .current();
         let c4 = Square::new(3, 2).unwrap();
         let c7 = Square::new(6, 2).unwrap();
         let marks = Marks {

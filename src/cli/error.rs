@@ -10,7 +10,6 @@ use crate::datagen::DatagenError;
 use crate::eval::features::NAMES;
 use crate::gui::GuiError;
 use crate::matches::MatchError;
-use crate::notation::{ListMoveError, PositionError};
 use crate::protocol::LogFileError;
 use crate::record::RecordError;
 use crate::review::ReviewError;
@@ -18,24 +17,12 @@ use crate::rules::OptionValueError;
 use crate::tt::TableError;
 use crate::tune::TuneError;
 
-/// Why a base position and a move list give no game: the error of
-/// [`crate::record::Game::new`].
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-pub(crate) enum StartMovesError {
-    /// The position string does not parse.
-    #[error("invalid position: {0}")]
-    Position(#[source] PositionError),
-    /// A move does not parse or is illegal where the list reaches it.
-    #[error(transparent)]
-    Move(ListMoveError),
-}
-
 /// Why a subcommand failed.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CliError {
     /// `--fen` and `--moves` (or a record's start and moves) give no game.
     #[error(transparent)]
-    Replay(#[from] StartMovesError),
+    Replay(#[from] crate::record::StartMovesError),
     /// An input file cannot be read.
     #[error("cannot read '{path}': {1}", path = .0.display())]
     Read(PathBuf, #[source] io::Error),

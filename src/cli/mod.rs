@@ -25,14 +25,14 @@ use std::sync::Arc;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS, start_position};
-use crate::notation::parse_position;
+use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS};
 use crate::record::Game;
 use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, Rules, SecondColumn};
 use crate::tt::MAX_HASH_MIB;
 
 pub(crate) use crate::outcome::{describe_result, player_title};
-pub(crate) use error::{CliError, StartMovesError};
+use crate::record::StartMovesError;
+pub(crate) use error::CliError;
 pub(crate) use progress::Progress;
 
 /// Pasang engine: speaks a UCI-style protocol on stdin/stdout when run
@@ -161,7 +161,7 @@ impl PositionArgs {
 
     /// The position these flags give under `rules`, with its history.
     pub fn replay(&self, rules: &Rules) -> Result<Game, StartMovesError> {
-        replay(rules, self.fen.as_deref(), &self.move_list())
+        Game::from_moves(rules, self.fen.as_deref(), &self.move_list())
     }
 
     /// The moves, one token each.
@@ -188,22 +188,6 @@ impl PositionArgs {
         }
         text
     }
-}
-
-/// Plays `moves` from `fen` (or the start of `rules.pattern`) under
-/// `rules`; the error names the first bad move.
-pub(crate) fn replay(
-    rules: &Rules,
-    fen: Option<&str>,
-    moves: &[String],
-) -> Result<Game, StartMovesError> {
-    let base = match fen {
-        None => start_position(rules.pattern),
-        Some(text) => parse_position(text).map_err(StartMovesError::Position)?,
-    };
-    let mut game = Game::new(*rules, base);
-    game.play_all(moves).map_err(StartMovesError::Move)?;
-    Ok(game)
 }
 
 /// The points `mv` captures from `before`, as `show` and `play` print them.
@@ -323,17 +307,5 @@ mod tests {
         };
         assert_eq!(args.move_list(), ["c", "j", "b4c4n", "k7j7w"]);
         assert_eq!(args.describe(), "startpos moves c j b4c4n k7j7w");
-    }
-
-    #[test]
-    fn replays_name_the_bad_move() {
-        let rules = Rules::default();
-        let game = replay(&rules, None, &["c".into(), "j".into()]).unwrap();
-        assert_eq!(game.moves().len(), 2);
-        assert_eq!(game.last().unwrap().1.to_string(), "j");
-        let error = replay(&rules, None, &["c".into(), "c".into()])
-            .unwrap_err()
-            .to_string();
-        assert!(error.starts_with("move 2 of the list"), "{error}");
     }
 }

@@ -470,9 +470,9 @@ impl Sitting {
             Some((mv, score, depth, elapsed)) => {
                 let side = player_title(self.human.opponent());
                 let who = format!("pasang ({side}) plays");
-                let note = format!("  [eval {} for {side}]", crate::record::points(score));
+                let note = format!("  [eval {} for {side}]", points(score));
                 self.report_move(out, mv, &who, &note)?;
-                let comment = crate::record::engine_comment(score, depth, elapsed);
+                let comment = engine_comment(score, depth, elapsed);
                 self.push(mv, Some(comment));
             }
             None => {
@@ -533,11 +533,7 @@ impl Sitting {
         self.engine.set_skill_level(self.skill);
         match found {
             Some((mv, score, _, _)) => {
-                writeln!(
-                    out,
-                    "Hint: {mv} (eval {} for you)",
-                    crate::record::points(score)
-                )
+                writeln!(out, "Hint: {mv} (eval {} for you)", points(score))
             }
             None => writeln!(out, "No hint: there is no legal move."),
         }
@@ -608,10 +604,41 @@ fn append_record(path: &Path, record: &Record) -> Result<(), SaveError> {
     write!(file, "{record}").map_err(|error| SaveError::Write(path.to_path_buf(), error))
 }
 
+/// The comment after an engine's move, as match records write it:
+/// `<score>/<depth> <seconds>s`, the score in points from the mover's view
+/// (`+M<n>`/`-M<n>` for a win or loss by force in n moves).
+fn engine_comment(score: Score, depth: u32, elapsed: Duration) -> String {
+    format!("{}/{depth} {:.3}s", points(score), elapsed.as_secs_f64())
+}
+
+/// A score in points, as records, the board and annotate write it:
+/// `+7.36`, `-0.05`, `+M3` (a win by force in 3 moves), `-M2`.
+fn points(score: Score) -> String {
+    match score {
+        Score::Centipoints(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Score::Mate(moves) if moves < 0 => format!("-M{}", -moves),
+        Score::Mate(moves) => format!("+M{moves}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::replay;
+
+    #[test]
+    fn engine_comments_are_the_match_format() {
+        let ms = Duration::from_millis(52);
+        assert_eq!(
+            engine_comment(Score::Centipoints(736), 11, ms),
+            "+7.36/11 0.052s"
+        );
+        assert_eq!(
+            engine_comment(Score::Centipoints(-5), 3, ms),
+            "-0.05/3 0.052s"
+        );
+        assert_eq!(engine_comment(Score::Mate(-2), 3, ms), "-M2/3 0.052s");
+        assert_eq!(engine_comment(Score::Mate(4), 9, ms), "+M4/9 0.052s");
+    }
 
     fn game(human: Player) -> Sitting {
         let rules = Rules::default();
@@ -631,8 +658,8 @@ mod tests {
                 depth: Some(2),
                 ..Limits::default()
             },
-            base: replay(&rules, None, &[]).unwrap(),
-            replay: replay(&rules, None, &[]).unwrap(),
+            base: Game::from_moves(&rules, None, &[] as &[&str]).unwrap(),
+            replay: Game::from_moves(&rules, None, &[] as &[&str]).unwrap(),
             comments: Vec::new(),
             record: None,
             games: 0,
@@ -653,7 +680,7 @@ mod tests {
 
     fn endgame(human: Player) -> Sitting {
         let mut game = game(human);
-        game.base = replay(&game.rules, Some(LAST_MOVE), &[]).unwrap();
+        game.base = Game::from_moves(&game.rules, Some(LAST_MOVE), &[] as &[&str]).unwrap();
         game.replay = game.base.clone();
         game
     }

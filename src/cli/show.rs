@@ -70,7 +70,7 @@ fn from_record(
         .take(ply.unwrap_or(usize::MAX))
         .map(|mv| mv.text.clone())
         .collect();
-    let replay = super::replay(&rules, record.tag("FEN"), &moves)?;
+    let replay = crate::record::Game::from_moves(&rules, record.tag("FEN"), &moves)?;
     let mut title = format!(
         "Game {game}: {} (South) vs {} (North), {} {}, after {} of {} plies",
         record.tag("South").unwrap_or("?"),
@@ -273,7 +273,7 @@ pub fn details(position: &Position, rules: &Rules, last: Option<(Position, Move)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::replay;
+    use crate::record::Game;
 
     #[test]
     fn games_replay_from_records() {
@@ -328,7 +328,7 @@ mod tests {
     fn the_landing_point_is_bracketed() {
         let rules = Rules::default();
         let moves: Vec<String> = ["c", "j", "b4c4n"].map(String::from).to_vec();
-        let replay = replay(&rules, None, &moves).unwrap();
+        let replay = Game::from_moves(&rules, None, &moves).unwrap();
         let text = board_text(&replay.current(), replay.last());
         let rank4 = text.lines().find(|line| line.starts_with("  4 ")).unwrap();
         assert_eq!(rank4, "  4  w .[S]w b b w w b b b  4");

@@ -11,6 +11,18 @@ use crate::outcome::Status;
 use crate::position::Position;
 use crate::rules::Rules;
 
+/// Why a base position and a move list give no game: the error of
+/// [`Game::from_moves`].
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum StartMovesError {
+    /// The position string does not parse.
+    #[error("invalid position: {0}")]
+    Position(#[source] crate::notation::PositionError),
+    /// A move does not parse or is illegal where the list reaches it.
+    #[error(transparent)]
+    Move(ListMoveError),
+}
+
 /// A game from a start position under its rules.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Game {
@@ -28,6 +40,24 @@ impl Game {
             positions: vec![start],
             moves: Vec::new(),
         }
+    }
+
+    /// Plays `moves` from `fen` (or the start of `rules.pattern`) under
+    /// `rules`; the error names the first bad move.
+    pub fn from_moves<S: AsRef<str>>(
+        rules: &Rules,
+        fen: Option<&str>,
+        moves: &[S],
+    ) -> Result<Game, StartMovesError> {
+        let base = match fen {
+            None => crate::notation::start_position(rules.pattern),
+            Some(text) => {
+                crate::notation::parse_position(text).map_err(StartMovesError::Position)?
+            }
+        };
+        let mut game = Game::new(*rules, base);
+        game.play_all(moves).map_err(StartMovesError::Move)?;
+        Ok(game)
     }
 
     /// The game of `record`: its rules and start ([`Record::start`]) and
@@ -137,6 +167,18 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_from_a_base_name_the_bad_move() {
+        let rules = Rules::default();
+        let game = Game::from_moves(&rules, None, &["c", "j"]).unwrap();
+        assert_eq!(game.moves().len(), 2);
+        assert_eq!(game.last().unwrap().1.to_string(), "j");
+        let error = Game::from_moves(&rules, None, &["c", "c"])
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("move 2 of the list"), "{error}");
+    }
     use crate::notation::start_position;
     use crate::rules::Pattern;
 

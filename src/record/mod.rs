@@ -10,17 +10,15 @@
 //! (`$4`); see [`Mark`]. See `docs/match.md` and `docs/review.md`.
 
 use std::fmt;
-use std::time::Duration;
 
 use crate::notation::{ListMoveError, PositionError, parse_position, start_position};
 use crate::position::Position;
 use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
-use crate::search::Score;
 
 mod game;
 mod result;
 mod termination;
-pub use game::Game;
+pub use game::{Game, StartMovesError};
 pub use result::{Ending, GameResult, GameResultError};
 pub use termination::{Termination, TerminationError};
 
@@ -623,24 +621,6 @@ fn read_move(current: &mut Option<Record>, token: &str) -> Result<(), RecordSynt
     Ok(())
 }
 
-/// The comment after an engine's move, as match records write it:
-/// `<score>/<depth> <seconds>s`, the score in points from the mover's view
-/// (`+M<n>`/`-M<n>` for a win or loss by force in n moves).
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
-pub(crate) fn engine_comment(score: Score, depth: u32, elapsed: Duration) -> String {
-    format!("{}/{depth} {:.3}s", points(score), elapsed.as_secs_f64())
-}
-
-/// A score in points, as records, the board and annotate write it:
-/// `+7.36`, `-0.05`, `+M3` (a win by force in 3 moves), `-M2`.
-pub(crate) fn points(score: Score) -> String {
-    match score {
-        Score::Centipoints(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-        Score::Mate(moves) if moves < 0 => format!("-M{}", -moves),
-        Score::Mate(moves) => format!("+M{moves}"),
-    }
-}
-
 /// Splits a movetext token into the move and its mark: `b5c5e??` gives
 /// `b5c5e` and a blunder, `$4` gives no move and a blunder. NAGs beyond
 /// 6 are valid PGN and are read as no mark.
@@ -1022,21 +1002,6 @@ mod tests {
                 .to_string()
                 .starts_with("ply 2:")
         );
-    }
-
-    #[test]
-    fn engine_comments_are_the_match_format() {
-        let ms = Duration::from_millis(52);
-        assert_eq!(
-            engine_comment(Score::Centipoints(736), 11, ms),
-            "+7.36/11 0.052s"
-        );
-        assert_eq!(
-            engine_comment(Score::Centipoints(-5), 3, ms),
-            "-0.05/3 0.052s"
-        );
-        assert_eq!(engine_comment(Score::Mate(-2), 3, ms), "-M2/3 0.052s");
-        assert_eq!(engine_comment(Score::Mate(4), 9, ms), "+M4/9 0.052s");
     }
 
     #[test]

@@ -10,11 +10,13 @@ mod annotate;
 mod bench;
 mod datagen;
 mod error;
+mod gui;
 mod openings;
 mod perft;
 mod play;
 mod progress;
 mod puzzles;
+mod serve;
 mod show;
 mod suite;
 mod tune;
@@ -86,10 +88,10 @@ enum CliCommand {
     Tune(tune::TuneArgs),
     /// Serves a board in the browser to play, analyse and watch engines,
     /// and to review recorded games.
-    Gui(crate::gui::GuiArgs),
+    Gui(gui::GuiArgs),
     /// Serves rooms where two people play each other in real time on the
     /// board page, and others watch; every move is kept on disk.
-    Serve(crate::serve::ServeArgs),
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -263,8 +265,10 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Suite(args)) => suite::run(&args),
         Some(CliCommand::Puzzles(args)) => puzzles::run(&args),
         Some(CliCommand::Tune(args)) => tune::run(&args),
-        Some(CliCommand::Gui(args)) => crate::gui::run(&args).map_err(CliError::Gui),
-        Some(CliCommand::Serve(args)) => crate::serve::run(&args).map_err(CliError::Serve),
+        Some(CliCommand::Gui(args)) => crate::gui::run(&args.settings()).map_err(CliError::Gui),
+        Some(CliCommand::Serve(args)) => {
+            crate::serve::run(&args.settings()).map_err(CliError::Serve)
+        }
     };
     match result {
         Ok(code) => code,

@@ -33,4 +33,4 @@ pub mod session;
 pub mod transport;
 
 #[cfg(feature = "cli")]
-pub use server::{GuiArgs, GuiError, run};
+pub use server::{GuiError, GuiSettings, run};

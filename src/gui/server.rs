@@ -1,13 +1,11 @@
-//! `pasang gui`'s server: the listener, one connection per page, and the
-//! command line that starts it (the native binary only; the static site
-//! runs the session in a Web Worker instead).
+//! `pasang gui`'s server: the listener and one connection per page (the
+//! native binary only; the static site runs the session in a Web Worker
+//! instead).
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-
-use clap::Args;
 
 use super::connection;
 use crate::client::{EngineSpec, SpecError};
@@ -19,32 +17,17 @@ pub const MAX_SESSIONS: usize = 8;
 /// Time a client gets to send its request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Arguments of `pasang gui`.
-#[derive(Args, Debug)]
-#[command(after_help = "\
-Open the printed address in a browser. Each page gets an engine process of
-its own, started when it connects and stopped when it closes. The page may
-be opened with ?mode=play&side=south|north, ?mode=analyse&position=<position
-string> (percent-encoded: the hole '+' is %2B; 'analyze' is taken too),
-?mode=watch or ?mode=review (open a record, or review the game on the board),
-and with &moves=<moves> (played first), &skill=0..20, &movetime=<ms>,
-&multipv=1..5. A part of the address that is wrong is said on the page.
-The rules are at /rules.")]
-pub struct GuiArgs {
-    /// Port to listen on (0: any free port; the address is printed).
-    #[arg(long, default_value_t = 8080)]
-    port: u16,
-    /// Address to listen on. The default serves this machine only; another
-    /// address lets other machines start engines here.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// The engine every page drives: cmd=<command>[,option.<Name>=<value>...]
-    /// (as in `pasang match`); by default this program itself.
-    #[arg(long, value_name = "SPEC")]
-    engine: Option<String>,
-    /// Open the page in the default browser.
-    #[arg(long)]
-    open: bool,
+/// What `pasang gui` is told (by its command line, [`crate::cli`]).
+#[derive(Clone, Debug)]
+pub struct GuiSettings {
+    /// Port to listen on (0: any free port).
+    pub port: u16,
+    /// Address to listen on.
+    pub host: String,
+    /// The engine every page drives, as `pasang match` spells one.
+    pub engine: Option<String>,
+    /// Whether to open the page in the default browser.
+    pub open: bool,
 }
 
 /// Why the server could not start.
@@ -65,7 +48,7 @@ pub enum GuiError {
 }
 
 /// Runs the server until the process is killed.
-pub fn run(args: &GuiArgs) -> Result<std::process::ExitCode, GuiError> {
+pub fn run(args: &GuiSettings) -> Result<std::process::ExitCode, GuiError> {
     let spec = engine_spec(args.engine.as_deref())?;
     // An IPv6 address needs brackets before its port.
     let address = if args.host.contains(':') && !args.host.starts_with('[') {

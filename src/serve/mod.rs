@@ -31,79 +31,34 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, UdpSocket};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use clap::Args;
-
 use live::{Limits, ServerTime};
 
-/// Arguments of `pasang serve`.
-#[derive(Args, Debug)]
-#[command(after_help = "\
-Open the printed address: Friend mode there makes a room and gives its
-link (/?mode=friend&room=new, with the page's rule keys, &clock=M+S and
-&side=south|north|random). The second person to open the link plays; later
-ones watch. Every move is on disk before anyone sees it; finished games are
-written as records to DIR/games. See docs/serve.md.")]
-pub struct ServeArgs {
-    /// Address and port to listen on (port 0: any free port; the address
-    /// is printed). The default serves this machine only.
-    #[arg(long, default_value = "127.0.0.1:8081", value_name = "ADDR:PORT")]
-    listen: String,
+/// What `pasang serve` is told (by its command line, [`crate::cli`]):
+/// where to listen, its data folder and its limits.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Address and port to listen on.
+    pub listen: String,
     /// Folder of the rooms' journal and the finished games' records.
-    #[arg(long, default_value = "pasang-rooms", value_name = "DIR")]
-    data: PathBuf,
-    /// The page's origin when a reverse proxy serves it, such as
-    /// https://pasang.example.org; by default the address it was reached by.
-    #[arg(long, value_name = "URL")]
-    origin: Option<String>,
+    pub data: PathBuf,
+    /// The page's origin behind a reverse proxy.
+    pub origin: Option<String>,
     /// Seconds a player may be away from a game in play before losing it.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(60..=86_400))]
-    grace: u64,
+    pub grace: u64,
     /// Rooms open at once.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    max_rooms: u64,
-    /// Connections at once from one address.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    max_per_address: u64,
-    /// Connections at once in all (each takes one file descriptor: the
-    /// server raises its descriptor limit to fit, or lowers this and
-    /// says so).
-    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    max_connections: u64,
-    /// Rooms open at once made from one address (a club behind one
-    /// address makes many).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    max_rooms_per_address: u64,
-    /// A reverse proxy's address whose `X-Real-IP` header names the
-    /// client: the per-address limits then count clients, not the proxy.
-    /// May be given more than once.
-    #[arg(long, value_name = "IP")]
-    trusted_proxy: Vec<IpAddr>,
-    /// Runs the server's time this many times as fast (clocks, the grace,
-    /// closing rooms): for tests, which see a minute's flag fall in a
-    /// second.
-    #[arg(long, default_value_t = 1, hide = true, value_parser = clap::value_parser!(u64).range(1..=10_000))]
-    clock_speed: u64,
-    /// This server's name among several behind one reverse proxy: 1 to
-    /// 16 lowercase letters and digits. New rooms' codes start with it
-    /// and a dash (`a-...`), so the proxy routes a room to its server.
-    #[arg(long, value_name = "ID", value_parser = parse_server_id)]
-    server_id: Option<String>,
-}
-
-/// Checks `--server-id`: short, and safe in an address and a regular
-/// expression of the proxy's.
-fn parse_server_id(text: &str) -> Result<String, String> {
-    let good = (1..=16).contains(&text.len())
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    if good {
-        Ok(text.to_string())
-    } else {
-        Err(format!(
-            "'{text}' is not a server id: use 1 to 16 lowercase letters and digits (such as a, b, s1)"
-        ))
-    }
+    pub max_rooms: u64,
+    /// Room sockets at once from one address.
+    pub max_per_address: u64,
+    /// Connections at once in all.
+    pub max_connections: u64,
+    /// Rooms open at once made from one address.
+    pub max_rooms_per_address: u64,
+    /// Reverse proxies whose `X-Real-IP` names the client.
+    pub trusted_proxy: Vec<IpAddr>,
+    /// How many times as fast the server's time runs (tests).
+    pub clock_speed: u64,
+    /// This server's name among several behind one proxy.
+    pub server_id: Option<String>,
 }
 
 /// The server's id, set once at start (`--server-id`).
@@ -144,7 +99,7 @@ pub enum ServeError {
 /// Takes the port, holds the data folder, restores the rooms, then
 /// serves until the process is killed. A second server on a port or a
 /// data folder in use stops before it reads or writes anything there.
-pub fn run(args: &ServeArgs) -> Result<std::process::ExitCode, ServeError> {
+pub fn run(args: &Settings) -> Result<std::process::ExitCode, ServeError> {
     if let Some(id) = &args.server_id {
         let _ = SERVER_ID.set(id.clone());
     }
@@ -310,16 +265,6 @@ fn machine_addresses() -> Vec<IpAddr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn server_ids_are_short_and_url_safe() {
-        assert_eq!(parse_server_id("a").unwrap(), "a");
-        assert_eq!(parse_server_id("s12").unwrap(), "s12");
-        for bad in ["", "A", "a-b", "a/b", "seventeen-letters", "é"] {
-            let error = parse_server_id(bad).unwrap_err();
-            assert!(error.contains("server id"), "{bad}: {error}");
-        }
-    }
 
     #[test]
     fn an_unspecified_address_is_shown_as_usable_ones() {

@@ -840,11 +840,11 @@ fn friend_mode_and_its_link_in_a_real_browser() {
     browser.viewport(390, 844, true);
     let base = format!("http://{}/", server.address);
     let moves = "document.querySelector('#moves').children.length";
-    let friendly = "typeof state === 'object' && state !== null && state.mode === 'friend' && !document.querySelector('#friend').hidden";
+    let friendly = "document.querySelector('#board').dataset.gameMode === 'friend' && !document.querySelector('#friend').hidden";
     browser.open(&format!("{base}?mode=friend"));
     browser.wait_for(friendly, 10);
     assert_eq!(
-        browser.eval("Object.keys(STRINGS.en).filter((key) => !(key in STRINGS.ms))"),
+        browser.eval("import('/strings.js').then(({ STRINGS }) => Object.keys(STRINGS.en).filter((key) => !(key in STRINGS.ms)))"),
         json!([]),
         "every word in Malay too"
     );
@@ -866,7 +866,7 @@ fn friend_mode_and_its_link_in_a_real_browser() {
         }
     }
     assert_eq!(
-        browser.eval("state.thinking || Object.keys(lines).length > 0 || searchInfo !== null"),
+        browser.eval("document.querySelector('#board').dataset.thinking === 'true' || document.querySelectorAll('#lines li').length > 0"),
         json!(false),
         "the engine neither moves nor analyses"
     );
@@ -878,7 +878,8 @@ fn friend_mode_and_its_link_in_a_real_browser() {
     assert!(browser.click("#takeback"));
     browser.wait_for(&format!("{moves} === 4"), 5);
     assert_eq!(browser.text("#status"), "South to move");
-    let played = browser.eval("state.moves.join(' ')");
+    let played = browser
+        .eval("[...document.querySelector('#moves').children].map((e) => e.textContent).join(' ')");
     let board = browser.drawn_board();
     // A reload keeps the game, in Friend mode.
     browser.eval("window.beforeReload = true");
@@ -888,7 +889,7 @@ fn friend_mode_and_its_link_in_a_real_browser() {
         10,
     );
     browser.wait_for(
-        &format!("{friendly} && state.moves.join(' ') === {played}"),
+        &format!("{friendly} && [...document.querySelector('#moves').children].map((e) => e.textContent).join(' ') === {played}"),
         10,
     );
     assert_eq!(browser.drawn_board(), board);
@@ -925,7 +926,7 @@ fn friend_mode_and_its_link_in_a_real_browser() {
     friend.viewport(390, 844, true);
     friend.open(&link);
     friend.wait_for(
-        &format!("{friendly} && state.moves.join(' ') === {played}"),
+        &format!("{friendly} && [...document.querySelector('#moves').children].map((e) => e.textContent).join(' ') === {played}"),
         10,
     );
     assert_eq!(friend.drawn_board(), board);

@@ -91,14 +91,14 @@ fn a_whole_game_in_malay_on_a_phone() {
     browser.open(&format!("{base}?mode=play&side=south&skill=0&movetime=50"));
     choose(&mut browser, "ms");
     let deadline = Instant::now() + Duration::from_secs(600);
-    while browser.eval("state !== null && Boolean(state.over)") != json!(true) {
+    while browser.eval("Boolean(document.querySelector('#board').dataset.over)") != json!(true) {
         assert!(Instant::now() < deadline, "the game stalled");
         if !browser.click_a_move() {
             std::thread::sleep(Duration::from_millis(30));
         }
     }
     let plies = browser
-        .eval("state.moves.length")
+        .eval("document.querySelector('#moves').children.length")
         .as_u64()
         .unwrap_or_default();
     // The result in Malay ("... menang ..." or "Seri ..."), and the hint.

@@ -452,6 +452,8 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         link,
         "the creator's address is the room's"
     );
+    pages[1].record_sockets();
+    pages[2].record_sockets();
     pages[1].open(&link);
     pages[1].wait_for(
         "document.querySelector('#seat').dataset.seat === 'north'",
@@ -482,10 +484,12 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
     // to route on (the creator's first one could not: it had no code).
     for page in [1, 2] {
         assert_eq!(
-            pages[page].eval("socket.url.endsWith('/ws?room=' + encodeURIComponent(room.code))"),
+            pages[page].eval(
+                "window.__sockets.at(-1).endsWith('/ws?room=' + new URL(document.querySelector('#room-link').value).searchParams.get('room'))"
+            ),
             json!(true),
             "{}",
-            pages[page].eval("socket.url")
+            pages[page].eval("window.__sockets")
         );
     }
 
@@ -509,15 +513,23 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
     let mut ply = 0;
     let mut reloaded = false;
     loop {
-        if pages[0].eval("Boolean(state && state.over)") == json!(true) {
+        if pages[0].eval("Boolean(document.querySelector('#board').dataset.over)") == json!(true) {
             break;
         }
-        let side = pages[0].eval("state.side").as_str().unwrap().to_string();
+        let side = pages[0]
+            .eval("document.querySelector('#board').dataset.toMove")
+            .as_str()
+            .unwrap()
+            .to_string();
         let mover = if side == "south" { 0 } else { 1 };
-        pages[mover].wait_for("state.legal.length > 0", 20);
+        pages[mover].wait_for(
+            "Boolean(document.querySelector('#board').dataset.legal)",
+            20,
+        );
         if ply == 3 {
             // A spectator's try is refused, on the page, and changes nothing.
-            let legal = pages[mover].eval("state.legal[0].move");
+            let legal =
+                pages[mover].eval("document.querySelector('#board').dataset.legal.split(' ')[0]");
             pages[2].type_and_enter("#move-input", legal.as_str().unwrap());
             pages[2].wait_for("!document.querySelector('#error').hidden", 10);
             assert_eq!(plies(&mut pages[2]), ply);
@@ -527,14 +539,15 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
             reloaded = true;
             pages[1].open(&link);
             pages[1].wait_for(
-                "document.querySelector('#seat').dataset.seat === 'north' && state !== null",
+                "document.querySelector('#seat').dataset.seat === 'north' && document.querySelector('#board').dataset.toMove !== undefined",
                 20,
             );
             assert_eq!(plies(&mut pages[1]), ply);
             continue;
         }
         if ply % 2 == 0 {
-            let legal = pages[mover].eval("state.legal[0].move");
+            let legal =
+                pages[mover].eval("document.querySelector('#board').dataset.legal.split(' ')[0]");
             if ply == 0 {
                 // What the page sends, read off its socket.
                 pages[mover].eval(
@@ -561,7 +574,8 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
             while plies(&mut pages[mover]) == before && clicks < 6 {
                 // Nothing left to click: the move went, its state is coming.
                 if !pages[mover].click_a_move()
-                    && pages[mover].eval("state.legal.length === 0") == json!(false)
+                    && pages[mover].eval("!document.querySelector('#board').dataset.legal")
+                        == json!(false)
                 {
                     let seen = pages[mover].eval(
                         "JSON.stringify({error: document.querySelector('#error').textContent, state, room})",
@@ -582,7 +596,9 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         if ply == 1 {
             // The player now to move was told, in the page's words; the
             // other was not. The tabs come back to the foreground.
-            let told = if pages[0].eval("state.side") == json!("south") {
+            let told = if pages[0].eval("document.querySelector('#board').dataset.toMove")
+                == json!("south")
+            {
                 0
             } else {
                 1
@@ -600,7 +616,7 @@ fn two_pages_play_a_whole_game_and_a_third_watches() {
         assert!(ply < 400, "a game ends");
     }
     for page in pages.iter_mut() {
-        page.wait_for("Boolean(state && state.over)", 10);
+        page.wait_for("Boolean(document.querySelector('#board').dataset.over)", 10);
     }
     assert!(ply > 10, "a whole game: {ply} plies");
     common::wait_until(Duration::from_secs(10), "the record", || {
@@ -636,7 +652,7 @@ fn rooms_show_no_english_in_malay() {
         Mode {
             name: "a new room",
             address: "?mode=friend&room=new&clock=5%2B3".into(),
-            ready: "room !== null && room.seat === 'south' || room !== null && room.seat === 'north'",
+            ready: "['south', 'north'].includes(document.querySelector('#seat').dataset.seat)",
             act: Box::new(|browser| {
                 browser.wait_for("!document.querySelector('#room-note').hidden", 20);
             }),
@@ -650,7 +666,7 @@ fn rooms_show_no_english_in_malay() {
         Mode {
             name: "watching a room",
             address: format!("?mode=friend&room={}", south.room),
-            ready: "room !== null && room.seat === 'spectator' && state !== null && state.moves.length === 1 && document.querySelector('#room-players').textContent.includes('Ali')",
+            ready: "document.querySelector('#seat').dataset.seat === 'spectator' && document.querySelector('#moves').children.length === 1 && document.querySelector('#room-players').textContent.includes('Ali')",
             act: Box::new(move |browser| {
                 browser.type_and_enter("#move-input", &legal);
                 browser.wait_for("!document.querySelector('#error').hidden", 10);

@@ -387,7 +387,7 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     // mode, and the next move taken.
     browser.open(&format!("{base}?mode=friend&moves=c+j"));
     browser.wait_for(
-        "state !== null && state.mode === 'friend' && document.querySelector('#moves').children.length === 2",
+        "document.querySelector('#board').dataset.gameMode === 'friend' && document.querySelector('#moves').children.length === 2",
         30,
     );
     browser.type_and_enter("#move-input", "b4c4n");
@@ -407,13 +407,13 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
         "(() => { const l = document.querySelector('#language'); l.value = 'ms'; l.dispatchEvent(new Event('change')); })()",
     );
     browser.wait_for(
-        "document.querySelector('h1').textContent === STRINGS.ms.rulesHeading",
+        "import('../strings.js').then(({ STRINGS }) => document.querySelector('h1').textContent === STRINGS.ms.rulesHeading)",
         10,
     );
     browser.call("Page.navigate", json!({ "url": rules }));
     browser.wait_for(
         &format!(
-            "{pictures} && document.querySelector('h1').textContent === STRINGS.ms.rulesHeading"
+            "{pictures} && import('../strings.js').then(({{ STRINGS }}) => document.querySelector('h1').textContent === STRINGS.ms.rulesHeading)"
         ),
         10,
     );

@@ -7,10 +7,37 @@
 const INDEX_HTML: &str = include_str!("assets/index.html");
 /// The page's style.
 pub const STYLE_CSS: &str = include_str!("assets/style.css");
-/// The page's script.
-pub const APP_JS: &str = include_str!("assets/app.js");
-/// The page's words in each language.
-pub const STRINGS_JS: &str = include_str!("assets/strings.js");
+/// The page's scripts: ES modules, `app.js` first (the one the page
+/// loads; it imports the others), each served at `/NAME`.
+pub const SCRIPTS: &[(&str, &str)] = &[
+    ("app.js", include_str!("assets/app.js")),
+    ("app-state.js", include_str!("assets/app-state.js")),
+    ("board.js", include_str!("assets/board.js")),
+    ("dom.js", include_str!("assets/dom.js")),
+    ("geometry.js", include_str!("assets/geometry.js")),
+    ("judgement.js", include_str!("assets/judgement.js")),
+    ("mode-friend.js", include_str!("assets/mode-friend.js")),
+    ("mode-learn.js", include_str!("assets/mode-learn.js")),
+    ("mode-puzzle.js", include_str!("assets/mode-puzzle.js")),
+    ("mode-review.js", include_str!("assets/mode-review.js")),
+    ("mode-room.js", include_str!("assets/mode-room.js")),
+    ("mode-session.js", include_str!("assets/mode-session.js")),
+    ("panel.js", include_str!("assets/panel.js")),
+    ("records.js", include_str!("assets/records.js")),
+    ("sharing.js", include_str!("assets/sharing.js")),
+    ("storage.js", include_str!("assets/storage.js")),
+    ("strings.js", include_str!("assets/strings.js")),
+    ("transport.js", include_str!("assets/transport.js")),
+    ("words.js", include_str!("assets/words.js")),
+];
+
+/// The script `name` (as served, without its leading slash), if the page has it.
+pub fn script(name: &str) -> Option<&'static str> {
+    SCRIPTS
+        .iter()
+        .find(|(script, _)| *script == name)
+        .map(|(_, text)| *text)
+}
 /// The course of Learn mode.
 pub const LESSONS_JSON: &str = include_str!("assets/lessons.json");
 /// The puzzles of Puzzle mode.
@@ -48,6 +75,32 @@ pub fn index(server: PageServer) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every module a script imports is embedded: a module missing from
+    /// SCRIPTS would be a 404 and a blank page on both servers.
+    #[test]
+    fn every_imported_module_is_served() {
+        for (name, text) in SCRIPTS {
+            for line in text.lines().filter(|line| line.starts_with("import ")) {
+                let module = line
+                    .rsplit_once("from \"./")
+                    .and_then(|(_, rest)| rest.split_once('"'))
+                    .map(|(module, _)| module)
+                    .unwrap_or_else(|| panic!("{name}: {line}"));
+                assert!(script(module).is_some(), "{name} imports {module}");
+            }
+        }
+        let on_disk = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/page/assets"))
+            .unwrap()
+            .filter_map(|entry| entry.unwrap().file_name().into_string().ok())
+            .filter(|name| name.ends_with(".js"))
+            .count();
+        assert_eq!(
+            on_disk,
+            SCRIPTS.len(),
+            "every script in assets/ is in SCRIPTS"
+        );
+    }
 
     #[test]
     fn each_server_has_its_page() {

@@ -16,7 +16,7 @@ pub const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// Most header lines parsed.
 const MAX_HEADERS: usize = 64;
 
-use super::assets::{self, APP_JS, LESSONS_JSON, PUZZLES_JSONL, PageServer, STRINGS_JS, STYLE_CSS};
+use super::assets::{self, LESSONS_JSON, PUZZLES_JSONL, PageServer, STYLE_CSS};
 
 /// What a request asks for.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -239,12 +239,14 @@ pub fn parse_for(
     let route = match path {
         "/" | "/index.html" => Route::File("text/html; charset=utf-8", assets::index(server)),
         "/style.css" => Route::File("text/css; charset=utf-8", STYLE_CSS),
-        "/app.js" => Route::File("text/javascript; charset=utf-8", APP_JS),
-        "/strings.js" => Route::File("text/javascript; charset=utf-8", STRINGS_JS),
         "/lessons.json" => Route::File("application/json; charset=utf-8", LESSONS_JSON),
         "/puzzles.jsonl" => Route::File("application/jsonl; charset=utf-8", PUZZLES_JSONL),
         "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
         "/rules/spec" => Route::File("text/html; charset=utf-8", super::rules_page::spec()),
+        other if other.ends_with(".js") && assets::script(&other[1..]).is_some() => Route::File(
+            "text/javascript; charset=utf-8",
+            assets::script(&other[1..]).unwrap_or_default(),
+        ),
         other if other.starts_with("/rules/") => {
             let picture =
                 super::rules_page::picture(&other["/rules/".len()..]).ok_or_else(|| {

@@ -69,7 +69,7 @@ pub fn page() -> &'static str {
              <select id=\"language\" data-i18n-aria-label=\"language\"></select></nav>\n\
              <h1 data-i18n=\"rulesHeading\"></h1>\n<p data-i18n=\"rulesIntro\"></p>\n{body}\
              <p><a id=\"spec-link\" href=\"/rules/spec\" data-i18n=\"rulesSpecLink\"></a></p>\n\
-             <script src=\"/strings.js\"></script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+             <script type=\"module\">{SCRIPT}</script>\n</body>\n</html>\n"
         )
     })
 }
@@ -108,10 +108,11 @@ pub fn picture(path: &str) -> Option<&'static str> {
 
 /// The players' page's script: the words of the board's language (from
 /// strings.js), and its own language switch, shared with the board.
-const SCRIPT: &str = "for (const [code, name] of Object.entries(LANGUAGES)) {\
+const SCRIPT: &str = "import { LANGUAGES, applyLanguage, currentLanguage, setLanguage } from \"/strings.js\";\
+for (const [code, name] of Object.entries(LANGUAGES)) {\
 const option = document.createElement('option'); option.value = code; option.textContent = name;\
 document.getElementById('language').appendChild(option); }\
-document.getElementById('language').value = language;\
+document.getElementById('language').value = currentLanguage();\
 document.getElementById('language').onchange = (event) => setLanguage(event.target.value);\
 applyLanguage();";
 

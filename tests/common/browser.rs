@@ -125,17 +125,31 @@ impl Browser {
         }
     }
 
-    /// The value of a JavaScript expression in the page.
+    /// The value of a JavaScript expression in the page (a promise's, once
+    /// it settles: the page's modules are read with `import()`).
     pub fn eval(&mut self, expression: &str) -> Value {
         let result = self.call(
             "Runtime.evaluate",
-            json!({"expression": expression, "returnByValue": true}),
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
         );
         assert!(
             result["exceptionDetails"].is_null(),
             "{expression}: {result}"
         );
         result["result"]["value"].clone()
+    }
+
+    /// From the next page on, the address of every WebSocket the page
+    /// opens is kept in `window.__sockets`, as the browser saw it.
+    #[allow(dead_code)]
+    pub fn record_sockets(&mut self) {
+        self.call("Page.enable", json!({}));
+        self.call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": "window.__sockets = []; const Socket = window.WebSocket; \
+                window.WebSocket = class extends Socket { constructor(url, protocols) { \
+                super(url, protocols); window.__sockets.push(this.url); } };"}),
+        );
     }
 
     pub fn open(&mut self, url: &str) {
@@ -182,7 +196,8 @@ impl Browser {
     /// chosen already), its landing point and, if asked, its line.
     pub fn click_move(&mut self, mv: &str) {
         if mv.len() == 1 {
-            let north = self.eval("state.side === 'north'") == json!(true);
+            let north = self.eval("document.querySelector('#board').dataset.toMove === 'north'")
+                == json!(true);
             assert!(self.click(&format!("[data-point={mv}{}]", if north { 8 } else { 3 })));
             return;
         }

@@ -28,7 +28,7 @@ pub fn every_mode(record: &Path, rules: &str) -> Vec<Mode> {
         Mode {
             name: "play",
             address: "?mode=play&side=south&skill=0&movetime=50".into(),
-            ready: "state !== null && state.mode === 'play'",
+            ready: "document.querySelector('#board').dataset.gameMode === 'play'",
             act: Box::new(|browser| {
                 // A move that is no move is said in #error.
                 browser.type_and_enter("#move-input", "zz");
@@ -38,12 +38,15 @@ pub fn every_mode(record: &Path, rules: &str) -> Vec<Mode> {
         Mode {
             name: "analyse",
             address: "?mode=analyse&multipv=2&moves=c+j".into(),
-            ready: "state !== null && state.mode === 'analyse' && state.moves.length === 2 && document.querySelectorAll('#lines li').length > 0",
+            ready: "document.querySelector('#board').dataset.gameMode === 'analyse' && document.querySelector('#moves').children.length === 2 && document.querySelectorAll('#lines li').length > 0",
             act: Box::new(|browser| {
                 // The line-choice dialog: b1 into c1 takes one of three lines.
                 // Stopped first: a state sent meanwhile would close it.
                 assert!(browser.click("#run"));
-                browser.wait_for("state.running === false", 10);
+                browser.wait_for(
+                    "document.querySelector('#board').dataset.running === 'false'",
+                    10,
+                );
                 assert!(browser.click("[data-point=b1]"));
                 browser.wait_for(
                     "document.querySelector('[data-point=b1]').classList.contains('selected')",
@@ -62,13 +65,13 @@ pub fn every_mode(record: &Path, rules: &str) -> Vec<Mode> {
         Mode {
             name: "watch",
             address: "?mode=watch&movetime=100".into(),
-            ready: "state !== null && state.mode === 'watch' && state.moves.length >= 2",
+            ready: "document.querySelector('#board').dataset.gameMode === 'watch' && document.querySelector('#moves').children.length >= 2",
             act: Box::new(|_| {}),
         },
         Mode {
             name: "review",
             address: "?mode=review".into(),
-            ready: "state !== null && state.mode === 'review'",
+            ready: "document.querySelector('#board').dataset.gameMode === 'review'",
             act: Box::new(move |browser| {
                 browser.choose_file("#load", &record);
                 // Two games: the picker asks which; the first is reviewed.
@@ -78,7 +81,7 @@ pub fn every_mode(record: &Path, rules: &str) -> Vec<Mode> {
                 );
                 assert!(browser.click("#picker [data-game='1']"));
                 browser.wait_for(
-                    "state.moves.length === 6 && document.querySelectorAll('[data-eval-graph] [data-ply] title').length === 6 && !document.querySelector('#summary').hidden",
+                    "document.querySelector('#moves').children.length === 6 && document.querySelectorAll('[data-eval-graph] [data-ply] title').length === 6 && !document.querySelector('#summary').hidden",
                     120,
                 );
                 browser.key("ArrowRight");
@@ -91,7 +94,7 @@ pub fn every_mode(record: &Path, rules: &str) -> Vec<Mode> {
         Mode {
             name: "friend",
             address: "?mode=friend&moves=c+j".into(),
-            ready: "state !== null && state.mode === 'friend' && state.moves.length === 2",
+            ready: "document.querySelector('#board').dataset.gameMode === 'friend' && document.querySelector('#moves').children.length === 2",
             act: Box::new(|_| {}),
         },
         Mode {
@@ -152,8 +155,9 @@ pub const ON_SCREEN: &str = "(() => {
 
 /// The English table's sentences: each string's stretches between its
 /// `{placeholders}` that hold two or more words of letters (as
-/// [`is_sentence`] counts them).
-pub const ENGLISH_SENTENCES: &str = "(() => {
+/// [`is_sentence`] counts them). The table is the page's module
+/// `strings.js`, beside the board page and one folder above the rules.
+pub const ENGLISH_SENTENCES: &str = "import(new URL(location.pathname.includes('/rules') ? '../strings.js' : 'strings.js', location.href).href).then(({ STRINGS }) => {
   const out = [];
   for (const text of Object.values(STRINGS.en)) {
     for (const part of text.split(/\\{\\w+\\}/)) {
@@ -166,7 +170,7 @@ pub const ENGLISH_SENTENCES: &str = "(() => {
     return s.split(/\\s+/).map((w) => w.replace(/^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$/gu, ''))
       .filter((w) => /^\\p{L}{2,}$/u.test(w)).length;
   }
-})()";
+})";
 
 /// Two or more words of letters: a word is a stretch between spaces
 /// that, its punctuation aside, is letters only, two or more (so moves

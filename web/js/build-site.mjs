@@ -32,7 +32,10 @@ index = patch(index, 'index.html', [
 await writeFile(join(dist, 'index.html'), index);
 // The course of Learn mode (lessons.json) and Puzzle mode's puzzles
 // (puzzles.jsonl) are read by the page at the site's top.
-for (const file of ['app.js', 'strings.js', 'style.css', 'lessons.json', 'puzzles.jsonl']) await copyFile(join(assets, file), join(dist, file));
+// The page's scripts are ES modules (app.js imports the others).
+const scripts = (await readdir(assets)).filter((file) => file.endsWith('.js'));
+if (!scripts.includes('app.js')) throw new Error(`build-site: ${assets} has no app.js`);
+for (const file of [...scripts, 'style.css', 'lessons.json', 'puzzles.jsonl']) await copyFile(join(assets, file), join(dist, file));
 
 // The package's types: the rule options from the engine's own table, so
 // that they are spelled once (src/rules.rs).
@@ -50,7 +53,7 @@ const { html, spec, pictures } = pasang.rulesPage();
 await mkdir(join(dist, 'rules', 'spec'), { recursive: true });
 await writeFile(join(dist, 'rules', 'index.html'), patch(html, 'the rules page', [
   ['src="/rules/', 'src="', true],
-  ['<script src="/strings.js">', '<script src="../strings.js">'],
+  ['from "/strings.js"', 'from "../strings.js"'],
   ['href="/rules/spec"', 'href="spec/"'],
   ['<a href="/"', '<a href="../"'],
 ]));

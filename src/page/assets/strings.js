@@ -2,9 +2,9 @@
 // of Brunei): one table for both pages (`pasang gui`'s and the static
 // site's). The language is the browser's (Malay for any `ms` language),
 // or the one chosen with the switch, kept in localStorage.
-"use strict";
+import { loadText, saveText } from "./storage.js";
 
-const STRINGS = {
+export const STRINGS = {
   en: {
     connecting: "Connecting…",
     south: "South",
@@ -622,11 +622,10 @@ Object.assign(STRINGS.ms, {
     rulesSpecLink: "Peraturan tepat, untuk pengaturcara (dalam bahasa Inggeris)",
 });
 
-const LANGUAGES = { en: "English", ms: "Bahasa Melayu" };
+export const LANGUAGES = { en: "English", ms: "Bahasa Melayu" };
 
 function chooseLanguage() {
-  let kept = null;
-  try { kept = localStorage.getItem("pasang-language"); } catch (_) { /* no storage */ }
+  const kept = loadText("pasang-language");
   if (kept && STRINGS[kept]) return kept;
   const asked = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
   return asked.some((tag) => /^(ms|zsm)\b/i.test(tag)) ? "ms" : "en";
@@ -634,16 +633,28 @@ function chooseLanguage() {
 
 let language = chooseLanguage();
 
+/** The page's language: a key of STRINGS. */
+export function currentLanguage() {
+  return language;
+}
+
 /** The words for `key` in the page's language, with `{name}` filled from `values`. */
-function t(key, values = {}) {
+export function t(key, values = {}) {
   const text = (STRINGS[language] && STRINGS[language][key]) || STRINGS.en[key] || key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? values[name] : `{${name}}`));
+}
+
+/** What `words()` says in the language `code`. */
+export function inLanguage(code, words) {
+  const kept = language;
+  language = code;
+  try { return words(); } finally { language = kept; }
 }
 
 /** Puts the words of the page's language in every element marked
  * `data-i18n` (its text) and `data-i18n-title`, `data-i18n-aria-label`
  * or `data-i18n-alt` (that attribute). */
-function applyLanguage() {
+export function applyLanguage() {
   document.documentElement.lang = language;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const attribute of ["title", "aria-label", "alt"]) {
@@ -653,9 +664,10 @@ function applyLanguage() {
   }
 }
 
-function setLanguage(chosen) {
+/** Chooses the page's language (kept for the next visit) and words the page in it. */
+export function setLanguage(chosen) {
   if (!STRINGS[chosen]) return;
   language = chosen;
-  try { localStorage.setItem("pasang-language", chosen); } catch (_) { /* no storage */ }
+  saveText("pasang-language", chosen);
   applyLanguage();
 }

@@ -1,0 +1,39 @@
+// The page's elements: found by id, made (HTML and SVG), and what the
+// page's address and its server say.
+const SVG = "http://www.w3.org/2000/svg";
+
+export const $ = (id) => document.getElementById(id);
+/** The page's address's query. */
+export const params = new URLSearchParams(location.search);
+
+/** An SVG element with `attrs`, appended to `parent` if given. */
+export function el(tag, attrs, parent) {
+  const made = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs || {})) made.setAttribute(key, value);
+  if (parent) parent.appendChild(made);
+  return made;
+}
+
+/** An HTML element with `attrs` and `text`, appended to `parent` if given. */
+export function node(tag, attrs, text, parent) {
+  const made = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) made.setAttribute(key, value);
+  if (text !== undefined && text !== null) made.textContent = text;
+  if (parent) parent.appendChild(made);
+  return made;
+}
+
+/** Whether the page came from a room server (`pasang serve` marks it data-rooms). */
+export function roomServer() {
+  return document.documentElement.dataset.rooms !== undefined;
+}
+
+/** Whether the page's session is the static site's Web Worker. */
+export function workerTransport() {
+  return document.documentElement.dataset.transport === "worker";
+}
+
+/** Whether the address names a room of this room server (room=new makes one). */
+export function roomAddress() {
+  return roomServer() && params.has("room") && (params.get("mode") || "").toLowerCase() === "friend";
+}

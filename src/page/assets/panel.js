@@ -1,0 +1,218 @@
+// The panel beside the board: the status, scores and clocks, the hint,
+// the move list, the engine's lines and evaluation, and the controls each
+// mode shows; the mode in charge draws its own part (app.mode.render).
+import { RULE_KEYS, app } from "./app-state.js";
+import { canMove, drawBoard } from "./board.js";
+import { $ } from "./dom.js";
+import { moveNumber, moverOf } from "./geometry.js";
+import { evalWords, reviewPly } from "./judgement.js";
+import { currentLanguage, t } from "./strings.js";
+import { send } from "./transport.js";
+
+/** Draws the page from the last state. */
+export function render() {
+  $("status").textContent = statusText();
+  $("score-south").textContent = app.state.scores[0];
+  $("score-north").textContent = app.state.scores[1];
+  $("phase").textContent = app.state.phase;
+  $("thinking").hidden = !app.state.thinking;
+  const mode = app.mode;
+  document.title = mode.title ? mode.title() : `Pasang: ${statusText()} (${modeTitle(app.state.mode)})`;
+  document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", !app.learn && !app.puzzle && b.dataset.mode === app.state.mode));
+  $("learn-link").classList.toggle("active", Boolean(app.learn));
+  $("puzzle-link").classList.toggle("active", Boolean(app.puzzle));
+  const friendly = app.state.mode === "friend";
+  document.body.classList.toggle("friend", friendly);
+  $("friend").hidden = !friendly || !app.friend;
+  document.querySelectorAll("#settings [class]").forEach((node) => {
+    node.hidden = !node.classList.contains("for-" + app.state.mode);
+  });
+  // A finished game has nothing to stop, and its engines' lines are old.
+  if (app.state.over) {
+    $("run").hidden = true;
+    app.lines = {};
+    app.watchLines = {};
+  }
+  $("run").textContent = app.state.running ? t("stop") : t("start");
+  if (app.state.person) $("side").value = app.state.person;
+  // A room's state has no engine part: its settings stay as they are.
+  if (app.state.skill !== undefined) $("skill").value = app.state.skill;
+  if (app.state.movetime !== undefined) $("movetime").value = String(app.state.movetime);
+  if (app.state.multipv !== undefined) $("multipv").value = String(app.state.multipv);
+  $("clock").value = app.state.clock ? `${app.state.clock.minutes}+${app.state.clock.increment}` : "0+0";
+  $("save").textContent = app.state.mode === "review" && app.review && app.review.game ? t("saveAnnotated") : t("save");
+  $("takeback").hidden = app.state.mode === "review";
+  app.clockAt = performance.now();
+  showClocks();
+  for (const key of RULE_KEYS) $(key).value = app.state.rules[key];
+  if (document.activeElement !== $("fen")) $("fen").value = app.state.position;
+  renderHint();
+  renderMoves();
+  renderLines();
+  $("review").hidden = app.state.mode !== "review";
+  if (mode.render) mode.render();
+  markBoard();
+  drawBoard();
+}
+
+// The board's facts as data attributes on #board, for scripts and checks
+// that read the page: the session's mode, the side to move, the result,
+// whether analysis or watching is on, whether the engine is thinking of a
+// move, and the legal moves (space-separated).
+function markBoard() {
+  const board = $("board").dataset;
+  const state = app.state;
+  board.gameMode = state.mode || "";
+  board.toMove = state.side;
+  board.over = state.over ? { south: "1-0", north: "0-1" }[state.over.winner] || "1/2-1/2" : "";
+  board.running = String(Boolean(state.running));
+  board.thinking = String(Boolean(state.thinking));
+  board.legal = canMove() ? state.legal.map((m) => m.move).join(" ") : "";
+}
+
+function modeTitle(mode) {
+  const key = { play: "titlePlay", analyse: "titleAnalyse", watch: "titleWatch", review: "titleReview", friend: "titleFriend" }[mode];
+  return key ? t(key) : mode;
+}
+
+// What to do now, said in words under the board.
+function renderHint() {
+  let text = app.mode.hint ? app.mode.hint() : undefined;
+  if (text !== undefined) {
+    // The mode says what to do (a lesson says it in its panel).
+  } else if (app.state.mode === "review") {
+    text = t("hintReview");
+  } else if (app.state.over && app.state.moves.length && app.state.cursor === app.state.moves.length) {
+    text = t("hintOver");
+  } else if (canMove() && (app.state.mode !== "play" || app.state.side === app.state.person)) {
+    const you = app.state.mode === "play" ? t("yourMove") : t("toMove", { side: t(app.state.side) });
+    // Outside play the page speaks of the side to move, not to the person.
+    const suffix = app.state.mode === "play" ? "" : "Other";
+    const key = ["hintPassage", "hintEntry", "hintKa"][app.state.phase - 1];
+    text = t(key + suffix, { who: you });
+  }
+  $("hint").textContent = text || "";
+  $("hint").hidden = !text;
+}
+
+function renderMoves() {
+  const list = $("moves");
+  list.textContent = "";
+  app.state.moves.forEach((move, i) => {
+    const span = document.createElement("span");
+    const mover = moverOf(i + 1);
+    span.textContent = move;
+    span.className = mover;
+    span.dataset.ply = i + 1;
+    const judged = app.state.mode === "review" ? reviewPly(i + 1) : null;
+    if (judged && judged.mark) span.dataset.mark = judged.mark;
+    if (judged) span.title = evalWords(judged.eval) + (judged.best ? `; ${t("better")} ${judged.best.move}` : "");
+    // Numbered: South's moves, and the first if North made it.
+    if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1);
+    if (i + 1 === app.state.cursor) span.classList.add("current");
+    span.onclick = () => goto(i + 1);
+    list.appendChild(span);
+  });
+  // The list scrolls to the current move; the page itself does not move
+  // (on a phone the board would slide away).
+  const current = list.querySelector(".current");
+  if (current && (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)) {
+    list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  }
+}
+
+function speed(nps) {
+  if (!nps) return "";
+  if (nps >= 1e6) return ` ${(nps / 1e6).toFixed(1)} Mn/s`;
+  if (nps >= 1e3) return ` ${Math.round(nps / 1e3)} kn/s`;
+  return ` ${nps} n/s`;
+}
+
+export function renderLines() {
+  const list = $("lines");
+  list.textContent = "";
+  // In play the engine's thoughts stay hidden (its score shows in #eval).
+  let shown = [];
+  if (app.state && app.state.mode === "watch") shown = ["south", "north"].map((side) => app.watchLines[side]).filter(Boolean);
+  if (app.state && app.state.mode === "analyse") shown = Object.keys(app.lines).sort((a, b) => a - b).map((k) => app.lines[k]);
+  for (const info of shown) {
+    const li = document.createElement("li");
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = info.score;
+    li.appendChild(score);
+    const depth = document.createElement("span");
+    depth.className = "depth";
+    depth.textContent = `d${info.depth}${speed(info.nps)}`;
+    li.appendChild(depth);
+    const who = app.state.mode === "watch" ? t(info.side) + ": " : "";
+    li.appendChild(document.createTextNode(`${who}${info.pv.join(" ")}`));
+    const facts = { score: info.score, depth: info.depth, nps: info.nps, pv: info.pv.join(" ") };
+    li.title = t(info.nps ? "lineTitleSpeed" : "lineTitle", facts);
+    list.appendChild(li);
+  }
+}
+
+// The clocks count down here between states; the server keeps the time.
+export function showClocks() {
+  const clock = app.state && app.state.clock;
+  $("clocks").hidden = !clock;
+  if (!clock) return;
+  for (const side of ["south", "north"]) {
+    const running = clock.running === side ? performance.now() - app.clockAt : 0;
+    const seconds = Math.max(0, Math.ceil((clock[side] - running) / 1000));
+    $("clock-" + side).textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    $("clock-box-" + side).classList.toggle("running", clock.running === side);
+    $("you-" + side).hidden = app.state.person !== side;
+  }
+}
+
+// An evaluation or lines of another position than the one on view are
+// not shown: analysis lines belong to the ply they searched; in play the
+// engine's last score stands until a take-back goes before it; a game
+// over shows its result in the bar, not a score.
+export function forgetStaleEvaluation() {
+  if (app.state.mode === "analyse" && Object.values(app.lines).some((info) => info.ply !== app.state.cursor)) app.lines = {};
+  if (app.state.over) {
+    app.evalPly = null;
+    const winner = app.state.over.winner;
+    showEval("", winner === "south" ? 100 : winner === "north" ? 0 : 50);
+  } else if (app.evalPly !== null && (app.state.cursor < app.evalPly || (app.state.mode === "analyse" && app.state.cursor !== app.evalPly))) {
+    app.evalPly = null;
+    showEval("", 50);
+  }
+  renderLines();
+}
+
+// The evaluation in words and, in the bar, South's share (percent).
+export function showEval(text, southShare) {
+  $("eval").textContent = text;
+  $("evalfill").style.height = southShare.toFixed(1) + "%";
+}
+
+// The status in the page's language: the session's own words in English;
+// in another language, made from the state's facts with the table's words.
+function statusText() {
+  // A friend game names the player to move.
+  if (app.state.mode === "friend" && !app.state.over && playerName(app.mode, app.state.side)) {
+    return t("toMove", { side: `${t(app.state.side)} (${playerName(app.mode, app.state.side)})` });
+  }
+  if (currentLanguage() === "en") return app.state.status;
+  const points = t("points", { south: app.state.scores[0], north: app.state.scores[1] });
+  if (!app.state.over) return t("toMove", { side: t(app.state.side) });
+  const winner = app.state.over.winner;
+  if (!winner) return t("draw", { points });
+  const loser = winner === "south" ? "north" : "south";
+  const key = { points: "winsOnPoints", suntuk: "winsSuntuk", time: "winsOnTime", resignation: "winsResign", abandonment: "winsAbandon" }[app.state.over.reason] || "winsOnPoints";
+  return t(key, { winner: t(winner), loser: t(loser), points });
+}
+
+// The name of `side`'s player, if the mode knows it (in a room, as the room has it).
+const playerName = (mode, side) => (mode.playerName ? mode.playerName(side) : "");
+
+/** Shows the position after ply `ply` (a room's game is the server's:
+ * it is shown at its last move). */
+export function goto(ply) {
+  if (app.mode.browse === false) return;
+  if (app.state && ply >= 0 && ply <= app.state.moves.length && ply !== app.state.cursor) send({ type: "goto", ply });
+}

@@ -51,6 +51,7 @@ pub(crate) mod client;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+#[cfg(feature = "cli")]
 pub(crate) mod gui;
 pub mod host;
 pub mod illegal;
@@ -74,6 +75,7 @@ pub mod schedule;
 pub mod search;
 #[cfg(feature = "cli")]
 pub(crate) mod serve;
+pub(crate) mod session;
 #[cfg(feature = "cli")]
 pub mod suite;
 pub mod svg;
@@ -82,10 +84,10 @@ pub mod tt;
 /// What the browser build (`web/`) runs beyond the engine: the board's
 /// session with its engine in one thread, and the rules pages.
 pub mod browser {
-    pub use crate::gui::in_process::InProcessBoard;
     pub use crate::page::rules_page::{
         page as rules_page, picture as rules_picture, spec as rules_spec,
     };
+    pub use crate::session::in_process::InProcessBoard;
 }
 #[cfg(feature = "cli")]
 pub(crate) mod tune;

@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
-use super::session::Session;
-use super::transport::{EngineGone, EngineLink, PageGone, PageLink, turn};
 use crate::client::{ClientError, EngineProcess, EngineSpec};
 use crate::protocol::{BestMove, Command, Reply, ReplyKind};
+use crate::session::Session;
+use crate::session::transport::{EngineGone, EngineLink, PageGone, PageLink, turn};
 
 /// Largest message the page may send (a loaded game record is the
 /// largest); a larger one closes the connection.

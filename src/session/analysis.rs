@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 
 use super::Session;
 use crate::client::{EngineScore, InfoLine};
-use crate::gui::message::InfoMessage;
 use crate::notation::parse_move;
 use crate::position::Player;
+use crate::session::message::InfoMessage;
 
 /// The newest line per `multipv` number since the last flush.
 #[derive(Debug, Default)]

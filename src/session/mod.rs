@@ -1,18 +1,27 @@
-//! One page's session as a state machine with no I/O: messages from the
-//! page and lines from the engine go in, messages for the page and
-//! commands for the engine come out.
+//! The board page's session: one page's game, modes, searches and
+//! records as a state machine with no I/O. Messages from the page and
+//! lines from the engine go in, messages for the page and commands for
+//! the engine come out. `pasang gui` runs one per page with an engine
+//! process ([`crate::gui`]), the static site one in a Web Worker with the
+//! engine in the same thread ([`in_process`]), and `pasang serve` one
+//! with no engine for the pages that need only the rules (Learn,
+//! Puzzles and friend games on one device).
 //!
 //! A transport drives it through [`Session`]'s few methods, whatever
 //! carries the messages: [`Session::on_page`] with each page message,
 //! [`Session::on_engine`] with each engine line (and
 //! [`Session::on_engine_gone`] if the engine goes), [`Session::tick`] and
 //! [`Session::flush`] now and then, [`Session::take_page`] and
-//! [`Session::take_engine`] for what to send on. [`super::transport::turn`]
-//! does that for any [`super::transport::PageLink`] and
-//! [`super::transport::EngineLink`]: `pasang gui`'s WebSocket
-//! ([`super::connection`]), the static site's Web Worker
-//! ([`super::in_process`]) and the tests' scripts; the unit tests here
-//! call the methods themselves, playing both ends.
+//! [`Session::take_engine`] for what to send on. [`transport::turn`]
+//! does that for any [`transport::PageLink`] and
+//! [`transport::EngineLink`]; the unit tests here call the methods
+//! themselves, playing both ends.
+//!
+//! The parts: [`request`] (the page's messages parsed into typed
+//! requests), [`message`] (the messages to the page, as types), [`mode`]
+//! (play, analyse, watch, review, friend), [`clock`] (play mode's
+//! optional clock), [`review`] (a record file's games and a game's
+//! review), [`transport`] and [`in_process`].
 //!
 //! The engine is asked only to search (`setoption`, `ucinewgame`,
 //! `isready`, `position`, `go`, `stop`, as typed [`Command`]s that the
@@ -24,6 +33,14 @@
 //! [`analysis`] (the lines of a search, for the page), [`records`] (record
 //! files opened and saved) and [`reviewing`] (review mode); the state
 //! message is built in [`state`].
+
+pub mod clock;
+pub mod in_process;
+pub mod message;
+pub mod mode;
+pub mod request;
+pub mod review;
+pub mod transport;
 
 mod analysis;
 mod records;
@@ -37,11 +54,11 @@ use std::time::Duration;
 
 use crate::host::Instant;
 
-use super::clock::Clock;
-use super::message::{ErrorKind, ErrorMessage, PageMessage};
-use super::mode::Mode;
-use super::request::{Incoming, Request, RequestError, Settings};
-use super::review::{GameReview, OpenedFile};
+use self::clock::Clock;
+use self::message::{ErrorKind, ErrorMessage, PageMessage};
+use self::mode::Mode;
+use self::request::{Incoming, Request, RequestError, Settings};
+use self::review::{GameReview, OpenedFile};
 use crate::notation::MoveError;
 use crate::page::game::{Game, GameError};
 use crate::page::wire::RuleChoice;

@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 use super::analysis::describe;
 use super::*;
 use crate::client::{EngineScore, Protocol, line};
-use crate::gui::request::FieldProblem;
 use crate::protocol::Reply;
 use crate::rules::Pattern;
+use crate::session::request::FieldProblem;
 
 /// The lines the session sent to a UCI engine.
 fn lines_sent(session: &mut Session) -> Vec<String> {

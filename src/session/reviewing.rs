@@ -1,13 +1,13 @@
 //! Review mode in the session: the review of the game on the board,
 //! started when the mode is on and the game has moves, dropped when the
 //! moves change, and passed on to the page as it comes. The review itself
-//! ([`crate::gui::review::GameReview`]) searches on its own, not with the
+//! ([`crate::session::review::GameReview`]) searches on its own, not with the
 //! page's engine.
 
 use super::Session;
-use crate::gui::message::{ErrorKind, PageMessage};
-use crate::gui::mode::Mode;
-use crate::gui::review::GameReview;
+use crate::session::message::{ErrorKind, PageMessage};
+use crate::session::mode::Mode;
+use crate::session::review::GameReview;
 
 impl Session {
     /// In review mode, a review of the game on the board (the one there

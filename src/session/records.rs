@@ -3,13 +3,13 @@
 //! players' names as the game was played.
 
 use super::Session;
-use crate::gui::message::PageMessage;
-use crate::gui::mode::Mode;
-use crate::gui::request::{FieldProblem, RequestError};
-use crate::gui::review::{GameReview, OpenedFile};
 use crate::page::game::{Game, GameError, LoadError};
 use crate::position::Player;
 use crate::record::{self, Record};
+use crate::session::message::PageMessage;
+use crate::session::mode::Mode;
+use crate::session::request::{FieldProblem, RequestError};
+use crate::session::review::{GameReview, OpenedFile};
 
 impl Session {
     /// Opens record file `text`: its one game onto the board, or its

@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
-use super::session::Session;
+use super::Session;
 use super::transport::{EngineGone, EngineLink, PageGone, PageLink, turn};
 use crate::protocol::options::OPTIONS;
 use crate::protocol::{Command, ENGINE_NAME, LineDriver, Output, Reply, ReplyQueue};

@@ -1,13 +1,13 @@
-//! The `state` message: the game as [`super::Game::state`] draws it, with
+//! The `state` message: the game as [`crate::page::game::Game::state`] draws it, with
 //! the session's mode, settings, clock and what the engine is doing.
 
 use super::Session;
-use crate::gui::message::{PageMessage, SearchPurpose, StateMessage};
-use crate::gui::mode::Mode;
 use crate::host::Instant;
 use crate::outcome::player_title;
 use crate::page::wire::{ClockState, Over, OverReason};
 use crate::position::Player;
+use crate::session::message::{PageMessage, SearchPurpose, StateMessage};
+use crate::session::mode::Mode;
 
 impl Session {
     /// Sends the game state with the session's mode and settings.

@@ -2,7 +2,7 @@
 //! [`turn`], which moves what waits between them.
 //!
 //! - A [`PageLink`] brings the page's messages and takes the session's:
-//!   `pasang gui`'s WebSocket ([`super::connection`]), the static site's
+//!   `pasang gui`'s WebSocket (`crate::gui`'s connection), `pasang serve`'s, the static site's
 //!   Web Worker ([`super::in_process`]) or a test.
 //! - An [`EngineLink`] is the one way the board reaches the engine it
 //!   plays and analyses with: it takes the session's commands and gives
@@ -14,7 +14,7 @@
 //! [`super::review`] searches with this program's engine on its own,
 //! whatever engine the page plays against.)
 
-use super::session::Session;
+use super::Session;
 use crate::host::Instant;
 use crate::protocol::{Command, Reply};
 

@@ -1,5 +1,5 @@
 //! What the page may be doing: the board's modes, shared by the page's
-//! requests ([`super::request`]) and the session ([`super::session`]).
+//! requests ([`super::request`]) and the session ([`super`]).
 
 use crate::page::wire::ModeName;
 use crate::position::Player;

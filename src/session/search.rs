@@ -5,13 +5,13 @@
 use std::collections::BTreeMap;
 
 use super::Session;
-use crate::gui::message::{ErrorKind, PageMessage, SearchPurpose};
-use crate::gui::mode::Mode;
 use crate::host::Instant;
 use crate::outcome::Status;
 use crate::position::Player;
 use crate::protocol::options::RULE_OPTIONS;
 use crate::protocol::{Command, GoParams, PositionBase, Reply};
+use crate::session::message::{ErrorKind, PageMessage, SearchPurpose};
+use crate::session::mode::Mode;
 
 /// The search the engine is running.
 #[derive(Copy, Clone, Debug)]

@@ -706,7 +706,7 @@ fn lessons_and_typed_moves(name: &str, (width, height, mobile): (u32, u32, bool)
             }
             steps += 1;
         }
-        browser.wait_for(
+        browser.wait_going_on(
             &format!(
                 "document.querySelector('#lesson').dataset.state === 'done' && document.querySelector('#lesson').dataset.lesson === {:?}",
                 lesson.id
@@ -763,7 +763,7 @@ fn lessons_and_typed_moves(name: &str, (width, height, mobile): (u32, u32, bool)
 
 /// Waits until lesson `id` shows step `index` and takes its move.
 fn wait_for_task(browser: &mut Browser, id: &str, index: usize) {
-    browser.wait_for(
+    browser.wait_going_on(
         &format!(
             "(() => {{ const l = document.querySelector('#lesson');
                return Boolean(l) && l.dataset.lesson === {id:?} && l.dataset.step === '{index}' && l.dataset.state === 'task'; }})()"

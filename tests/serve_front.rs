@@ -135,7 +135,19 @@ fn the_printed_address_leads_to_the_room_maker_and_into_a_room() {
     };
     let server = Server::start(&data_folder("door"), "127.0.0.1:0", &[]);
     let mut page = phone(&binary);
-    for address in ["/", "/?mode=friend", "/?mode=review"] {
+    // A first visit to the printed address: the ways in, without the
+    // engine's; Play a friend leads to the room maker.
+    visit(&mut page, &format!("http://{}/", server.address));
+    page.wait_for(&shown("#welcome"), 10);
+    assert_eq!(
+        page.eval(&shown("#welcome a[data-mode=friend]")),
+        json!(true)
+    );
+    assert_eq!(
+        page.eval(&shown("#welcome a[data-mode=play]")),
+        json!(false)
+    );
+    for address in ["/?mode=friend", "/?mode=review"] {
         visit(&mut page, &format!("http://{}{address}", server.address));
         page.wait_for(&shown("#create-room"), 10);
         assert_ne!(page.text("#status"), "Connecting…", "{address}");
@@ -160,6 +172,8 @@ fn the_printed_address_leads_to_the_room_maker_and_into_a_room() {
     page.wait_for(&shown("#create-room"), 10);
     // The rule options come with the socket's hello.
     page.wait_for("document.querySelector('#pattern').options.length > 0", 10);
+    // Below the board and this device's game, on a phone.
+    page.eval("document.querySelector('#create-room').scrollIntoView({ block: 'center' })");
     assert!(page.click("#create-room"));
     page.wait_for(
         "['south', 'north'].includes((document.querySelector('#seat') || {dataset: {}}).dataset.seat)",
@@ -261,6 +275,12 @@ fn the_end_of_a_room_game_offers_only_what_the_room_server_serves() {
     let (_code, _north) = room_with_north(&mut page, &server.address);
     page.type_and_enter("#move-input", "c");
     page.wait_for("document.querySelectorAll('#moves > *').length === 1", 10);
+    // A tap asks again; the second resigns (a phone's tap is easily made).
+    assert!(page.click("#resign"));
+    page.wait_for(
+        "document.querySelector('#resign').dataset.confirm === 'true'",
+        5,
+    );
     assert!(page.click("#resign"));
     page.wait_for(&shown("#rematch"), 10);
     page.wait_for(&shown("#hint"), 10);
@@ -271,7 +291,8 @@ fn the_end_of_a_room_game_offers_only_what_the_room_server_serves() {
         "[...document.querySelectorAll('#modes button, #records, #navigation button')]
            .filter(e => e.getClientRects().length).map(e => e.id || e.dataset.mode)",
     );
-    assert_eq!(offered, json!(["friend-mode", "flip"]));
+    // (Sound is a switch, not a way anywhere.)
+    assert_eq!(offered, json!(["friend-mode", "sound", "flip"]));
     // The game's record, from the room, for a review elsewhere.
     page.wait_for(&shown("#room-record"), 10);
     let href = page.eval("document.querySelector('#room-record').getAttribute('href')");
@@ -637,4 +658,112 @@ fn two_servers_behind_nginx_route_rooms_by_their_codes() {
         let state = next_of(&mut back, "state");
         assert_eq!(state["moves"], json!(["c"]), "{code}: {state}");
     }
+}
+
+/// Fails before the rules sessions: on `pasang serve`, Learn and Puzzles
+/// sent their positions to the room socket, which does not speak the
+/// session's messages, and sat on "loading"; the printed address had no
+/// game on one device. They now run on the server's rules session
+/// (`/session`), which has no engine.
+#[test]
+fn learn_puzzles_and_a_game_on_one_device_work_without_an_engine() {
+    let Some(binary) =
+        chromium_or_skip("learn_puzzles_and_a_game_on_one_device_work_without_an_engine")
+    else {
+        return;
+    };
+    let server = Server::start(&data_folder("rules"), "127.0.0.1:0", &[]);
+    let mut page = phone(&binary);
+    let lesson = "document.querySelector('#lesson').dataset";
+    page.open(&format!(
+        "http://{}/?mode=learn&lesson=ka-entry",
+        server.address
+    ));
+    page.wait_for(&format!("{lesson}.state === 'task'"), 20);
+    // A move the rules forbid is explained from the session's reason.
+    page.type_and_enter("#move-input", "a1a2");
+    page.wait_for(
+        "document.querySelector('#lesson-feedback.wrong') !== null",
+        10,
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('#moves > *').length"),
+        json!(0)
+    );
+    page.type_and_enter("#move-input", "b4c4n");
+    page.wait_for(
+        &format!("document.querySelectorAll('#moves > *').length === 1 && {lesson}.step === '0'"),
+        10,
+    );
+    assert!(page.text("#lesson-feedback").len() > 3);
+
+    // A puzzle: the mistake is played, then the solution's first move.
+    page.open(&format!("http://{}/?mode=puzzle", server.address));
+    let puzzle = "document.querySelector('#puzzle').dataset";
+    page.wait_for(&format!("{puzzle}.state === 'playing'"), 20);
+    let id = page.eval(&format!("{puzzle}.id"));
+    let puzzles = get(&server.address, "/puzzles.jsonl");
+    let chosen: Value = puzzles
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .find(|p| p["id"] == id)
+        .expect("the shown puzzle is in puzzles.jsonl");
+    let first = chosen["moves"].as_str().unwrap().split(' ').next().unwrap();
+    let played = page.eval("document.querySelectorAll('#moves > *').length");
+    page.type_and_enter("#move-input", first);
+    page.wait_for(
+        &format!(
+            "document.querySelectorAll('#moves > *').length > {played} && {puzzle}.state !== 'playing'"
+        ),
+        10,
+    );
+
+    // Play a friend: a game on this device, beside the room maker.
+    page.open(&format!("http://{}/?mode=friend", server.address));
+    page.wait_for(&shown("#create-room"), 20);
+    for (ply, mv) in ["c", "j"].into_iter().enumerate() {
+        page.type_and_enter("#move-input", mv);
+        page.wait_for(
+            &format!(
+                "document.querySelectorAll('#moves > *').length === {}",
+                ply + 1
+            ),
+            10,
+        );
+    }
+    assert!(
+        page.eval("location.search")
+            .as_str()
+            .unwrap()
+            .contains("moves=c+j")
+    );
+}
+
+/// A rules session refuses what needs an engine, by name, and what no
+/// page sends, without harm to the session.
+#[test]
+fn a_rules_session_refuses_engine_modes_and_junk() {
+    let server = Server::start(&data_folder("rules-socket"), "127.0.0.1:0", &[]);
+    let mut session = socket(&server.address, "/session");
+    let hello = next_of(&mut session, "hello");
+    assert_eq!(hello["type"], "hello");
+    let state = next_of(&mut session, "state");
+    assert_eq!(state["mode"], "analyse");
+    for mode in ["play", "watch", "review"] {
+        send(&mut session, json!({"type": "mode", "mode": mode}));
+        let refused = next_of(&mut session, "state");
+        assert_eq!(refused["kind"], "no_engine", "{refused}");
+        assert_eq!(refused["mode"], mode);
+    }
+    session.send(Message::text("not json at all")).unwrap();
+    assert_eq!(next_of(&mut session, "state")["kind"], "malformed");
+    send(&mut session, json!({"type": "move", "move": "c"}));
+    let state = next_of(&mut session, "state");
+    assert_eq!(state["moves"], json!(["c"]), "{state}");
+    // A frame over the limit closes the socket; the server goes on.
+    let _ = session.send(Message::text("x".repeat(1 << 20)));
+    let closed = (0..10).any(|_| !matches!(session.read(), Ok(Message::Text(_))));
+    assert!(closed, "a 1 MiB frame closes the rules session");
+    let mut again = socket(&server.address, "/session");
+    assert_eq!(next_of(&mut again, "hello")["type"], "hello");
 }

@@ -365,7 +365,7 @@ fn the_static_site_plays_analyses_reviews_and_works_offline() {
     };
     browser.wait_for(&step(0), 30);
     browser.type_and_enter("#move-input", "a");
-    browser.wait_for(&step(1), 30);
+    browser.wait_going_on(&step(1), 30);
     // Puzzle mode offline too: its puzzles (puzzles.jsonl) are cached with
     // the site; the mistake is played and the solution's move taken.
     let puzzle = pasang::puzzles::read_puzzles(pasang::puzzles::PUZZLES_JSONL)

@@ -114,7 +114,7 @@ fn handle(mut stream: TcpStream, spec: &EngineSpec, sessions: &AtomicUsize) {
             Route::File(kind, body) => {
                 http::respond(&mut stream, (200, "OK"), kind, body, request.head_only)
             }
-            Route::WebSocket { key } => {
+            Route::WebSocket { key, .. } => {
                 let before = sessions.fetch_add(1, Ordering::SeqCst);
                 let result = if before >= MAX_SESSIONS {
                     http::respond_error(&mut stream, &HttpError::Busy(MAX_SESSIONS))

@@ -25,6 +25,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("panel.js", include_str!("assets/panel.js")),
     ("records.js", include_str!("assets/records.js")),
     ("sharing.js", include_str!("assets/sharing.js")),
+    ("sound.js", include_str!("assets/sound.js")),
     ("storage.js", include_str!("assets/storage.js")),
     ("strings.js", include_str!("assets/strings.js")),
     ("transport.js", include_str!("assets/transport.js")),

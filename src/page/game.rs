@@ -112,8 +112,7 @@ impl Game {
         self.cursor
     }
 
-    /// The number of plies played (the tests' measure of a game).
-    #[cfg(test)]
+    /// The number of plies played.
     pub fn len(&self) -> usize {
         self.game.len()
     }
@@ -197,15 +196,20 @@ impl Game {
         self.record_ending(south, north, None)
     }
 
-    /// The game's record, lost on time by `loser` if a flag fell (its
-    /// result then says so, with a `Termination` tag), else as
-    /// [`Game::record`].
-    pub fn record_ending(&self, south: &str, north: &str, flagged: Option<Player>) -> Record {
-        let (result, ending) = match flagged {
-            Some(loser) => (
+    /// The game's record, lost by `loser` other than by a move (a flag
+    /// that fell, a resignation: its result then says so, with a
+    /// `Termination` tag), else as [`Game::record`].
+    pub fn record_ending(
+        &self,
+        south: &str,
+        north: &str,
+        lost: Option<(Player, Termination)>,
+    ) -> Record {
+        let (result, ending) = match lost {
+            Some((loser, termination)) => (
                 GameResult::decided(Some(loser.opponent())),
                 Some(Ending {
-                    termination: Termination::TimeForfeit,
+                    termination,
                     detail: None,
                     scores: None,
                 }),

@@ -23,8 +23,24 @@ use super::assets::{self, LESSONS_JSON, PUZZLES_JSONL, PageServer, STYLE_CSS};
 pub enum Route {
     /// An embedded file: its content type and text.
     File(&'static str, &'static str),
-    /// The WebSocket of a page session, with the client's key.
-    WebSocket { key: String },
+    /// A page's WebSocket, with the client's key.
+    WebSocket {
+        /// The client's `Sec-WebSocket-Key`.
+        key: String,
+        /// Which of the server's sockets it is.
+        socket: Socket,
+    },
+}
+
+/// The sockets a page may open.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Socket {
+    /// `/ws`: `pasang gui`'s session with its engine, or `pasang serve`'s
+    /// rooms.
+    Main,
+    /// `/session` (`pasang serve` only): a session with the rules and no
+    /// engine, for Learn, Puzzles and friend games on one device.
+    Rules,
 }
 
 /// Why a request is refused, with the status it is answered with.
@@ -256,7 +272,16 @@ pub fn parse_for(
                 })?;
             Route::File("image/svg+xml", picture)
         }
-        "/ws" => {
+        "/ws" | "/session" => {
+            let socket = if path == "/ws" {
+                Socket::Main
+            } else if server == PageServer::Rooms {
+                Socket::Rules
+            } else {
+                return Err(HttpError::NotFound {
+                    path: path.to_string(),
+                });
+            };
             let upgrade = header("upgrade").unwrap_or_default();
             if !upgrade.eq_ignore_ascii_case("websocket") {
                 return Err(HttpError::BadRequest(BadRequest::NotWebSocket));
@@ -280,7 +305,7 @@ pub fn parse_for(
             {
                 return Err(HttpError::Forbidden { origin: given });
             }
-            Route::WebSocket { key }
+            Route::WebSocket { key, socket }
         }
         other => {
             return Err(HttpError::NotFound {
@@ -379,9 +404,22 @@ mod tests {
         assert_eq!(
             request(good).unwrap().route,
             Route::WebSocket {
-                key: "dGhlIHNhbXBsZSBub25jZQ==".into()
+                key: "dGhlIHNhbXBsZSBub25jZQ==".into(),
+                socket: Socket::Main,
             }
         );
+        // A rules session is pasang serve's only: pasang gui's /ws is its
+        // session already.
+        let session = good.replace("GET /ws", "GET /session");
+        assert!(matches!(request(&session), Err(HttpError::NotFound { .. })));
+        let rooms = parse_for(session.as_bytes(), PageServer::Rooms, None).unwrap();
+        assert!(matches!(
+            rooms.route,
+            Route::WebSocket {
+                socket: Socket::Rules,
+                ..
+            }
+        ));
         let foreign = good.replace(
             "Origin: http://127.0.0.1:8080",
             "Origin: http://evil.example",

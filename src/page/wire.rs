@@ -54,6 +54,19 @@ pub enum ModeName {
     Friend,
 }
 
+impl ModeName {
+    /// The mode's name as the page and the protocol spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModeName::Play => "play",
+            ModeName::Analyse => "analyse",
+            ModeName::Watch => "watch",
+            ModeName::Review => "review",
+            ModeName::Friend => "friend",
+        }
+    }
+}
+
 /// The game as the page draws it (from [`super::game::Game::state`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BoardState {

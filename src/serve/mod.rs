@@ -25,7 +25,9 @@ pub mod journal;
 mod live;
 pub mod protocol;
 pub mod room;
+mod rules_session;
 mod server;
+mod socket;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, UdpSocket};
 use std::path::PathBuf;

@@ -14,11 +14,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::admission::Ticket;
-use super::connection;
 use super::live::{Shared, lock, tick};
 use super::protocol;
+use super::{connection, rules_session};
 use crate::page::assets::PageServer;
-use crate::page::http::{self, HttpError, Route};
+use crate::page::http::{self, HttpError, Route, Socket};
 
 /// Time a client gets to send its whole request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
@@ -153,10 +153,12 @@ fn handle(mut stream: TcpStream, shared: &Shared, mut ticket: Ticket) {
             Route::File(kind, body) => {
                 http::respond(&mut stream, (200, "OK"), kind, body, request.head_only)
             }
-            Route::WebSocket { key } => match ticket.upgrade(request.real_ip) {
+            Route::WebSocket { key, socket } => match ticket.upgrade(request.real_ip) {
                 Err(error) => http::respond_error(&mut stream, &error),
-                Ok(()) => http::accept_websocket(&mut stream, &key)
-                    .map(|()| connection::run(stream, shared, ticket.client())),
+                Ok(()) => http::accept_websocket(&mut stream, &key).map(|()| match socket {
+                    Socket::Main => connection::run(stream, shared, ticket.client()),
+                    Socket::Rules => rules_session::run(stream),
+                }),
             },
         },
         Err(error) => http::respond_error(&mut stream, &error),

@@ -133,6 +133,12 @@ pub enum ErrorKind {
     EnginesTurn,
     /// A move or take-back sent in review mode.
     Reviewing,
+    /// A mode or a review that needs an engine, on a server that runs
+    /// none.
+    NoEngine {
+        /// The mode asked for (`review` for a record's review).
+        mode: &'static str,
+    },
     /// The engine stopped, or played a move the game refuses.
     Engine,
     /// The review's searches failed.
@@ -252,8 +258,11 @@ pub struct Players {
 pub struct Standing {
     /// South's winning chances, percent to a tenth.
     pub win: f64,
-    /// The evaluation in words.
+    /// The evaluation in words (English).
     pub text: String,
+    /// The evaluation as `pasang annotate --json` gives it, for the page
+    /// to word in its language.
+    pub eval: crate::review::EvalJson,
 }
 
 fn is_false(value: &bool) -> bool {
@@ -386,13 +395,17 @@ mod tests {
                 Some(Standing {
                     win: 52.5,
                     text: "+0.10".into(),
+                    eval: crate::review::EvalJson::Centipoints {
+                        cp: 10,
+                        text: "+0.10".into(),
+                    },
                 }),
             ]),
             game: None,
         }));
         assert_eq!(
             review.to_json(),
-            r#"{"type":"review","players":{"south":"Ann","north":"Bob"},"result":"1-0","running":true,"done":1,"total":3,"partial":[null,{"win":52.5,"text":"+0.10"}],"game":null}"#
+            r#"{"type":"review","players":{"south":"Ann","north":"Bob"},"result":"1-0","running":true,"done":1,"total":3,"partial":[null,{"win":52.5,"text":"+0.10","eval":{"cp":10,"text":"+0.10"}}],"game":null}"#
         );
     }
 

@@ -64,7 +64,7 @@ use crate::page::game::{Game, GameError};
 use crate::page::wire::RuleChoice;
 use crate::position::Player;
 use crate::protocol::Command;
-use crate::record::Record;
+use crate::record::{Record, Termination};
 use crate::rules::Rules;
 
 use analysis::Lines;
@@ -114,6 +114,10 @@ pub struct Session {
     played_in: Option<Mode>,
     /// The players of a friend game, South's and North's (blank: unknown).
     names: (String, String),
+    /// A session of a server with no engine ([`Session::without_engine`]).
+    engine_free: bool,
+    /// The side that resigned the game on the board, if one did.
+    resigned: Option<Player>,
 }
 
 impl Session {
@@ -142,9 +146,31 @@ impl Session {
             review_sent: false,
             played_in: None,
             names: (String::new(), String::new()),
+            engine_free: false,
+            resigned: None,
         };
         session.send_page(PageMessage::Hello {
             engine: name.to_string(),
+            rules: RuleChoice::all(),
+        });
+        session.send_state();
+        session
+    }
+
+    /// A session with no engine, for a server that runs none (`pasang
+    /// serve`): the rules, the board, friend games and records. It starts
+    /// in analysis, stopped; the modes that need an engine (play, watch,
+    /// review) and a record's review are refused with
+    /// [`RequestError::NoEngine`].
+    pub fn without_engine() -> Session {
+        let mut session = Session::new("", Vec::new());
+        session.engine.usable = false;
+        session.engine_free = true;
+        session.mode = Mode::Analyse;
+        session.running = false;
+        session.to_page.clear();
+        session.send_page(PageMessage::Hello {
+            engine: String::new(),
             rules: RuleChoice::all(),
         });
         session.send_state();
@@ -229,11 +255,22 @@ impl Session {
         self.clock.and_then(|clock| clock.flagged())
     }
 
+    /// The player who lost other than by a move, and how: on time, or by
+    /// resigning.
+    fn lost(&self) -> Option<(Player, Termination)> {
+        self.flagged()
+            .map(|loser| (loser, Termination::TimeForfeit))
+            .or(self.resigned.map(|loser| (loser, Termination::Resignation)))
+    }
+
     /// Runs the clock of the side to move at the end of the game, in play
     /// mode while the game goes on; stops it otherwise.
     fn update_clock(&mut self) {
         let runner = match self.mode {
-            Mode::Play { .. } if self.game.end_status() == crate::outcome::Status::InPlay => {
+            Mode::Play { .. }
+                if self.resigned.is_none()
+                    && self.game.end_status() == crate::outcome::Status::InPlay =>
+            {
                 Some(self.game.end().side_to_move())
             }
             _ => None,
@@ -245,7 +282,7 @@ impl Session {
 
     /// Plays `text` for the shown position's mover, charging its clock.
     fn play(&mut self, text: &str) -> Result<(), GameError> {
-        if self.flagged().is_some() {
+        if self.lost().is_some() {
             return Err(GameError::GameOver);
         }
         let mover = self.game.shown().side_to_move();
@@ -264,11 +301,23 @@ impl Session {
     /// Acts on one request (its fields checked already by
     /// [`Incoming::read`]) after checking it against the session's state.
     fn act(&mut self, request: Request) -> Result<(), RequestError> {
+        if self.engine_free {
+            match &request {
+                Request::Mode(mode @ (Mode::Play { .. } | Mode::Watch | Mode::Review)) => {
+                    return Err(RequestError::NoEngine(mode.name().as_str()));
+                }
+                Request::Load { review: true, .. } => {
+                    return Err(RequestError::NoEngine("review"));
+                }
+                _ => {}
+            }
+        }
         match request {
             Request::New { rules, start } => self.set_game(Game::new(rules, start.as_deref())?),
             Request::Move(text) => self.person_moves(&text)?,
             Request::Goto(ply) => self.game.goto(ply)?,
             Request::TakeBack => self.take_back()?,
+            Request::Resign => self.resign()?,
             Request::Mode(mode) => {
                 self.mode = mode;
                 self.running = true;
@@ -305,11 +354,32 @@ impl Session {
         Ok(self.play(text)?)
     }
 
+    /// The person resigns in play; in a friend game (or analysis) the
+    /// side to move at the game's end does. The game ends there: no move
+    /// follows, and its record says so.
+    fn resign(&mut self) -> Result<(), RequestError> {
+        if self.mode == Mode::Review {
+            return Err(RequestError::Reviewing);
+        }
+        if self.lost().is_some() || self.game.end_status() != crate::outcome::Status::InPlay {
+            return Err(RequestError::Game(GameError::GameOver));
+        }
+        self.resigned = Some(match self.mode {
+            Mode::Play { person } => person,
+            _ => self.game.end().side_to_move(),
+        });
+        self.game.goto(self.game.len())?;
+        Ok(())
+    }
+
     /// Takes back the last move; in play mode, back to a position where
-    /// the person moves.
+    /// the person moves. A resignation is taken back first.
     fn take_back(&mut self) -> Result<(), RequestError> {
         if self.mode == Mode::Review {
             return Err(RequestError::Reviewing);
+        }
+        if self.resigned.take().is_some() {
+            return Ok(());
         }
         self.game.take_back(1);
         if let Mode::Play { person } = self.mode {
@@ -340,6 +410,7 @@ impl Session {
     /// for the engine, the clocks afresh.
     fn set_game(&mut self, game: Game) {
         self.game = game;
+        self.resigned = None;
         self.played_in = None;
         self.engine.new_game = true;
         if let Some(clock) = &mut self.clock {
@@ -365,5 +436,6 @@ fn error_kind(error: &RequestError, game: &Game) -> ErrorKind {
         RequestError::Game(GameError::Record(_)) => ErrorKind::BadRecord,
         RequestError::EnginesTurn => ErrorKind::EnginesTurn,
         RequestError::Reviewing => ErrorKind::Reviewing,
+        RequestError::NoEngine(mode) => ErrorKind::NoEngine { mode },
     }
 }

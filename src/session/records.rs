@@ -72,7 +72,7 @@ impl Session {
 
     /// The `record` message answering `save`: the annotated record of
     /// the review in review mode, else the game's record (with a loss on
-    /// time, if a flag fell).
+    /// time if a flag fell, by resignation if a side resigned).
     pub(super) fn record_message(&self) -> PageMessage {
         if self.mode == Mode::Review
             && let Some(record) = self.review.as_ref().and_then(GameReview::annotated_record)
@@ -83,7 +83,7 @@ impl Session {
             };
         }
         let (south, north) = self.player_names();
-        let record = self.game.record_ending(south, north, self.flagged());
+        let record = self.game.record_ending(south, north, self.lost());
         PageMessage::Record {
             text: record.to_string(),
             annotated: false,

@@ -47,6 +47,9 @@ pub enum Request {
     Goto(usize),
     /// `takeback`: take back the last move.
     TakeBack,
+    /// `resign`: the person (in play) or the side to move (in a friend
+    /// game) resigns.
+    Resign,
     /// `mode`: switch to a mode (play takes the person's side).
     Mode(Mode),
     /// `settings`: change the settings given, keep the others.
@@ -118,6 +121,10 @@ pub enum RequestError {
         "a review steps through the game as it was played: switch to Analyse to try other moves"
     )]
     Reviewing,
+    /// A mode or a review that needs an engine, asked of a session that
+    /// has none (`pasang serve`'s).
+    #[error("this server runs no engine: it has no {0}")]
+    NoEngine(&'static str),
 }
 
 /// Why a message is not a JSON object with a known `type`.
@@ -234,6 +241,7 @@ impl Request {
             // In range, so it fits a usize.
             Kind::Goto => Request::Goto(number(message, "ply", PLY_RANGE)? as usize),
             Kind::TakeBack => Request::TakeBack,
+            Kind::Resign => Request::Resign,
             Kind::Mode => Request::Mode(mode_of(message)?),
             Kind::Settings => Request::Settings(Settings {
                 skill: optional(message, "skill", SKILL_RANGE)?,
@@ -277,6 +285,7 @@ enum Kind {
     Move,
     Goto,
     TakeBack,
+    Resign,
     Mode,
     Settings,
     Run,
@@ -443,6 +452,7 @@ mod tests {
         );
         assert_eq!(parsed(r#"{"type":"goto","ply":7}"#), Request::Goto(7));
         assert_eq!(parsed(r#"{"type":"takeback"}"#), Request::TakeBack);
+        assert_eq!(parsed(r#"{"type":"resign"}"#), Request::Resign);
         assert_eq!(
             parsed(r#"{"type":"mode","mode":"play"}"#),
             Request::Mode(Mode::Play {

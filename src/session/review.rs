@@ -15,8 +15,8 @@ use super::message::{GameEntry, PageMessage, Players, ReviewMessage, Standing};
 use crate::position::Player;
 use crate::record::Record;
 use crate::review::{
-    AnnotatedGame, DEFAULT_NODES, ReviewError, ReviewLimit, ReviewProgress, ReviewSettings,
-    annotate_game,
+    AnnotatedGame, DEFAULT_NODES, Evaluation, ReviewError, ReviewLimit, ReviewProgress,
+    ReviewSettings, annotate_game,
 };
 
 /// Table size of a review's search, in MiB (one per page under review);
@@ -122,7 +122,7 @@ enum Stage {
         stop: Arc<AtomicBool>,
         done: usize,
         total: usize,
-        standings: Vec<Option<(f64, String)>>,
+        standings: Vec<Option<(f64, Evaluation)>>,
     },
     /// Every move judged.
     Done(Box<AnnotatedGame>),
@@ -287,7 +287,7 @@ impl GameReview {
                     *total = progress.total;
                     if let Some(standing) = standings.get_mut(progress.ply) {
                         let win = progress.eval.win_percent(Player::South);
-                        *standing = Some((win, progress.eval.to_string()));
+                        *standing = Some((win, progress.eval));
                     }
                     changed = true;
                 }
@@ -327,9 +327,10 @@ impl GameReview {
                 let partial = standings
                     .iter()
                     .map(|standing| {
-                        standing.as_ref().map(|(win, text)| Standing {
+                        standing.as_ref().map(|&(win, eval)| Standing {
                             win: (win * 10.0).round() / 10.0,
-                            text: text.clone(),
+                            text: eval.to_string(),
+                            eval: eval.into(),
                         })
                     })
                     .collect();

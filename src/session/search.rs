@@ -90,7 +90,7 @@ impl Session {
 
     /// What the engine should be doing now, if anything.
     fn wanted(&self) -> Option<SearchPurpose> {
-        if !self.engine.usable || self.flagged().is_some() || self.game.status() != Status::InPlay {
+        if !self.engine.usable || self.lost().is_some() || self.game.status() != Status::InPlay {
             return None;
         }
         match self.mode {

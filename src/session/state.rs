@@ -26,6 +26,24 @@ impl Session {
         if person.is_some_and(|person| self.game.shown().side_to_move() != person) {
             board.legal.clear();
         }
+        if let Some(loser) = self.resigned
+            && self.flagged().is_none()
+        {
+            let end = self.game.end();
+            let winner = loser.opponent();
+            board.over = Some(Over {
+                winner: Some(winner),
+                reason: OverReason::Resignation,
+            });
+            board.legal.clear();
+            board.status = format!(
+                "{} wins: {} resigned (South {} - North {})",
+                player_title(winner),
+                player_title(loser),
+                end.score(Player::South),
+                end.score(Player::North)
+            );
+        }
         if let Some(loser) = self.flagged() {
             let end = self.game.end();
             let winner = loser.opponent();

@@ -654,3 +654,68 @@ proptest! {
         answers_and_a_refusal_changes_nothing(&text)?;
     }
 }
+
+#[test]
+fn a_resignation_ends_the_game_and_its_record_says_so() {
+    let mut session = session();
+    request(&mut session, r#"{"type":"mode","mode":"friend"}"#).unwrap();
+    request(&mut session, r#"{"type":"move","move":"c"}"#).unwrap();
+    page(&mut session);
+    // North is to move in the friend game: North resigns.
+    request(&mut session, r#"{"type":"resign"}"#).unwrap();
+    let state = page(&mut session).pop().unwrap();
+    assert_eq!(state["over"]["winner"], "south", "{state}");
+    assert_eq!(state["over"]["reason"], "resignation");
+    assert_eq!(state["legal"], json!([]));
+    assert!(matches!(
+        request(&mut session, r#"{"type":"move","move":"j"}"#),
+        Err(RequestError::Game(GameError::GameOver))
+    ));
+    assert!(matches!(
+        request(&mut session, r#"{"type":"resign"}"#),
+        Err(RequestError::Game(GameError::GameOver))
+    ));
+    request(&mut session, r#"{"type":"save"}"#).unwrap();
+    let record = page(&mut session).pop().unwrap();
+    let text = record["text"].as_str().unwrap();
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(text.contains("[Termination \"resignation\"]"), "{text}");
+    // Taking back takes the resignation back; a new game has none.
+    request(&mut session, r#"{"type":"takeback"}"#).unwrap();
+    assert_eq!(page(&mut session).pop().unwrap()["over"], Value::Null);
+    request(&mut session, r#"{"type":"move","move":"j"}"#).unwrap();
+    // In play the person resigns, whoever is to move.
+    request(
+        &mut session,
+        r#"{"type":"mode","mode":"play","side":"north"}"#,
+    )
+    .unwrap();
+    request(&mut session, r#"{"type":"resign"}"#).unwrap();
+    let state = page(&mut session).pop().unwrap();
+    assert_eq!(state["over"]["winner"], "south", "{state}");
+}
+
+#[test]
+fn a_session_without_an_engine_refuses_what_needs_one() {
+    let mut session = Session::without_engine();
+    let start = page(&mut session);
+    assert_eq!(start[0]["type"], "hello");
+    assert_eq!(start[1]["mode"], "analyse");
+    for mode in ["play", "watch", "review"] {
+        let asked = format!(r#"{{"type":"mode","mode":"{mode}"}}"#);
+        assert!(matches!(
+            request(&mut session, &asked),
+            Err(RequestError::NoEngine(name)) if name == mode
+        ));
+    }
+    assert!(matches!(
+        request(&mut session, r#"{"type":"load","text":"","review":true}"#),
+        Err(RequestError::NoEngine("review"))
+    ));
+    request(&mut session, r#"{"type":"mode","mode":"friend"}"#).unwrap();
+    request(&mut session, r#"{"type":"move","move":"c"}"#).unwrap();
+    assert!(
+        session.take_engine().is_empty(),
+        "nothing is asked of an engine"
+    );
+}

@@ -172,11 +172,27 @@ impl Browser {
         }
     }
 
+    /// Waits until `condition` is true in a lesson, going on after each
+    /// right move (its words stay until the player presses Next).
+    #[allow(dead_code)]
+    pub fn wait_going_on(&mut self, condition: &str, seconds: u64) {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        while self.eval(condition) != json!(true) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {condition}"
+            );
+            self.eval("(() => { const next = document.querySelector('#lesson-next'); if (next) next.click(); return true; })()");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// A real left click at the centre of the first element `selector`
     /// finds; false if there is none.
     pub fn click(&mut self, selector: &str) -> bool {
         let centre = self.eval(&format!(
             "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null;
+               e.scrollIntoView({{ block: 'nearest', inline: 'nearest' }});
                const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
         ));
         let Some([x, y]) = centre.as_array().map(|a| [a[0].clone(), a[1].clone()]) else {

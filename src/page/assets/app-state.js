@@ -57,6 +57,7 @@ export const app = {
   games: null,         // the last "games" message (a file of several)
   addressErrors: [],   // what was wrong with the page's address: stays shown (words, or a function giving them in the page's language)
   addressMovesRefused: false, // a move of the address was refused: the ones after it are not said
+  tagWords: {},        // the address's parts sent with a tag, worded in the page's language
   notice: null,        // a notice that stays (the worker was restarted)
   lastError: null,     // the last refusal, cleared by the next state
   dragging: false,     // a press on the graph that has not been let go

@@ -30,9 +30,11 @@ import { puzzleMode } from "./mode-puzzle.js";
 import { reviewMode, setUpReview } from "./mode-review.js";
 import { lobbyMode, roomMode, setUpRoom } from "./mode-room.js";
 import { sessionMode } from "./mode-session.js";
-import { forgetStaleEvaluation, goto, render, renderLines, showClocks, showEval } from "./panel.js";
+import { forgetStaleEvaluation, goto, render, renderLines, setUpResign, showClocks, showEval } from "./panel.js";
 import { download, renderPicker, setUpRecords } from "./records.js";
 import { copyText } from "./sharing.js";
+import { setUpSound, soundFor } from "./sound.js";
+import { loadJson, saveJson } from "./storage.js";
 import { LANGUAGES, STRINGS, applyLanguage, currentLanguage, inLanguage, setLanguage, t } from "./strings.js";
 import { openTransport, send } from "./transport.js";
 import { labelRuleValues, refusalWords, sayError, showError } from "./words.js";
@@ -60,7 +62,9 @@ function onMessage(event) {
       if (!app.state && message.person === "north") app.flipped = true;
       // A review belongs to the moves it judged.
       if (app.state && app.state.moves.join(" ") !== message.moves.join(" ")) app.review = null;
+      soundFor(app.state, message);
       app.state = message;
+      keepLastGame();
       forgetStaleEvaluation();
       app.lastError = null;
       showError();
@@ -109,18 +113,57 @@ function onMessage(event) {
 function onError(message) {
   if (message.tag) {
     // After a refused move of the address the rest are refused too.
-    const moves = message.tag.startsWith("moves=");
+    const moves = message.tag.startsWith("moves:");
+    // A move's tag is worded in the page's language, the others are the address's own words.
+    const where = app.tagWords[message.tag] || (() => message.tag);
     if (!(moves && app.addressMovesRefused)) {
       // Worded now, in every language: the words read the position it was refused in.
       const why = {};
       for (const code of Object.keys(STRINGS)) why[code] = inLanguage(code, () => refusalWords(message));
-      app.addressErrors.push(() => t("addressError", { tag: message.tag, why: why[currentLanguage()] || why.en }));
+      app.addressErrors.push(() => t("addressError", { tag: where(), why: why[currentLanguage()] || why.en }));
       app.addressMovesRefused = app.addressMovesRefused || moves;
     }
     showError();
   } else if (!(app.mode.onError && app.mode.onError(message))) {
     sayError(() => refusalWords(message));
   }
+}
+
+// The last game in play or with a friend is kept, so that the bare
+// address reopens it (a friend game keeps its own, with its names).
+const LAST_GAME_KEY = "pasang-last-game";
+
+function keepLastGame() {
+  const state = app.state;
+  if (app.page || !["play", "friend"].includes(state.mode)) return;
+  saveJson(LAST_GAME_KEY, state.mode === "friend"
+    ? { mode: "friend" }
+    : { mode: "play", side: state.person, rules: state.rules, position: state.start, moves: state.moves });
+}
+
+// The bare address: the last game kept here, reopened with its moves, or
+// on a first visit the ways in (#welcome).
+function startBare() {
+  const last = loadJson(LAST_GAME_KEY, null);
+  if (!last) {
+    $("welcome").hidden = false;
+    document.body.classList.add("welcoming");
+    // The session waits behind the welcome, idle.
+    if (!roomServer()) send({ type: "mode", mode: "analyse" });
+    send({ type: "run", on: false });
+    return;
+  }
+  if (last.mode === "friend" || roomServer()) {
+    friendMode.start();
+    return;
+  }
+  send({ type: "new", rules: last.rules || {}, position: last.position || undefined });
+  send({ type: "mode", mode: "analyse" });
+  send({ type: "run", on: false });
+  for (const move of Array.isArray(last.moves) ? last.moves : []) send({ type: "move", move: String(move) });
+  const side = last.side === "north" ? "north" : "south";
+  send({ type: "mode", mode: "play", side });
+  app.flipped = side === "north";
 }
 
 // The mode the address asks for; American spelling as the command line
@@ -153,8 +196,19 @@ function startFromAddress() {
   }
   showError();
   send(settings);
+  if (!location.search) {
+    startBare();
+    return;
+  }
+  let mode = addressMode();
+  // A room server has no engine: its page is a friend game on this device
+  // beside the room maker, unless the address asks for Learn or Puzzles.
+  if (roomServer() && mode !== "learn" && mode !== "puzzle") {
+    if (mode && mode !== "friend") app.addressErrors.push(() => t("roomsNoEngine", { mode: params.get("mode") }));
+    showError();
+    mode = "friend";
+  }
   // Learn and Puzzle modes put each position on the board themselves.
-  const mode = addressMode();
   if (mode === "learn" || mode === "puzzle") {
     app.page = mode === "learn" ? learnMode : puzzleMode;
     app.page.start();
@@ -178,7 +232,11 @@ function startFromAddress() {
       send({ type: "run", on: false });
     }
     // Only the first refused move is said: the ones after it cannot follow.
-    moves.forEach((move, i) => send({ type: "move", move, tag: `moves=${params.get("moves")} (move ${i + 1}, '${move}')` }));
+    moves.forEach((move, i) => {
+      const tag = `moves:${i + 1}`;
+      app.tagWords[tag] = () => t("addressMoveTag", { moves: params.get("moves"), n: i + 1, move });
+      send({ type: "move", move, tag });
+    });
   }
   const side = params.get("side");
   if (mode) {
@@ -187,11 +245,20 @@ function startFromAddress() {
   }
 }
 
+// The socket to open: a room's names its room in its address, so that a
+// reverse proxy in front of several room servers can route it by the
+// code; elsewhere a room server gives a session with the rules only.
+function socketPath() {
+  if (app.page === roomMode || app.page === lobbyMode) {
+    const room = app.room && app.room.code ? app.room.code : params.get("room");
+    return room && room !== "new" ? `/ws?room=${encodeURIComponent(room)}` : "/ws";
+  }
+  return roomServer() ? "/session" : "/ws";
+}
+
 /** Opens the connection (again, after a room's socket went). */
 function connect() {
-  // A room's socket names its room in its address.
-  const room = app.room && app.room.code ? app.room.code : roomAddress() ? params.get("room") : null;
-  app.socket = openTransport(room);
+  app.socket = openTransport(socketPath());
   app.socket.onmessage = onMessage;
   app.socket.onopen = () => {
     if (app.page === roomMode) roomMode.start();
@@ -307,23 +374,14 @@ function setUp() {
   $("move-form").addEventListener("submit", onTypedMove);
   $("choice-cancel").onclick = () => { $("choice").hidden = true; showCaptures([]); };
   setUpControls();
+  setUpResign();
+  setUpSound();
   setUpRecords();
   setUpReview();
   setUpFriend();
   setUpRoom();
   drawBoard();
-  if (roomAddress()) {
-    app.page = roomMode;
-  } else if (roomServer()) {
-    // pasang serve outside a room: the room maker at once (no engine's
-    // modes; Learn and Puzzles keep their own pages).
-    const asked = (params.get("mode") || "").toLowerCase();
-    if (asked !== "learn" && asked !== "puzzle") {
-      if (asked && asked !== "friend") app.addressErrors.push(() => t("roomsNoEngine", { mode: params.get("mode") }));
-      app.page = lobbyMode;
-      lobbyMode.start();
-    }
-  }
+  if (roomAddress()) app.page = roomMode;
   connect();
 }
 

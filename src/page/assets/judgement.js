@@ -13,7 +13,11 @@ export function reviewPly(ply) {
 // While the engine works, the positions searched so far (from the end).
 export function reviewStanding(ply) {
   if (!app.review) return null;
-  if (!app.review.game) return app.review.partial && app.review.partial[ply] ? app.review.partial[ply] : null;
+  if (!app.review.game) {
+    // Worded here (the text is English): the evaluation as the game's judgements give it.
+    const known = app.review.partial && app.review.partial[ply];
+    return known ? { text: known.eval ? evalWords(known.eval) : known.text, win: known.win } : null;
+  }
   const at = ply === 0 ? app.review.game.start : app.review.game.plies[ply - 1];
   return at ? { text: evalWords(at.eval), win: at.south_win_percent } : null;
 }

@@ -26,8 +26,11 @@ const loadProgress = () => loadJson(PROGRESS_KEY, {});
 // (&step=N from step N, as the menu's Continue links). The session
 // analyses, stopped: it only keeps the board and its legal moves.
 function start() {
-  app.learn = { course: null, lesson: null, step: 0, phase: "menu", feedback: null, timer: null };
+  app.learn = { course: null, lesson: null, step: 0, phase: "menu", feedback: null };
   document.body.classList.add("learning");
+  // The lesson's words above the board: on a phone, a wrong tap's reason
+  // shows beside the board, not a screen below it.
+  document.querySelector("main").insertBefore($("lesson"), $("board-area"));
   send({ type: "mode", mode: "analyse" });
   send({ type: "run", on: false });
   renderLesson();
@@ -89,8 +92,6 @@ function onLearnState() {
     app.learn.phase = "task";
     renderLesson();
     drawBoard();
-  } else if (app.learn.phase === "right" && app.state.moves.length === 1 && !app.learn.timer) {
-    app.learn.timer = setTimeout(advance, 1200);
   }
 }
 
@@ -128,8 +129,8 @@ function wrongTry(move) {
     || null;
 }
 
+// The player goes on after a right move (its words stay until then).
 function advance() {
-  app.learn.timer = null;
   if (app.learn.step + 1 < app.learn.lesson.steps.length) {
     app.learn.step += 1;
     loadStep();
@@ -192,6 +193,11 @@ function renderLesson() {
   }
   if (app.learn.feedback && app.learn.phase !== "done") {
     node("p", { id: "lesson-feedback", class: app.learn.feedback.kind, role: "alert" }, app.learn.feedback.say(), box);
+  }
+  if (app.learn.phase === "right") {
+    const last = app.learn.step + 1 >= lesson.steps.length;
+    const next = node("button", { type: "button", id: "lesson-next", class: "primary" }, t(last ? "lessonFinish" : "lessonNext"), box);
+    next.onclick = advance;
   }
   const links = node("p", { class: "lesson-links" }, null, box);
   node("a", { href: "?mode=learn", id: "back-to-course" }, t("backToCourse"), links);

@@ -30,6 +30,8 @@ function loadPuzzleRecord() {
 
 const savePuzzleRecord = (record) => saveJson(PUZZLE_KEY, record);
 
+// The rule options' names in the strings table, in the protocol's order.
+const OPTION_KEYS = ["pattern", "kaEntry", "secondColumn", "centre"];
 // A puzzle's rule set as one key: the option values in the protocol's order.
 const puzzleRuleSet = (p) => RULE_OPTION_NAMES.map((name) => (p.options || {})[name] || "").join("/");
 
@@ -259,12 +261,13 @@ function renderPuzzle() {
   }
   if (!app.puzzle.all.length) return;
   const filters = node("div", { class: "puzzle-filters" }, null, box);
-  const themes = [...new Set(app.puzzle.all.flatMap((q) => q.themes))].sort();
+  // Each filter offers only what holds a puzzle under the other's choice.
+  const themes = [...new Set(app.puzzle.all.filter((q) => !record.rules || puzzleRuleSet(q) === record.rules).flatMap((q) => q.themes))].sort();
   puzzleSelect("puzzle-theme", t("puzzleTheme"), t("allThemes"),
     themes.map((theme) => [theme, t(`theme-${theme}`)]), record.theme, filters);
-  const sets = [...new Set(app.puzzle.all.map(puzzleRuleSet))].sort();
+  const sets = [...new Set(app.puzzle.all.filter((q) => !record.theme || q.themes.includes(record.theme)).map(puzzleRuleSet))].sort();
   puzzleSelect("puzzle-rules", t("puzzleRules"), t("allRuleSets"),
-    sets.map((set) => [set, set.split("/").map((value) => ruleValueWords(value)).join(" · ")]), record.rules, filters);
+    sets.map((set) => [set, set.split("/").map((value, i) => `${t(OPTION_KEYS[i])} ${ruleValueWords(value)}`).join(" · ")]), record.rules, filters);
 }
 
 // A move the board does not list: the session is asked, and its

@@ -258,7 +258,6 @@ export function setUpRoom() {
     saveText(NAME_KEY, name);
     send({ type: "name", name });
   };
-  $("resign").onclick = () => send({ type: "resign" });
   $("rematch").onclick = () => send({ type: "rematch" });
   // The turn is told in the background only if the person allows it.
   $("board").addEventListener("click", () => {

@@ -42,6 +42,9 @@ export function render() {
   $("clock").value = app.state.clock ? `${app.state.clock.minutes}+${app.state.clock.increment}` : "0+0";
   $("save").textContent = app.state.mode === "review" && app.review && app.review.game ? t("saveAnnotated") : t("save");
   $("takeback").hidden = app.state.mode === "review";
+  // A game in play or between friends may be resigned (a room's says
+  // more: its render follows).
+  $("resign").hidden = !["play", "friend"].includes(app.state.mode) || Boolean(app.state.over);
   app.clockAt = performance.now();
   showClocks();
   for (const key of RULE_KEYS) $(key).value = app.state.rules[key];
@@ -191,20 +194,27 @@ export function showEval(text, southShare) {
 }
 
 // The status in the page's language: the session's own words in English;
-// in another language, made from the state's facts with the table's words.
+// in another language, or where the players have names (a friend game, a
+// room), made from the state's facts with the table's words.
 function statusText() {
+  const state = app.state;
+  const named = (side) => {
+    const name = playerName(app.mode, side);
+    return name ? `${t(side)} (${name})` : t(side);
+  };
+  const names = Boolean(playerName(app.mode, "south") || playerName(app.mode, "north"));
   // A friend game names the player to move.
-  if (app.state.mode === "friend" && !app.state.over && playerName(app.mode, app.state.side)) {
-    return t("toMove", { side: `${t(app.state.side)} (${playerName(app.mode, app.state.side)})` });
+  if (state.mode === "friend" && !state.over && playerName(app.mode, state.side)) {
+    return t("toMove", { side: named(state.side) });
   }
-  if (currentLanguage() === "en") return app.state.status;
-  const points = t("points", { south: app.state.scores[0], north: app.state.scores[1] });
-  if (!app.state.over) return t("toMove", { side: t(app.state.side) });
-  const winner = app.state.over.winner;
+  if (currentLanguage() === "en" && !(names && state.over)) return state.status;
+  const points = t("points", { south: state.scores[0], north: state.scores[1] });
+  if (!state.over) return t("toMove", { side: t(state.side) });
+  const winner = state.over.winner;
   if (!winner) return t("draw", { points });
   const loser = winner === "south" ? "north" : "south";
-  const key = { points: "winsOnPoints", suntuk: "winsSuntuk", time: "winsOnTime", resignation: "winsResign", abandonment: "winsAbandon" }[app.state.over.reason] || "winsOnPoints";
-  return t(key, { winner: t(winner), loser: t(loser), points });
+  const key = { points: "winsOnPoints", suntuk: "winsSuntuk", time: "winsOnTime", resignation: "winsResign", abandonment: "winsAbandon" }[state.over.reason] || "winsOnPoints";
+  return t(key, { winner: named(winner), loser: named(loser), points });
 }
 
 // The name of `side`'s player, if the mode knows it (in a room, as the room has it).
@@ -215,4 +225,27 @@ const playerName = (mode, side) => (mode.playerName ? mode.playerName(side) : ""
 export function goto(ply) {
   if (app.mode.browse === false) return;
   if (app.state && ply >= 0 && ply <= app.state.moves.length && ply !== app.state.cursor) send({ type: "goto", ply });
+}
+
+/** The Resign button: a first tap asks again (a phone's tap is easily
+ * made), a second within a few seconds resigns; the room server and the
+ * session take the same message. */
+export function setUpResign() {
+  const button = $("resign");
+  let timer = null;
+  const calm = () => {
+    clearTimeout(timer);
+    button.dataset.confirm = "false";
+    button.textContent = t("resign");
+  };
+  button.onclick = () => {
+    if (button.dataset.confirm === "true") {
+      calm();
+      send({ type: "resign" });
+      return;
+    }
+    button.dataset.confirm = "true";
+    button.textContent = t("resignConfirm");
+    timer = setTimeout(calm, 4000);
+  };
 }

@@ -12,12 +12,12 @@ export function send(message) {
 }
 
 /**
- * Opens the connection; `room` (a room's code) goes in a room socket's
- * address, so that a reverse proxy in front of several room servers can
- * route it by the code. The caller sets onopen, onmessage, onclose and
+ * Opens the connection: the server's socket at `path` (`/ws`, a room's
+ * `/ws?room=CODE`, or a room server's rules session `/session`), or the
+ * static site's worker. The caller sets onopen, onmessage, onclose and
  * onrestart (a worker replaced).
  */
-export function openTransport(room) {
+export function openTransport(path) {
   const transport = { open: false, onopen: null, onmessage: null, onclose: null, onrestart: null };
   if (workerTransport()) {
     // A worker that dies (a trap in the engine, the browser reclaiming it)
@@ -46,8 +46,7 @@ export function openTransport(room) {
     if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
     return transport;
   }
-  const query = room && room !== "new" ? `?room=${encodeURIComponent(room)}` : "";
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${query}`);
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`);
   transport.send = (text) => ws.send(text);
   ws.onmessage = (event) => transport.onmessage(event);
   ws.onopen = () => { transport.open = true; transport.onopen(); };

@@ -44,6 +44,7 @@ export function refusalWords(message) {
     case "reviewing": return t("reviewNoMoves");
     case "malformed": return t("errorMalformed");
     case "engine": return t("errorEngine", { detail: message.message });
+    case "no_engine": return t("errorNoEngine", { mode: message.mode });
     case "review": return t("errorReview", { detail: message.message });
     default: return message.message;
   }

@@ -1,0 +1,226 @@
+//! A page's socket after the upgrade, with the limits a client cannot
+//! slip past: every frame that reaches the server (text, binary, ping,
+//! pong) takes a token from a message bucket, and every byte read takes
+//! from a byte bucket that slows the reading, so a flood of empty frames
+//! or pings costs the flooder time, not the server. A silent socket is
+//! pinged, and closed when silent again. Everything the server sends goes
+//! through the socket's [`Outbound`] queue, never a write on the reading
+//! thread. Room sockets ([`super::connection`]) and rules sessions
+//! ([`super::rules_session`]) read through it.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tungstenite::protocol::{Role, WebSocketConfig};
+use tungstenite::{Message, WebSocket};
+
+use crate::page::outbound::{self, Outbound};
+
+/// A socket silent this long is pinged; silent twice, it is closed.
+const IDLE: Duration = Duration::from_secs(30);
+/// Messages a connection may send at once, and per second after that.
+const BURST: f64 = 20.0;
+const RATE: f64 = 10.0;
+/// Messages dropped for speed before the connection is closed.
+const MAX_DROPPED: u32 = 200;
+/// Bytes a connection may send at once, and per second after that: many
+/// times what the messages allowed above need.
+const BYTE_BURST: f64 = 64.0 * 1024.0;
+const BYTE_RATE: f64 = 32.0 * 1024.0;
+/// tungstenite's read buffer: messages are small (its default, 128 KiB,
+/// would cost that much a socket).
+const READ_BUFFER: usize = 4096;
+
+/// What the client sent next.
+pub(super) enum Incoming {
+    /// A text message, within the rate.
+    Text(String),
+    /// A binary message, within the rate (no page sends one).
+    Binary,
+    /// A message over the rate, dropped; the caller may say so.
+    TooFast,
+    /// A message over the size limit: the socket is closed after the
+    /// caller's last words (see [`PageSocket::close_too_large`]).
+    TooLarge(String),
+}
+
+/// The reading half of a page's socket, and its queue.
+pub(super) struct PageSocket {
+    socket: WebSocket<ReadHalf>,
+    outbound: Outbound,
+    messages: Bucket,
+    dropped: u32,
+}
+
+impl PageSocket {
+    /// Starts the socket's writer and reads messages of at most
+    /// `max_message` bytes; None if the writer could not start.
+    pub(super) fn open(stream: TcpStream, max_message: usize) -> Option<PageSocket> {
+        let _ = stream.set_nodelay(true);
+        let _ = stream.set_read_timeout(Some(IDLE));
+        let stream = Arc::new(stream);
+        let outbound = Outbound::start(Arc::clone(&stream)).ok()?;
+        let config = WebSocketConfig::default()
+            .read_buffer_size(READ_BUFFER)
+            .write_buffer_size(0)
+            .max_message_size(Some(max_message))
+            .max_frame_size(Some(max_message));
+        let half = ReadHalf {
+            stream,
+            outbound: outbound.clone(),
+            bytes: Bucket::full(BYTE_BURST),
+        };
+        Some(PageSocket {
+            socket: WebSocket::from_raw_socket(half, Role::Server, Some(config)),
+            outbound,
+            messages: Bucket::full(BURST),
+            dropped: 0,
+        })
+    }
+
+    /// The socket's outbound queue.
+    pub(super) fn outbound(&self) -> &Outbound {
+        &self.outbound
+    }
+
+    /// The client's next message; None once the socket is closed, gone
+    /// silent twice, or has sent too many messages too fast.
+    pub(super) fn next(&mut self) -> Option<Incoming> {
+        let mut silent = 0;
+        loop {
+            let message = match self.socket.read() {
+                Ok(message) => message,
+                Err(tungstenite::Error::Io(error))
+                    if matches!(
+                        error.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    silent += 1;
+                    if silent >= 2 || !self.outbound.frame(outbound::frame(0x9, b"")) {
+                        return None;
+                    }
+                    continue;
+                }
+                Err(tungstenite::Error::Capacity(error)) => {
+                    return Some(Incoming::TooLarge(error.to_string()));
+                }
+                Err(_) => return None,
+            };
+            silent = 0;
+            // Pings and pongs count against the rate as every frame does.
+            let within = self.messages.try_take(RATE, BURST);
+            if !within {
+                self.dropped += 1;
+                if self.dropped > MAX_DROPPED {
+                    return None;
+                }
+            }
+            match message {
+                Message::Close(_) => return None,
+                Message::Text(text) if within => return Some(Incoming::Text(text.to_string())),
+                Message::Binary(_) if within => return Some(Incoming::Binary),
+                Message::Text(_) | Message::Binary(_) => return Some(Incoming::TooFast),
+                _ => {}
+            }
+        }
+    }
+
+    /// How many messages were dropped for speed so far.
+    pub(super) fn dropped(&self) -> u32 {
+        self.dropped
+    }
+
+    /// Closes the socket as too large (1009), after `last_words`.
+    pub(super) fn close_too_large(&self, last_words: &str) {
+        self.outbound.text(last_words);
+        self.outbound
+            .frame(outbound::frame(0x8, &1009u16.to_be_bytes()));
+    }
+}
+
+/// The reading half as tungstenite's stream: reads the socket, slowed
+/// to the byte rate; what tungstenite writes itself (pongs, the close
+/// reply) is queued whole.
+struct ReadHalf {
+    stream: Arc<TcpStream>,
+    outbound: Outbound,
+    bytes: Bucket,
+}
+
+impl Read for ReadHalf {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = (&*self.stream).read(buf)?;
+        if let Some(wait) = self.bytes.take(read as f64, BYTE_RATE, BYTE_BURST) {
+            std::thread::sleep(wait.min(IDLE));
+        }
+        Ok(read)
+    }
+}
+
+impl Write for ReadHalf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.outbound.frame(buf.into()) {
+            Ok(buf.len())
+        } else {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A token bucket: `level` tokens, filled at a rate up to a burst.
+struct Bucket {
+    level: f64,
+    filled: Instant,
+}
+
+impl Bucket {
+    fn full(burst: f64) -> Bucket {
+        Bucket {
+            level: burst,
+            filled: Instant::now(),
+        }
+    }
+
+    /// Takes `amount`; where the bucket goes below empty, how long until
+    /// it is back at zero.
+    fn take(&mut self, amount: f64, rate: f64, burst: f64) -> Option<Duration> {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.filled).as_secs_f64();
+        self.filled = now;
+        self.level = (self.level + elapsed * rate).min(burst) - amount;
+        (self.level < 0.0).then(|| Duration::from_secs_f64(-self.level / rate))
+    }
+
+    /// Takes one token if there is one.
+    fn try_take(&mut self, rate: f64, burst: f64) -> bool {
+        if self.take(1.0, rate, burst).is_some() {
+            self.level += 1.0;
+            false
+        } else {
+            true
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_refuse_past_the_burst_and_refill_at_the_rate() {
+        let mut bucket = Bucket::full(3.0);
+        assert!((0..3).all(|_| bucket.try_take(1.0, 3.0)));
+        assert!(!bucket.try_take(1.0, 3.0));
+        let mut bytes = Bucket::full(100.0);
+        assert_eq!(bytes.take(50.0, 100.0, 100.0), None);
+        let wait = bytes.take(150.0, 100.0, 100.0).expect("a wait");
+        assert!(wait > Duration::from_millis(900) && wait <= Duration::from_secs(1));
+    }
+}

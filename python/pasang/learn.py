@@ -12,14 +12,11 @@
   with rank 1 and file a first: white stones, black stones, South's ka,
   North's ka, and a plane of ones when South is to move. The scores and
   the phase are ``board.scores`` and ``board.phase``.
-- :func:`action_mask`: the legal moves over a fixed numbering of
-  :data:`ACTIONS` moves: 0-10 the passages on files a-k; a ka move is
-  ``11 + (origin * 20 + slot) * 15 + directions - 1``, with ``origin``
-  the origin's index (a1 0, b1 1, ..., k11 120), ``slot`` the landing point
-  among the 20 points a rook reaches on an empty board (0-9 the other
-  files of the origin's rank, a to k; 10-19 the other ranks of its file,
-  1 to 11) and ``directions`` the captured lines' flags (n 1, s 2, e 4,
-  w 8). :func:`action_of` and :func:`move_of` convert.
+- :func:`action_mask`: the legal moves over the fixed action space of
+  :mod:`pasang.rl` (:data:`ACTIONS` ids: 0-10 the passages on files a-k,
+  then every ka entry or move that can be legal; docs/rl.md).
+  :func:`action_of` and :func:`move_of` convert. The old numbering of
+  36,311 moves is gone.
 - :func:`read_datagen`: the positions of a ``pasang datagen`` text file
   (docs/datagen.md) in batches of arrays; :func:`read_packed` the same of
   the packed file ``pasang datagen --merge`` writes.
@@ -72,7 +69,8 @@ def action_of(board: Board, move: Move) -> int:
 
 def move_of(board: Board, action: int) -> Move:
     """The legal move of ``board`` numbered ``action``
-    (``IllegalMoveError`` when there is none)."""
+    (``IllegalMoveError`` when there is none, ``ValueError`` for an id out
+    of range)."""
     return board.move_of_action(int(action))
 
 

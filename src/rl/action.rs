@@ -31,6 +31,7 @@ use std::sync::LazyLock;
 use crate::bitboard::{SIZE, Square};
 use crate::movegen::legal_moves;
 use crate::moves::{Move, direction};
+use crate::notation::{Syntax, parse_syntax};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -211,6 +212,14 @@ pub enum ActionError {
     /// A move no position allows (its directions, or its points).
     #[error("move {0} is legal in no position, so it has no action id")]
     NeverLegal(String),
+    /// Text that is not a move with its directions.
+    #[error("'{text}' is not a move with its directions: {reason}")]
+    Text {
+        /// The text.
+        text: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// An id with no legal move in the position.
     #[error("action {action} ({kind}) is not legal in this position")]
     Illegal {
@@ -234,6 +243,27 @@ pub fn encode(mv: Move) -> Result<usize, ActionError> {
         Err(ActionError::NeverLegal(mv.to_string()))
     } else {
         Ok(usize::from(id))
+    }
+}
+
+/// The id of the move written `text` (`c`, `b1c1n`: a ka move with its
+/// directions), with no position.
+pub fn encode_text(text: &str) -> Result<usize, ActionError> {
+    match parse_syntax(text) {
+        Ok(Syntax::Passage(file)) => Ok(file),
+        Ok(Syntax::Ka {
+            from,
+            to,
+            directions: Some(directions),
+        }) if directions != 0 => encode(Move::ka(from, to, directions, false, 0)),
+        Ok(Syntax::Ka { .. }) => Err(ActionError::Text {
+            text: text.to_string(),
+            reason: "a ka move's id needs its directions (b1c1n)",
+        }),
+        Err(reason) => Err(ActionError::Text {
+            text: text.to_string(),
+            reason,
+        }),
     }
 }
 

@@ -74,8 +74,25 @@ pub fn view_index(square: Square, side: Player) -> usize {
 ///
 /// When `out` is not [`LEN`] bytes long (a caller's bug).
 pub fn write(position: &Position, rules: &Rules, ply: usize, out: &mut [u8]) {
+    write_seen_by(position, rules, ply, position.side_to_move(), out);
+}
+
+/// [`write`] seen by `viewer` (who may be the player not to move, as
+/// PettingZoo's `observe` asks): the view, "own" and the phase are
+/// `viewer`'s; plane 13 still says who is to move.
+///
+/// # Panics
+///
+/// When `out` is not [`LEN`] bytes long (a caller's bug).
+pub fn write_seen_by(
+    position: &Position,
+    rules: &Rules,
+    ply: usize,
+    viewer: Player,
+    out: &mut [u8],
+) {
     assert_eq!(out.len(), LEN, "an observation is {LEN} bytes");
-    let side = position.side_to_move();
+    let side = viewer;
     let other = side.opponent();
     out[..6 * POINTS].fill(0);
     for (plane, colour) in [(0, Colour::White), (1, Colour::Black)] {
@@ -103,17 +120,29 @@ pub fn write(position: &Position, rules: &Rules, ply: usize, out: &mut [u8]) {
     out[6 * POINTS + view_index(Square::HOLE, side)] = 0;
     constant(7, position.score(side).min(255) as u8, out);
     constant(8, position.score(other).min(255) as u8, out);
-    let phase = usize::from(position.phase().number());
+    let phase = match (position.passage(side), position.ka(side)) {
+        (None, _) => 1,
+        (Some(_), None) => 2,
+        (Some(_), Some(_)) => 3,
+    };
     for number in 1..=3 {
         constant(8 + number, u8::from(number == phase), out);
     }
     constant(12, ply.min(255) as u8, out);
-    constant(13, u8::from(side == Player::South), out);
+    constant(13, u8::from(position.side_to_move() == Player::South), out);
     constant(14, u8::from(rules.pattern == Pattern::Two), out);
     constant(15, u8::from(rules.ka_entry != KaEntry::Jump), out);
     constant(16, u8::from(rules.ka_entry != KaEntry::Slide), out);
     constant(17, u8::from(rules.second_column == SecondColumn::Any), out);
     constant(18, u8::from(rules.centre == Centre::Open), out);
+}
+
+/// The planes of `position` seen by `viewer`, as a new buffer (see
+/// [`write_seen_by`]).
+pub fn planes_seen_by(position: &Position, rules: &Rules, ply: usize, viewer: Player) -> Vec<u8> {
+    let mut out = vec![0; LEN];
+    write_seen_by(position, rules, ply, viewer, &mut out);
+    out
 }
 
 /// The planes of `position` as a new buffer (see [`write`]).
@@ -171,6 +200,11 @@ mod tests {
         assert_eq!(at(&north, 13, 0, 0), 0);
         assert_eq!(at(&north, 12, 4, 4), 3);
         assert_eq!(at(&north, 8, 0, 0) as u32, position.score(Player::South));
+        // The same position seen by South, not to move: South's own view.
+        let south = planes_seen_by(&position, &rules, 3, Player::South);
+        assert_eq!(at(&south, 2, 3, 2), 1); // its ka on c4
+        assert_eq!(at(&south, 11, 0, 0), 1); // its phase: 3
+        assert_eq!(at(&south, 13, 0, 0), 0); // North to move
         assert_eq!(at(&north, 7, 0, 0) as u32, position.score(Player::North));
         // A white stone of South's view at (r, f) is at (10-r, 10-f) in
         // North's.

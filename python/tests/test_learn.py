@@ -76,6 +76,9 @@ def test_read_datagen_in_batches(engine_path, tmp_path):
     for index in range(len(first.fens)):
         board = Board(first.fens[index], **first.rules[index])
         assert (learn.board_array(board) == first.boards[index]).all()
+        # The move played, a legal move, and the points.
+        assert first.actions[index] in board.legal_actions()
+        assert tuple(first.points[index]) == board.scores
     bad = tmp_path / "bad.txt"
     bad.write_text("# pasang datagen 1\nnot a position | 1 slide opposite wall | 0 | w 0\n")
     with pytest.raises(ValueError, match="line 2"):
@@ -107,6 +110,8 @@ def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
                         float(batch.results[index]),
                         int(batch.margins[index]),
                         tuple(sorted(batch.rules[index].items())),
+                        tuple(batch.points[index]),
+                        int(batch.actions[index]),
                     )
                 )
         return sorted(out)
@@ -116,6 +121,7 @@ def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
     assert all(batch.fens is None for batch in from_packed)
     assert len(from_text) > 20
     assert rows(from_packed) == from_text
+    assert all((batch.actions >= 0).all() for batch in from_packed)
     # The whole file as one array, as the trainer reads it: the same
     # positions, scores and results as the batches.
     records = learn.read_packed_records(str(packed))

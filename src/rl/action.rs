@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn the_space_is_compact() {
         assert_eq!(TABLE.kinds.len(), ACTIONS);
-        assert!(ACTIONS <= 12_000, "{ACTIONS}");
+        const { assert!(ACTIONS <= 12_000) };
         assert_eq!(ACTIONS, 7_291, "the documented count");
         for (id, kind) in TABLE.kinds.iter().enumerate() {
             let text = describe(id as i64).unwrap();
@@ -439,7 +439,7 @@ mod tests {
                     .into_iter()
                     .filter(|&p| p != from && Some(p) != jumped);
                 for point in free.take(counts[index]) {
-                    white = white | point.bitboard();
+                    white |= point.bitboard();
                 }
             }
             let none = Bitboard::from_bits(0);
@@ -453,9 +453,9 @@ mod tests {
                 let (mut entry_white, mut entry_black) = (white | from.bitboard(), none);
                 if let Some(point) = jumped {
                     if jumped_black {
-                        entry_black = entry_black | point.bitboard();
+                        entry_black |= point.bitboard();
                     } else {
-                        entry_white = entry_white | point.bitboard();
+                        entry_white |= point.bitboard();
                     }
                 }
                 if entry_legal(action, to, entry_white, entry_black) {

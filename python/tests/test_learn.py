@@ -135,3 +135,14 @@ def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
         list(learn.read_packed(str(tmp_path / "bad.bin")))
     with pytest.raises(ValueError, match="not a packed datagen file"):
         learn.read_packed_records(str(tmp_path / "bad.bin"))
+
+
+def test_the_shipped_sample_has_policy_targets(root):
+    """python/tests/data/datagen-sample.bin: 24 games at 1000 nodes, seed
+    57, made by ``python/scripts/dataset.sh /tmp/sample 24 1000 2 57``."""
+    path = root / "python" / "tests" / "data" / "datagen-sample.bin"
+    batches = list(learn.read_packed(str(path), batch_size=500))
+    assert sum(len(batch.scores) for batch in batches) == 923
+    for batch in batches:
+        assert ((batch.actions >= 0) & (batch.actions < learn.ACTIONS)).all()
+        assert (batch.points >= 0).all() and (batch.points <= 180).all()

@@ -40,7 +40,9 @@
 //! - [`review`], the game review behind `pasang annotate` and the board's
 //!   review mode;
 //! - [`learn`], the course of the board's Learn mode, checked against
-//!   the rules.
+//!   the rules;
+//! - [`rl`], the action ids, observation planes, symmetries and batched
+//!   games that the Python module's learning environments wrap.
 
 pub(crate) mod bench;
 pub mod bitboard;
@@ -69,6 +71,7 @@ pub mod protocol;
 pub mod puzzles;
 pub mod record;
 pub mod review;
+pub mod rl;
 pub mod rules;
 #[cfg(feature = "cli")]
 pub mod schedule;

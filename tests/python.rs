@@ -45,13 +45,19 @@ fn describe(output: &Output) -> String {
 /// runner, and NumPy for `pasang.learn` (optional for users).
 const REQUIREMENTS: [&str; 3] = ["maturin>=1.9.4,<2", "pytest", "numpy"];
 
+/// The frameworks of `pasang.rl`'s environments (python/pyproject.toml's
+/// `[rl]` extra), whose own tests python/tests/test_rl.py runs. Where
+/// they cannot be installed, this says so and their tests skip (under
+/// `CI=true` both fail).
+const RL_REQUIREMENTS: [&str; 3] = ["gymnasium>=1.0", "pettingzoo>=1.24", "open_spiel>=1.5"];
+
 /// The environment's Python, made (and given [`REQUIREMENTS`]) on the
 /// first run and again when they change; `None` when this machine cannot
 /// make one (said, or under CI a failure).
 fn environment(venv: &Path) -> Option<PathBuf> {
     let python = venv.join("bin").join("python");
     let ready = venv.join("ready");
-    let wanted = REQUIREMENTS.join("\n") + "\n";
+    let wanted = REQUIREMENTS.join("\n") + "\n" + &RL_REQUIREMENTS.join("\n") + "\n";
     if python.exists() && std::fs::read_to_string(&ready).is_ok_and(|text| text == wanted) {
         return Some(python);
     }
@@ -77,8 +83,25 @@ fn environment(venv: &Path) -> Option<PathBuf> {
         Ok(output) => return skip("maturin or pytest (from PyPI)", Some(&output)),
         Err(_) => return skip("pip", None),
     }
-    std::fs::write(&ready, "maturin and pytest installed\n")
-        .expect("the target folder is writable");
+    // The ready mark names what is installed, so a later run reuses the
+    // environment only when it has everything (it was a fixed sentence
+    // that never matched, and every run made the environment anew).
+    let mut installed = REQUIREMENTS.join("\n") + "\n";
+    match run(pip_install(&python).args(RL_REQUIREMENTS)) {
+        Ok(output) if output.status.success() => {
+            installed += &(RL_REQUIREMENTS.join("\n") + "\n");
+        }
+        Ok(output) => common::missing_tool(
+            "python",
+            "gymnasium, pettingzoo or open_spiel (from PyPI)",
+            &format!(
+                "their tests in python/tests/test_rl.py skip; {}",
+                describe(&output)
+            ),
+        ),
+        Err(_) => common::missing_tool("python", "pip", "for the [rl] frameworks"),
+    }
+    std::fs::write(&ready, installed).expect("the target folder is writable");
     Some(python)
 }
 

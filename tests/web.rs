@@ -270,6 +270,44 @@ fn the_typed_rules_api_plays_undoes_and_refuses_bad_input() {
     );
 }
 
+/// The JavaScript package's action ids (plain JavaScript in
+/// web/js/pasang.mjs) are the core's, id for id; the Python module's are
+/// the core's own (python/tests/test_rl.py checks them against the
+/// documented rule written again in Python).
+#[test]
+fn the_packages_action_ids_are_the_cores() {
+    if Command::new("node").arg("--version").output().is_err() {
+        common::missing_tool(
+            "the_packages_action_ids_are_the_cores",
+            "node",
+            "Node 20 from the machine's packages",
+        );
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = Command::new("node")
+        .arg(root.join("web/tests/actions.mjs"))
+        .arg(root.join("web/js/pasang.mjs"))
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let javascript: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let core: Vec<String> = (0..pasang::rl::action::ACTIONS as i64)
+        .map(|id| pasang::rl::action::describe(id).expect("an id in range"))
+        .collect();
+    assert_eq!(javascript.len(), core.len());
+    for (id, (js, rust)) in javascript.iter().zip(&core).enumerate() {
+        assert_eq!(js, rust, "action {id}");
+    }
+}
+
 /// `python3 -m http.server` serving web/dist/ on a free port, stopped when
 /// dropped: a plain static server, no program of ours.
 struct StaticServer {

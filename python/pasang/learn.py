@@ -12,14 +12,11 @@
   with rank 1 and file a first: white stones, black stones, South's ka,
   North's ka, and a plane of ones when South is to move. The scores and
   the phase are ``board.scores`` and ``board.phase``.
-- :func:`action_mask`: the legal moves over a fixed numbering of
-  :data:`ACTIONS` moves: 0-10 the passages on files a-k; a ka move is
-  ``11 + (origin * 20 + slot) * 15 + directions - 1``, with ``origin``
-  the origin's index (a1 0, b1 1, ..., k11 120), ``slot`` the landing point
-  among the 20 points a rook reaches on an empty board (0-9 the other
-  files of the origin's rank, a to k; 10-19 the other ranks of its file,
-  1 to 11) and ``directions`` the captured lines' flags (n 1, s 2, e 4,
-  w 8). :func:`action_of` and :func:`move_of` convert.
+- :func:`action_mask`: the legal moves over the fixed action space of
+  :mod:`pasang.rl` (:data:`ACTIONS` ids: 0-10 the passages on files a-k,
+  then every ka entry or move that can be legal; docs/rl.md).
+  :func:`action_of` and :func:`move_of` convert. The old numbering of
+  36,311 moves is gone.
 - :func:`read_datagen`: the positions of a ``pasang datagen`` text file
   (docs/datagen.md) in batches of arrays; :func:`read_packed` the same of
   the packed file ``pasang datagen --merge`` writes.
@@ -72,7 +69,8 @@ def action_of(board: Board, move: Move) -> int:
 
 def move_of(board: Board, action: int) -> Move:
     """The legal move of ``board`` numbered ``action``
-    (``IllegalMoveError`` when there is none)."""
+    (``IllegalMoveError`` when there is none, ``ValueError`` for an id out
+    of range)."""
     return board.move_of_action(int(action))
 
 
@@ -83,7 +81,10 @@ class Batch(NamedTuple):
     1 won, 0.5 drawn, 0 lost; ``margins`` (N,) the game's final point
     margin for the side to move; ``fens`` the position strings (None for
     a packed file, which does not keep them); ``rules`` each position's
-    rules (``Board`` keyword arguments)."""
+    rules (``Board`` keyword arguments); ``points`` (N, 2) ``int32`` the
+    points each side had (South's, North's); ``actions`` (N,) ``int64``
+    the move played as its action id (:mod:`pasang.rl`), -1 where the
+    file does not record it: the policy target."""
 
     boards: "np.ndarray"
     scores: "np.ndarray"
@@ -91,6 +92,8 @@ class Batch(NamedTuple):
     margins: "np.ndarray"
     fens: Optional[List[str]]
     rules: List[dict]
+    points: "np.ndarray"
+    actions: "np.ndarray"
 
 
 _RESULT = {"w": 1.0, "d": 0.5, "l": 0.0}
@@ -115,11 +118,15 @@ def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterato
             continue
         fields = line.split(" | ")
         try:
-            fen, rules_text, score, outcome = fields
+            fen, rules_text, score, outcome, *played = fields
+            if len(played) > 1:
+                raise ValueError("{} fields, not 4 or 5".format(len(fields)))
             rules = dict(zip(_RULE_KEYS, rules_text.split()))
             result, margin = outcome.split()
             board = Board(fen, **rules)
-            rows.append((board_array(board), int(score), _RESULT[result], int(margin), fen, rules))
+            action = board.action_of(board.parse_move(played[0])) if played else -1
+            points = board.scores
+            rows.append((board_array(board), int(score), _RESULT[result], int(margin), fen, rules, points, action))
         except (ValueError, KeyError) as error:
             raise ValueError("line {}: not a datagen position ({})".format(number, error)) from None
         if len(rows) == batch_size:
@@ -130,7 +137,7 @@ def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterato
 
 
 def _batch(rows: list) -> Batch:
-    boards, scores, results, margins, fens, rules = zip(*rows)
+    boards, scores, results, margins, fens, rules, points, actions = zip(*rows)
     return Batch(
         np.stack(boards),
         np.array(scores, dtype=np.int32),
@@ -138,6 +145,8 @@ def _batch(rows: list) -> Batch:
         np.array(margins, dtype=np.int32),
         list(fens),
         list(rules),
+        np.array(points, dtype=np.int32).reshape(len(rows), 2),
+        np.array(actions, dtype=np.int64),
     )
 
 
@@ -157,7 +166,7 @@ _RECORD = np.dtype(
         ("result", "u1"),
         ("zero", "u1"),
         ("margin", "<i2"),
-        ("zeros", "u1", 2),
+        ("played", "<u2"),
     ]
 )
 _NO_KA = 255
@@ -168,7 +177,8 @@ def read_packed_records(path: str) -> "np.ndarray":
     one NumPy structured array, fields as docs/datagen.md names them
     (``white``, ``black``: 16 bytes of little-endian point bits each;
     ``ka``, ``passage``, ``points``: South's then North's; ``side``,
-    ``rules``, ``score``, ``result``, ``margin``): what a trainer moves to
+    ``rules``, ``score``, ``result``, ``margin``, ``played``: the move
+    played's action id plus one, 0 where not recorded): what a trainer moves to
     its device whole. A file that is not of the format raises
     ``ValueError``."""
     with open(path, "rb") as handle:
@@ -187,8 +197,9 @@ def read_packed_records(path: str) -> "np.ndarray":
 def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
     """The positions of a packed datagen file (``pasang datagen --merge``
     writes one, shuffled), ``batch_size`` at a time, as :func:`read_datagen`
-    gives them but without the position strings. A file that is not of the
-    format raises ``ValueError``."""
+    gives them but without the position strings (the points each side
+    had, and the move played, are kept). A file that is not of the format
+    raises ``ValueError``."""
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
     records = read_packed_records(path)
@@ -214,4 +225,6 @@ def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
             chunk["margin"].astype(np.int32),
             None,
             [rule_sets[index] for index in chunk["rules"]],
+            chunk["points"].astype(np.int32),
+            chunk["played"].astype(np.int64) - 1,
         )

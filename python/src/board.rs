@@ -5,7 +5,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
@@ -18,6 +18,8 @@ use pasang::outcome::Status;
 use pasang::perft::perft;
 use pasang::position::{Player, Position};
 use pasang::record::{Game, GameResult};
+use pasang::rl::action::{self, ActionError};
+use pasang::rl::planes;
 use pasang::rules::{RULE_OPTIONS, Rules};
 
 use crate::learn;
@@ -70,6 +72,11 @@ pub(crate) struct PyMove {
 }
 
 impl PyMove {
+    /// Its canonical text.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
     pub(crate) fn of(mv: Move) -> PyMove {
         PyMove {
             text: mv.to_string(),
@@ -206,7 +213,7 @@ impl Outcome {
 /// option's page field in [`RULE_OPTIONS`] (the one table that spells
 /// them) and read by its own parser (a string, or a number for
 /// `pattern`); `None` keeps an option's default.
-fn rules_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+pub(crate) fn rules_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     let mut rules = Rules::default();
     let Some(options) = options else {
         return Ok(rules);
@@ -278,6 +285,14 @@ impl Board {
     /// The legal move written `text` here.
     fn parsed(&self, text: &str) -> PyResult<Move> {
         parse_move(&self.position(), &self.game_rules(), text).map_err(move_error)
+    }
+
+    /// The legal move with id `action`, as a Python error on failure.
+    fn decoded(&self, action: i64) -> PyResult<Move> {
+        action::decode(action, &self.position(), &self.game_rules()).map_err(|error| match error {
+            ActionError::OutOfRange(_) => PyValueError::new_err(error.to_string()),
+            _ => IllegalMoveError::new_err(error.to_string()),
+        })
     }
 
     fn key(&self) -> u64 {
@@ -502,38 +517,82 @@ impl Board {
         pasang::svg::render(&self.position(), self.game.last())
     }
 
-    /// The legal moves as numbers of the fixed action space (see
-    /// `pasang.learn`), in the order of `legal_moves`.
+    /// The legal moves as ids of the fixed action space
+    /// (`pasang.rl.encode`), in the order of `legal_moves`.
     fn legal_actions(&self) -> Vec<usize> {
-        legal_moves(&self.position(), &self.game_rules())
-            .iter()
-            .map(|mv| learn::action_of(*mv))
-            .collect()
+        action::legal_actions(&self.position(), &self.game_rules())
     }
 
-    /// The action number of the legal move `move` (`IllegalMoveError` when
+    /// The action id of the legal move `move` (`IllegalMoveError` when
     /// it is not legal here).
     fn action_of(&self, r#move: &PyMove) -> PyResult<usize> {
-        self.parsed(&r#move.text).map(learn::action_of)
+        let mv = self.parsed(&r#move.text)?;
+        action::encode(mv).map_err(|error| IllegalMoveError::new_err(error.to_string()))
     }
 
-    /// The legal move numbered `action` (`IllegalMoveError` when no legal
-    /// move has that number).
-    fn move_of_action(&self, action: usize) -> PyResult<PyMove> {
-        legal_moves(&self.position(), &self.game_rules())
-            .iter()
-            .find(|mv| learn::action_of(**mv) == action)
-            .map(|mv| PyMove::of(*mv))
-            .ok_or_else(|| {
-                IllegalMoveError::new_err(format!("no legal move has action number {action} here"))
-            })
+    /// The legal move with id `action` (`IllegalMoveError` when no legal
+    /// move has it, `ValueError` for an id out of range).
+    fn move_of_action(&self, action: i64) -> PyResult<PyMove> {
+        self.decoded(action).map(PyMove::of)
+    }
+
+    /// Plays the legal move with id `action` and returns it; an id no
+    /// legal move has raises `IllegalMoveError` and changes nothing.
+    fn push_action(&mut self, action: i64) -> PyResult<PyMove> {
+        let mv = self.decoded(action)?;
+        self.game.push(mv);
+        Ok(PyMove::of(mv))
     }
 
     /// The position as 5 planes of 11 x 11 bytes (white stones, black
     /// stones, South's ka, North's ka, South to move), plane, then rank 1
-    /// to 11, then file a to k.
+    /// to 11, then file a to k (`pasang.learn`'s planes).
     fn planes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &learn::planes(&self.position()))
+    }
+
+    /// The observation planes (`pasang.rl.PLANE_NAMES`), `PLANES` x 11 x
+    /// 11 bytes, seen by `viewer` ("south", "north"; the side to move by
+    /// default), the plies of `move_stack` as the ply.
+    #[pyo3(signature = (viewer = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        viewer: Option<&str>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let position = self.position();
+        let viewer = match viewer {
+            None => position.side_to_move(),
+            Some("south") => Player::South,
+            Some("north") => Player::North,
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "viewer '{other}' is not south or north"
+                )));
+            }
+        };
+        Ok(PyBytes::new(
+            py,
+            &planes::planes_seen_by(&position, &self.game_rules(), self.game.len(), viewer),
+        ))
+    }
+
+    /// For pickle and copy: `Board(start, **rules)`, then the moves.
+    fn __getnewargs_ex__<'py>(&self, py: Python<'py>) -> PyResult<((String,), Bound<'py, PyDict>)> {
+        Ok(((format_position(&self.game.start()),), self.rules(py)?))
+    }
+
+    fn __getstate__(&self) -> Vec<String> {
+        self.game.moves().iter().map(ToString::to_string).collect()
+    }
+
+    fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
+        let mut game = Game::new(self.game_rules(), self.game.start());
+        for text in &moves {
+            game.play(text).map_err(move_error)?;
+        }
+        self.game = game;
+        Ok(())
     }
 
     /// The SVG picture, as `_repr_svg_`.

@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 mod board;
 mod learn;
 mod records;
+mod rl;
 mod search;
 
 create_exception!(
@@ -64,5 +65,6 @@ fn _pasang(module: &Bound<'_, PyModule>) -> PyResult<()> {
     board::register(module)?;
     records::register(module)?;
     search::register(module)?;
+    rl::register(module)?;
     Ok(())
 }

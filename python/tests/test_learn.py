@@ -55,7 +55,7 @@ def test_actions_out_of_place_raise():
         learn.move_of(board, learn.ACTIONS - 1)
     with pytest.raises(pasang.IllegalMoveError):
         learn.action_of(board, Move.from_str("b4c4n"))
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match="out of range"):
         learn.move_of(board, -1)
 
 
@@ -76,6 +76,9 @@ def test_read_datagen_in_batches(engine_path, tmp_path):
     for index in range(len(first.fens)):
         board = Board(first.fens[index], **first.rules[index])
         assert (learn.board_array(board) == first.boards[index]).all()
+        # The move played, a legal move, and the points.
+        assert first.actions[index] in board.legal_actions()
+        assert tuple(first.points[index]) == board.scores
     bad = tmp_path / "bad.txt"
     bad.write_text("# pasang datagen 1\nnot a position | 1 slide opposite wall | 0 | w 0\n")
     with pytest.raises(ValueError, match="line 2"):
@@ -107,6 +110,8 @@ def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
                         float(batch.results[index]),
                         int(batch.margins[index]),
                         tuple(sorted(batch.rules[index].items())),
+                        tuple(batch.points[index]),
+                        int(batch.actions[index]),
                     )
                 )
         return sorted(out)
@@ -116,6 +121,7 @@ def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
     assert all(batch.fens is None for batch in from_packed)
     assert len(from_text) > 20
     assert rows(from_packed) == from_text
+    assert all((batch.actions >= 0).all() for batch in from_packed)
     # The whole file as one array, as the trainer reads it: the same
     # positions, scores and results as the batches.
     records = learn.read_packed_records(str(packed))
@@ -129,3 +135,14 @@ def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
         list(learn.read_packed(str(tmp_path / "bad.bin")))
     with pytest.raises(ValueError, match="not a packed datagen file"):
         learn.read_packed_records(str(tmp_path / "bad.bin"))
+
+
+def test_the_shipped_sample_has_policy_targets(root):
+    """python/tests/data/datagen-sample.bin: 24 games at 1000 nodes, seed
+    57, made by ``python/scripts/dataset.sh /tmp/sample 24 1000 2 57``."""
+    path = root / "python" / "tests" / "data" / "datagen-sample.bin"
+    batches = list(learn.read_packed(str(path), batch_size=500))
+    assert sum(len(batch.scores) for batch in batches) == 923
+    for batch in batches:
+        assert ((batch.actions >= 0) & (batch.actions < learn.ACTIONS)).all()
+        assert (batch.points >= 0).all() and (batch.points <= 180).all()

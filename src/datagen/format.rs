@@ -15,7 +15,8 @@
 
 use std::fmt;
 
-use crate::notation::{PositionError, format_position, parse_position};
+use crate::moves::Move;
+use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{OptionValueError, Rules};
@@ -188,14 +189,22 @@ pub struct DataRecord {
     pub result: DataResult,
     /// The side to move's points minus the opponent's at the game's end.
     pub margin: i32,
+    /// The move the game went on with (the search's best move): a policy
+    /// target. `None` in files written before it was recorded.
+    pub played: Option<Move>,
 }
 
 /// What is wrong with a record line.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum DataRecordError {
-    /// Not four fields separated by ` | `.
-    #[error("{0} fields; expected 4 separated by ' | ': position, rules, score, result")]
+    /// Not four or five fields separated by ` | `.
+    #[error(
+        "{0} fields; expected 4 or 5 separated by ' | ': position, rules, score, result, and the move played"
+    )]
     Fields(usize),
+    /// The move played is not a legal move of the position.
+    #[error("move played: {0}")]
+    Played(MoveError),
     /// The position string.
     #[error("position: {0}")]
     Position(PositionError),
@@ -246,7 +255,11 @@ impl fmt::Display for DataRecord {
             self.score,
             self.result.letter(),
             self.margin
-        )
+        )?;
+        match self.played {
+            Some(mv) => write!(f, " | {mv}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -254,11 +267,18 @@ impl DataRecord {
     /// Parses a record line (without its newline).
     pub fn parse(line: &str) -> Result<DataRecord, DataRecordError> {
         let fields: Vec<&str> = line.split(" | ").collect();
-        let [position, rules, score, result] = fields.as_slice() else {
-            return Err(DataRecordError::Fields(fields.len()));
+        let (position, rules, score, result, played) = match fields.as_slice() {
+            [position, rules, score, result] => (position, rules, score, result, None),
+            [position, rules, score, result, played] => {
+                (position, rules, score, result, Some(played.trim()))
+            }
+            _ => return Err(DataRecordError::Fields(fields.len())),
         };
         let position = parse_position(position).map_err(DataRecordError::Position)?;
         let rules = parse_rules(rules)?;
+        let played = played
+            .map(|text| parse_move(&position, &rules, text).map_err(DataRecordError::Played))
+            .transpose()?;
         let score = score
             .trim()
             .parse()
@@ -284,6 +304,7 @@ impl DataRecord {
             score,
             result,
             margin,
+            played,
         })
     }
 }
@@ -466,6 +487,7 @@ mod tests {
             score: -350,
             result: DataResult::Loss,
             margin: -12,
+            played: None,
         }
     }
 
@@ -482,6 +504,18 @@ mod tests {
             let other = DataRecord { result, ..record };
             assert_eq!(DataRecord::parse(&other.to_string()), Ok(other));
         }
+        // With the move played, a fifth field.
+        let played = parse_move(&record.position, &record.rules, "c7c2e").unwrap();
+        let with_move = DataRecord {
+            played: Some(played),
+            ..record
+        };
+        assert_eq!(with_move.to_string(), format!("{line} | c7c2e"));
+        assert_eq!(DataRecord::parse(&with_move.to_string()), Ok(with_move));
+        assert!(matches!(
+            DataRecord::parse(&format!("{line} | b4c4n")),
+            Err(DataRecordError::Played(_))
+        ));
     }
 
     #[test]

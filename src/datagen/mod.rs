@@ -203,13 +203,13 @@ pub fn play_game(
             });
         };
         if let Some(Score::Centipoints(score)) = result.final_info.map(|info| info.score) {
-            searched.push((position, score));
+            searched.push((position, score, mv));
         }
         position = position.play(mv);
     };
     let records = searched
         .into_iter()
-        .map(|(position, score)| {
+        .map(|(position, score, played)| {
             let side = position.side_to_move();
             DataRecord {
                 position,
@@ -217,6 +217,7 @@ pub fn play_game(
                 score,
                 result: DataResult::of(&status, side).expect("the game is over"),
                 margin: format::margin(&status, side),
+                played: Some(played),
             }
         })
         .collect();

@@ -12,7 +12,9 @@
 //! South's and North's points, u8 side to move (0 South, 1 North), u8 rule
 //! set (its index in [`crate::rules::Rules::all`]), i16 search score (cp, side
 //! to move's view), u8 result (0 loss, 1 draw, 2 win, side to move's view),
-//! u8 0, i16 final margin (side to move's view), u16 0.
+//! u8 0, i16 final margin (side to move's view), u16 the move played as
+//! its action id plus one (`crate::rl::action`; 0: not recorded, as in
+//! files written before it was).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -116,6 +118,11 @@ impl PackedRecord {
         };
         let margin = record.margin.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
         bytes[44..46].copy_from_slice(&margin.to_le_bytes());
+        let played = record
+            .played
+            .and_then(|mv| crate::rl::action::encode(mv).ok())
+            .map_or(0, |id| id as u16 + 1);
+        bytes[46..48].copy_from_slice(&played.to_le_bytes());
         PackedRecord(bytes)
     }
 
@@ -165,13 +172,22 @@ impl PackedRecord {
             scores: [b[36] as u16, b[37] as u16],
             side,
         };
+        let position =
+            Position::try_from(parts).map_err(|error| PackError::Position { index, error })?;
+        let played = match u16::from_le_bytes([b[46], b[47]]) {
+            0 => None,
+            id => Some(
+                crate::rl::action::decode(i64::from(id) - 1, &position, &rules)
+                    .map_err(|_| bad("move played"))?,
+            ),
+        };
         Ok(DataRecord {
-            position: Position::try_from(parts)
-                .map_err(|error| PackError::Position { index, error })?,
+            position,
             rules,
             score: i16::from_le_bytes([b[40], b[41]]) as i32,
             result,
             margin: i16::from_le_bytes([b[44], b[45]]) as i32,
+            played,
         })
     }
 }

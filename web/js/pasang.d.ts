@@ -38,7 +38,20 @@ export class Board {
   delete(): void;
   moveStack(): string[];
   rules(): Required<RuleOptions>;
+  /** The ids of the legal moves in the fixed action space (`encodeMove`). */
+  legalActions(): number[];
+  /** Plays the legal move with id `action` and returns it; throws PasangError if none has it (board unchanged). */
+  pushAction(action: number): string;
 }
+
+/** The number of ids of the fixed action space (docs/rl.md). */
+export const ACTIONS: number;
+/** The id of a move (with its directions), with no board; throws PasangError for a move legal in no position. */
+export function encodeMove(move: string): number;
+/** What an id stands for, in the move notation, with no board. */
+export function describeAction(action: number): string;
+/** The legal move of `board` with id `action`; throws PasangError when none has it. */
+export function decodeAction(action: number, board: Board): string;
 
 export interface Pasang {
   /** The protocol engine (one per loaded module); `listener` gets each line it prints. */

@@ -243,6 +243,96 @@ export async function loadPasang(source) {
   }
 }
 
+// The fixed action space of pasang.rl (docs/rl.md), without the module:
+// 0-10 the passages on files a-k, then every ka triple (origin, landing
+// point, captured directions) that can be legal, in order of origin
+// index (a1 = 0, b1 = 1, ..., k11 = 120), landing index, then direction
+// set n, s, ns, e, w, ew. Built by the rule of the core's
+// src/rl/action.rs; tests/web.rs checks the two give every id alike.
+
+/** The number of action ids. */
+export const ACTIONS = 7291;
+const SIZE = 11;
+const HOLE = 60;
+const [N, S, E, W] = [1, 2, 4, 8];
+const DIRECTION_SETS = [N, S, N | S, E, W, E | W];
+let actionTable = null;
+
+function beyond(rank, file, flag) {
+  return flag === N ? rank < SIZE - 1 : flag === S ? rank > 0 : flag === E ? file < SIZE - 1 : file > 0;
+}
+
+/** Whether the ka triple can be legal (docs/rl.md's rule). */
+function possible(from, to, directions) {
+  if (from === to || from === HOLE || to === HOLE) return false;
+  const [fromRank, fromFile, rank, file] = [Math.floor(from / SIZE), from % SIZE, Math.floor(to / SIZE), to % SIZE];
+  const flags = [N, S, E, W].filter((flag) => directions & flag);
+  const alongFile = (directions & (N | S)) !== 0;
+  if (fromFile === file) return !alongFile && flags.every((flag) => beyond(rank, file, flag));
+  if (fromRank !== rank) return false;
+  if (alongFile) return flags.every((flag) => beyond(rank, file, flag));
+  const distance = Math.abs(fromFile - file);
+  if (rank === 5 || distance > 2) return false;
+  const towards = fromFile > file ? E : W;
+  return flags.every((flag) =>
+    flag === towards && distance === 1 ? beyond(fromRank, fromFile, flag) : beyond(rank, file, flag));
+}
+
+function pointName(index) {
+  return String.fromCharCode(97 + (index % SIZE)) + String(Math.floor(index / SIZE) + 1);
+}
+
+function directionLetters(directions) {
+  return [[N, 'n'], [S, 's'], [E, 'e'], [W, 'w']].filter(([flag]) => directions & flag).map(([, letter]) => letter).join('');
+}
+
+/** The ids' texts and the ids by text, built once. */
+function actions() {
+  if (actionTable) return actionTable;
+  const texts = [];
+  for (let file = 0; file < SIZE; file++) texts.push(String.fromCharCode(97 + file));
+  for (let from = 0; from < SIZE * SIZE; from++) {
+    for (let to = 0; to < SIZE * SIZE; to++) {
+      for (const directions of DIRECTION_SETS) {
+        if (possible(from, to, directions)) texts.push(pointName(from) + pointName(to) + directionLetters(directions));
+      }
+    }
+  }
+  actionTable = { texts, ids: new Map(texts.map((text, id) => [text, id])) };
+  return actionTable;
+}
+
+/** A move's text in canonical form: lower case, directions in the order n, s, e, w. */
+function canonical(move) {
+  const text = String(move).trim().toLowerCase();
+  const match = /^([a-k][0-9]{1,2}[a-k][0-9]{1,2})([nsew]+)$/.exec(text);
+  if (!match) return text;
+  const flags = [...match[2]].reduce((set, letter) => set | { n: N, s: S, e: E, w: W }[letter], 0);
+  return match[1] + directionLetters(flags);
+}
+
+/** The id of a move (its text, with its directions), with no board; throws PasangError for a move legal in no position. */
+export function encodeMove(move) {
+  const id = actions().ids.get(canonical(move));
+  if (id === undefined) throw new PasangError(`move '${move}' is legal in no position, so it has no action id`);
+  return id;
+}
+
+/** What `action` stands for, in the move notation, with no board. */
+export function describeAction(action) {
+  const text = Number.isInteger(action) ? actions().texts[action] : undefined;
+  if (text === undefined) throw new PasangError(`action ${action} is out of range: ids are 0 to ${ACTIONS - 1}`);
+  return text;
+}
+
+/** The legal move of `board` with id `action`; throws PasangError when none has it. */
+export function decodeAction(action, board) {
+  const text = describeAction(action);
+  const move = board.legalMoves().find((legal) => legal === text);
+  if (move === undefined) throw new PasangError(`action ${action} (${text}) is not legal in this position`);
+  return move;
+}
+
 /** A game on the board: the rules as ffish.js gives chess's. */
 export class Board {
   #handle;
@@ -287,6 +377,10 @@ export class Board {
   isGameOver() { return this.result() !== '*'; }
   /** The moves played since the board was made. */
   moveStack() { const text = this.#call(this.#handle, 'history'); return text ? text.split(' ') : []; }
+  /** The ids of the legal moves (the fixed action space, `encodeMove`). */
+  legalActions() { return this.legalMoves().map(encodeMove); }
+  /** Plays the legal move with id `action` and returns it; throws PasangError if none has it (board unchanged). */
+  pushAction(action) { return this.push(decodeAction(action, this)); }
   /** The rule options, by protocol name. */
   rules() {
     const rules = {};

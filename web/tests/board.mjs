@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 
 const dist = resolve(process.argv[2]);
 const nativeStartMoves = process.argv[3].split(' ');
-const { loadPasang, PasangError } = await import(pathToFileURL(join(dist, 'pasang.mjs')));
+const { loadPasang, PasangError, encodeMove, decodeAction } = await import(pathToFileURL(join(dist, 'pasang.mjs')));
 const pasang = await loadPasang(await readFile(join(dist, 'pasang.wasm')));
 
 const board = pasang.board();
@@ -95,3 +95,20 @@ if (typeof globalThis.gc === 'function') {
     `forgotten boards are freed and their memory reused: ${memory()} bytes after four rounds, ${highWater} after one`);
 }
 console.log(`board API ok: ${plies} plies to '${game.result()}' (${game.status()}); memory ${memory()} bytes`);
+
+// A game by action ids: each legal move has its own id, and pushAction
+// plays the move of the id; an id with no legal move throws.
+const byIds = pasang.board({ rules: { 'Ka Entry': 'both' } });
+let seed = 57;
+while (!byIds.isGameOver()) {
+  const moves = byIds.legalMoves();
+  const ids = byIds.legalActions();
+  assert.equal(new Set(ids).size, moves.length);
+  ids.forEach((id, index) => assert.equal(decodeAction(id, byIds), moves[index]));
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  const id = ids[seed % ids.length];
+  assert.equal(byIds.pushAction(id), moves[ids.indexOf(id)]);
+}
+const fresh = pasang.board();
+assert.throws(() => fresh.pushAction(encodeMove('b4c4n')), /not legal in this position/);
+assert.equal(fresh.moveStack().length, 0);

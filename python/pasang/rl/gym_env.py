@@ -1,0 +1,106 @@
+"""Pasang as a one-agent Gymnasium environment, ``pasang/Pasang-v0``
+(registered by ``import pasang.rl``)::
+
+    import gymnasium, pasang.rl
+    env = gymnasium.make("pasang/Pasang-v0", opponent="random")
+    observation, info = env.reset(seed=42)
+
+The agent plays ``agent`` ("south", the default, "north", or "either":
+drawn each episode) against ``opponent``: ``"random"`` (a uniform legal
+move drawn from the environment's seeded ``np_random``, so a seeded
+episode repeats) or an ``int``, the engine searching that many nodes
+(one thread, deterministic). The observation is the planes seen by the
+agent; ``info["action_mask"]`` (``int8``) marks the legal ids. The reward
+is +1/-1/0 when the game ends. An illegal action ends the episode as a
+loss (terminated, reward -1), as Gymnasium's checker steps unmasked
+actions. Rule options are ``pasang.Board``'s keyword arguments.
+"""
+
+from typing import Any, Optional, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .._pasang import ACTIONS, OBSERVATION_PLANES, Board, Searcher
+from .draw import draw
+
+SIZE = 11
+
+
+class PasangEnv(gymnasium.Env):
+    """See the module's documentation."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        opponent: Union[str, int] = "random",
+        agent: str = "south",
+        render_mode: Optional[str] = None,
+        **rules: Any,
+    ) -> None:
+        if opponent != "random" and not (isinstance(opponent, int) and opponent > 0):
+            raise ValueError("opponent is 'random' or a positive node count, not {!r}".format(opponent))
+        if agent not in ("south", "north", "either"):
+            raise ValueError("agent is 'south', 'north' or 'either', not {!r}".format(agent))
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError("render_mode {!r} is not one of {}".format(render_mode, self.metadata["render_modes"]))
+        self.render_mode = render_mode
+        self.opponent = opponent
+        self.agent = agent
+        self.board = Board(**rules)
+        self.observation_space = spaces.Box(0, 255, (OBSERVATION_PLANES, SIZE, SIZE), dtype=np.uint8)
+        self.action_space = spaces.Discrete(ACTIONS)
+        self._searcher = Searcher(threads=1) if isinstance(opponent, int) else None
+        self._side = "south"
+
+    def _observe(self):
+        planes = np.frombuffer(self.board.observation(self._side), dtype=np.uint8)
+        mask = np.zeros(ACTIONS, dtype=np.int8)
+        if not self.board.is_game_over():
+            mask[self.board.legal_actions()] = 1
+        return planes.reshape(OBSERVATION_PLANES, SIZE, SIZE).copy(), {"action_mask": mask}
+
+    def _reward(self) -> float:
+        winner = self.board.outcome().winner
+        return 0.0 if winner is None else (1.0 if winner == self._side else -1.0)
+
+    def _opponent_moves(self) -> None:
+        while not self.board.is_game_over() and self.board.turn != self._side:
+            if self._searcher is None:
+                legal = self.board.legal_actions()
+                self.board.push_action(legal[int(self.np_random.integers(len(legal)))])
+            else:
+                move = self._searcher.search(self.board, nodes=self.opponent)[0]
+                self.board.push(move)
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        self.board.reset()
+        if self.agent == "either":
+            self._side = ("south", "north")[int(self.np_random.integers(2))]
+        else:
+            self._side = self.agent
+        self._opponent_moves()
+        return self._observe()
+
+    def step(self, action):
+        legal = self.board.legal_actions()
+        if int(action) not in legal:
+            observation, info = self._observe()
+            info["illegal_action"] = True
+            return observation, -1.0, True, False, info
+        self.board.push_action(int(action))
+        self._opponent_moves()
+        observation, info = self._observe()
+        if self.board.is_game_over():
+            return observation, self._reward(), True, False, info
+        return observation, 0.0, False, False, info
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return str(self.board)
+        if self.render_mode == "rgb_array":
+            return draw(self.board)
+        return None

@@ -134,6 +134,58 @@ mod tests {
         );
     }
 
+    /// The budget before its factors became tunables (at a88ce43).
+    fn budget_before(
+        limits: &Limits,
+        side: Player,
+        stones_left: u32,
+        overhead: u64,
+    ) -> Option<TimeBudget> {
+        let remaining = limits.time[side.index()].or(limits.time[side.opponent().index()])?;
+        let increment = limits.increment[side.index()];
+        let expected_moves = (stones_left / 8).clamp(4, 20) as u64;
+        let moves_to_go = limits.moves_to_go.map_or(expected_moves, |n| {
+            (n as u64).clamp(1, expected_moves.max(1))
+        });
+        let usable = remaining.saturating_sub(overhead).max(1);
+        let soft = (usable / moves_to_go)
+            .saturating_add(increment.saturating_mul(3) / 4)
+            .min(usable / 2);
+        let hard = soft
+            .saturating_mul(3)
+            .min(usable.saturating_mul(3) / 4)
+            .max(soft);
+        Some(TimeBudget {
+            soft: Duration::from_millis(soft.max(1)),
+            hard: Duration::from_millis(hard.max(1)),
+        })
+    }
+
+    #[test]
+    fn default_tunables_keep_the_budget_as_it_was() {
+        let params = Params::default();
+        for time in [1, 7, 100, 999, 1000, 30_000, 600_000] {
+            for increment in [0, 1, 3, 50, 100, 2_000] {
+                for moves_to_go in [None, Some(1), Some(13), Some(40)] {
+                    for stones in [1, 20, 33, 80, 120] {
+                        let limits = Limits {
+                            time: [Some(time), Some(time / 2)],
+                            increment: [increment, increment],
+                            moves_to_go,
+                            ..Limits::default()
+                        };
+                        for side in [Player::South, Player::North] {
+                            assert_eq!(
+                                limits.budget(side, stones, 10, &params),
+                                budget_before(&limits, side, stones, 10)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_largest_clocks_saturate_instead_of_overflowing() {
         let most = i64::MAX as u64;

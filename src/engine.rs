@@ -16,8 +16,8 @@ use crate::outcome::Status;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{
-    Control, Limits, Listener, Reference, Score, SearchResult, Searcher, Settings, StopHandle,
-    Task, skill,
+    Control, Limits, Listener, Params, Reference, Score, SearchResult, Searcher, Settings,
+    StopHandle, Task, skill,
 };
 use crate::tt::{TableError, TranspositionTable};
 
@@ -143,6 +143,12 @@ impl Engine {
     /// Milliseconds kept back from the clock for communication.
     pub fn set_move_overhead(&mut self, ms: u64) {
         self.settings.move_overhead = ms;
+    }
+
+    /// Sets the search's tunable constants (hidden options; their ranges
+    /// are checked by [`Params::set`]).
+    pub fn set_params(&mut self, params: Params) {
+        self.settings.params = params;
     }
 
     /// A reference player instead of the search (strength measurement).

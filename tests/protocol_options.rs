@@ -340,3 +340,67 @@ fn show_wdl_adds_win_draw_loss_in_per_mille() {
     let plain = engine.go("go depth 2", WORK);
     assert!(plain.lines.iter().all(|line| !line.contains(" wdl ")));
 }
+
+// ---------------------------------------------------------------------------
+// The search's tunable constants: hidden options (docs/spsa.md)
+
+/// The nodes of `go depth 7` from the start after `setoption`s of `setup`.
+fn nodes_at_depth_7(setup: &[(&str, &str)]) -> u64 {
+    let mut engine = Engine::spawn();
+    for (name, value) in setup {
+        engine.send_silent(&format!("setoption name {name} value {value}"));
+    }
+    engine.send_silent("position startpos");
+    let search = engine.go("go depth 7", std::time::Duration::from_secs(60));
+    search
+        .final_info()
+        .and_then(|info| info.nodes)
+        .expect("a final info line with nodes")
+}
+
+#[test]
+fn tunable_constants_are_hidden_options_with_checked_ranges() {
+    let mut engine = Engine::spawn();
+    let lines = engine.handshake();
+    assert!(
+        lines.iter().all(|line| !line.contains("Futility")),
+        "not announced: {lines:?}"
+    );
+    engine.send_silent("setoption name FutilityMargin1 value 80");
+    engine.send_silent("setoption name futilitymargin1 value 10");
+    for (command, error) in [
+        (
+            "setoption name FutilityMargin1 value 9",
+            "option 'FutilityMargin1' value 9 is out of range 10..400",
+        ),
+        (
+            "setoption name FutilityMargin1 value 401",
+            "option 'FutilityMargin1' value 401 is out of range 10..400",
+        ),
+        (
+            "setoption name NarrowMoves value three",
+            "option 'NarrowMoves' value 'three' is not an integer",
+        ),
+        (
+            "setoption name AspirationDelta",
+            "option 'AspirationDelta' needs a value",
+        ),
+        (
+            "setoption name HistoryLimit value 99999999999999999999",
+            "option 'HistoryLimit' value '99999999999999999999' is not an integer",
+        ),
+    ] {
+        engine.send_error(command, |line| {
+            line == format!("info string error: {error}")
+        });
+    }
+}
+
+#[test]
+fn tunable_constants_change_the_search_and_defaults_do_not() {
+    let default = nodes_at_depth_7(&[]);
+    let same = nodes_at_depth_7(&[("FutilityMargin1", "75"), ("NarrowMoves", "3")]);
+    assert_eq!(same, default, "setting the defaults changes nothing");
+    let other = nodes_at_depth_7(&[("NarrowMoves", "0"), ("FutilityDepth", "2")]);
+    assert_ne!(other, default, "other values search another tree");
+}

@@ -64,6 +64,9 @@ pub(crate) enum CliError {
     /// The fit failed.
     #[error(transparent)]
     Tune(TuneError),
+    /// `tune --spsa` failed.
+    #[error(transparent)]
+    Spsa(super::spsa::SpsaError),
     /// `datagen` was given neither `--games` nor `--positions`.
     #[error("give --games or --positions")]
     NoTarget,

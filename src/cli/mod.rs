@@ -18,6 +18,7 @@ mod progress;
 mod puzzles;
 mod serve;
 mod show;
+mod spsa;
 mod suite;
 mod tune;
 

@@ -1,5 +1,6 @@
 //! `pasang tune`: fits the evaluation's weights to datagen files (see
-//! [`crate::tune`] and docs/strength.md).
+//! [`crate::tune`] and docs/strength.md), or with `--spsa` tunes the
+//! search's constants in games (`super::spsa`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,8 +22,14 @@ src/eval/weights.rs, with the cross-entropy of the fit on the games it saw
 and on the held-out games, beside that of the point margin alone.")]
 pub struct TuneArgs {
     /// A data file written by `pasang datagen` (give several to pool them).
-    #[arg(long = "data", value_name = "FILE", required = true)]
+    #[arg(long = "data", value_name = "FILE", required_unless_present = "spsa")]
     data: Vec<PathBuf>,
+    /// Tune the search's constants by SPSA in game pairs instead (the
+    /// flags below, docs/spsa.md).
+    #[arg(long, conflicts_with = "data", requires = "state")]
+    spsa: bool,
+    #[command(flatten)]
+    spsa_args: Box<super::spsa::SpsaArgs>,
     /// Every N-th game is held out of the fit to measure it (0: none).
     #[arg(long, value_name = "N", default_value_t = 10)]
     holdout: u64,
@@ -40,6 +47,9 @@ pub struct TuneArgs {
 
 /// Runs `pasang tune`.
 pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
+    if args.spsa {
+        return super::spsa::run(&args.spsa_args);
+    }
     let mut active = [true; COUNT];
     for name in &args.without {
         let Some(term) = NAMES.iter().position(|known| known == name) else {

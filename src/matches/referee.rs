@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::client::{
-    ClientError, EngineProcess, EngineScore, EngineSpec, Identity, InfoLine, MatchLimits,
+    ClientError, EngineProcess, EngineScore, EngineSpec, Identity, InfoLine, MatchLimits, refusals,
     rule_settings,
 };
 use crate::outcome::{Reason, Status};
@@ -126,6 +126,26 @@ impl Seat {
         process.set_options(&self.spec.options)?;
         self.process = Some(process);
         Ok(Some(identity))
+    }
+
+    /// Gives the engine new options: kept in its spec for later restarts
+    /// and, with the process started if need be, sent now and followed by
+    /// a ping. Returns the engine's refusals (`info string error` lines)
+    /// of them.
+    pub fn configure(
+        &mut self,
+        options: Vec<(String, String)>,
+        settings: &RefereeSettings,
+    ) -> Result<Vec<String>, ClientError> {
+        // A fresh start has sent the spec's options already.
+        self.ensure_started(settings)?;
+        let process = self.process.as_mut().ok_or(ClientError::Disconnected)?;
+        if options != self.spec.options {
+            process.set_options(&options)?;
+        }
+        self.spec.options = options;
+        let replies = process.ping(settings.ping_timeout)?;
+        Ok(refusals(&replies).map(str::to_string).collect())
     }
 
     /// Asks the engine to quit and waits briefly for it.

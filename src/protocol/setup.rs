@@ -12,7 +12,7 @@ use crate::notation::{
 };
 use crate::protocol::PositionBase;
 use crate::rules::OptionValueError;
-use crate::search::ReferenceError;
+use crate::search::{ReferenceError, params};
 use crate::tt::TableError;
 
 /// Why the engine refused a `setoption`, a `position` or `searchmoves`.
@@ -100,6 +100,9 @@ pub fn set_option(
     name: &str,
     value: Option<&str>,
 ) -> Result<OptionEffect, Refusal> {
+    if let Some(index) = params::find(name) {
+        return set_param(engine, index, value).map(|()| OptionEffect::None);
+    }
     let Some((canonical, id, kind)) = OPTIONS
         .iter()
         .find(|(option, _, _)| option.eq_ignore_ascii_case(name.trim()))
@@ -173,6 +176,30 @@ pub fn set_option(
         }
     }
     Ok(OptionEffect::None)
+}
+
+/// Sets the search's tunable constant `index`, a hidden spin option (see
+/// [`crate::search::params`]).
+fn set_param(engine: &mut Engine, index: usize, value: Option<&str>) -> Result<(), Refusal> {
+    let tunable = &params::TUNABLES[index];
+    let option = tunable.name;
+    let text = value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .ok_or(Refusal::MissingValue { option })?;
+    let number: i64 = text.parse().map_err(|_| Refusal::NotAnInteger {
+        option,
+        given: text.to_string(),
+    })?;
+    let mut params = engine.settings().params;
+    params.set(index, number).map_err(|_| Refusal::OutOfRange {
+        option,
+        given: number,
+        min: i64::from(tunable.min),
+        max: i64::from(tunable.max),
+    })?;
+    engine.set_params(params);
+    Ok(())
 }
 
 /// Applies `position <base> [moves ...]` to `engine`, under the rules

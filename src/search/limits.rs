@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use crate::moves::Move;
 use crate::position::Player;
+use crate::search::Params;
+use crate::search::params::index;
 
 /// The limits of one search, as `go` gives them.
 #[derive(Clone, Debug, Default)]
@@ -43,13 +45,15 @@ pub(crate) struct TimeBudget {
 
 impl Limits {
     /// The budget for `side` with `stones_left` on the board, keeping
-    /// `overhead` milliseconds for communication. `None`: no clock. The
-    /// arithmetic saturates: a GUI may send any clock up to `i64::MAX`.
+    /// `overhead` milliseconds for communication, shaped by the time-use
+    /// tunables of `params`. `None`: no clock. The arithmetic saturates: a
+    /// GUI may send any clock up to `i64::MAX`.
     pub(crate) fn budget(
         &self,
         side: Player,
         stones_left: u32,
         overhead: u64,
+        params: &Params,
     ) -> Option<TimeBudget> {
         if self.infinite {
             return None;
@@ -68,17 +72,21 @@ impl Limits {
         let remaining = self.time[side.index()].or(self.time[side.opponent().index()])?;
         let increment = self.increment[side.index()];
         // Every move captures at least one stone and a typical one about
-        // four, so the game is shorter the fewer stones are left.
-        let expected_moves = (stones_left / 8).clamp(4, 20) as u64;
+        // four, so the game is shorter the fewer stones are left: one move
+        // of ours per `TimeStonesPerMove` (8) stones.
+        let per_move = params.get(index::TIME_STONES_PER_MOVE).max(1) as u32;
+        let expected_moves = (stones_left / per_move).clamp(4, 20) as u64;
+        // `TimeIncrementPercent` (75) and `TimeHardPercent` (300).
+        let increment_share = params.get(index::TIME_INCREMENT).max(0) as u64;
+        let hard_share = params.get(index::TIME_HARD).max(100) as u64;
         let moves_to_go = self.moves_to_go.map_or(expected_moves, |n| {
             (n as u64).clamp(1, expected_moves.max(1))
         });
         let usable = remaining.saturating_sub(overhead).max(1);
         let soft = (usable / moves_to_go)
-            .saturating_add(increment.saturating_mul(3) / 4)
+            .saturating_add(increment.saturating_mul(increment_share) / 100)
             .min(usable / 2);
-        let hard = soft
-            .saturating_mul(3)
+        let hard = (soft.saturating_mul(hard_share) / 100)
             .min(usable.saturating_mul(3) / 4)
             .max(soft);
         Some(TimeBudget {
@@ -98,7 +106,9 @@ mod tests {
             movetime: Some(100),
             ..Limits::default()
         };
-        let budget = limits.budget(Player::South, 100, 10).unwrap();
+        let budget = limits
+            .budget(Player::South, 100, 10, &Params::default())
+            .unwrap();
         assert_eq!(budget.hard, Duration::from_millis(90));
     }
 
@@ -109,12 +119,71 @@ mod tests {
             increment: [100, 0],
             ..Limits::default()
         };
-        let south = limits.budget(Player::South, 100, 10).unwrap();
+        let south = limits
+            .budget(Player::South, 100, 10, &Params::default())
+            .unwrap();
         assert!(south.soft <= south.hard);
         assert!(south.hard < Duration::from_millis(990));
-        let north = limits.budget(Player::North, 100, 10).unwrap();
+        let north = limits
+            .budget(Player::North, 100, 10, &Params::default())
+            .unwrap();
         assert!(north.hard <= Duration::from_millis(40));
-        assert_eq!(Limits::default().budget(Player::South, 100, 10), None);
+        assert_eq!(
+            Limits::default().budget(Player::South, 100, 10, &Params::default()),
+            None
+        );
+    }
+
+    /// The budget before its factors became tunables (at a88ce43).
+    fn budget_before(
+        limits: &Limits,
+        side: Player,
+        stones_left: u32,
+        overhead: u64,
+    ) -> Option<TimeBudget> {
+        let remaining = limits.time[side.index()].or(limits.time[side.opponent().index()])?;
+        let increment = limits.increment[side.index()];
+        let expected_moves = (stones_left / 8).clamp(4, 20) as u64;
+        let moves_to_go = limits.moves_to_go.map_or(expected_moves, |n| {
+            (n as u64).clamp(1, expected_moves.max(1))
+        });
+        let usable = remaining.saturating_sub(overhead).max(1);
+        let soft = (usable / moves_to_go)
+            .saturating_add(increment.saturating_mul(3) / 4)
+            .min(usable / 2);
+        let hard = soft
+            .saturating_mul(3)
+            .min(usable.saturating_mul(3) / 4)
+            .max(soft);
+        Some(TimeBudget {
+            soft: Duration::from_millis(soft.max(1)),
+            hard: Duration::from_millis(hard.max(1)),
+        })
+    }
+
+    #[test]
+    fn default_tunables_keep_the_budget_as_it_was() {
+        let params = Params::default();
+        for time in [1, 7, 100, 999, 1000, 30_000, 600_000] {
+            for increment in [0, 1, 3, 50, 100, 2_000] {
+                for moves_to_go in [None, Some(1), Some(13), Some(40)] {
+                    for stones in [1, 20, 33, 80, 120] {
+                        let limits = Limits {
+                            time: [Some(time), Some(time / 2)],
+                            increment: [increment, increment],
+                            moves_to_go,
+                            ..Limits::default()
+                        };
+                        for side in [Player::South, Player::North] {
+                            assert_eq!(
+                                limits.budget(side, stones, 10, &params),
+                                budget_before(&limits, side, stones, 10)
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -132,7 +201,9 @@ mod tests {
                 ..Limits::default()
             },
         ] {
-            let budget = limits.budget(Player::South, 120, 0).unwrap();
+            let budget = limits
+                .budget(Player::South, 120, 0, &Params::default())
+                .unwrap();
             assert!(budget.soft > Duration::from_secs(1 << 40));
             assert!(budget.hard > Duration::from_secs(1 << 40));
         }

@@ -12,6 +12,7 @@
 
 mod busy;
 pub(crate) mod limits;
+pub mod params;
 mod proven;
 pub(crate) mod reference;
 mod report;
@@ -26,6 +27,7 @@ use crate::moves::Move;
 
 pub use limits::Limits;
 pub(crate) use limits::TimeBudget;
+pub use params::{ParamError, Params, TUNABLES, Tunable};
 pub(crate) use proven::Proof;
 pub use proven::ProvenResults;
 pub use reference::{Reference, ReferenceError};
@@ -50,6 +52,8 @@ pub struct Settings {
     pub skill_level: u8,
     /// A reference player instead of the search (strength measurement).
     pub reference: Reference,
+    /// The search's tunable constants (hidden options; see [`params`]).
+    pub params: Params,
 }
 
 impl Default for Settings {
@@ -60,6 +64,7 @@ impl Default for Settings {
             move_overhead: 10,
             skill_level: skill::MAX_LEVEL,
             reference: Reference::Off,
+            params: Params::default(),
         }
     }
 }

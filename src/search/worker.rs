@@ -12,7 +12,7 @@ mod pv;
 mod root;
 mod solve;
 
-use super::{MAX_PLY, Shared};
+use super::{MAX_PLY, Params, Shared};
 use crate::moves::Move;
 use crate::position::Position;
 use clock::Deadline;
@@ -62,6 +62,8 @@ pub(super) struct Worker<'a> {
     /// Whether the search may prune on the evaluation; off while solving,
     /// whose results must be exact.
     selective: bool,
+    /// The tunable constants, copied so that reading one is one load.
+    params: Params,
 }
 
 impl<'a> Worker<'a> {
@@ -71,6 +73,7 @@ impl<'a> Worker<'a> {
             root.side_to_move(),
             root.stone_count(),
             shared.settings.move_overhead,
+            &shared.settings.params,
         );
         Worker {
             index,
@@ -95,6 +98,7 @@ impl<'a> Worker<'a> {
             solve_limit: u64::MAX,
             solve_paused: false,
             selective: true,
+            params: shared.settings.params,
         }
     }
 

@@ -11,6 +11,8 @@
 //! unit, and that scale is also the model of win chance against score that
 //! `UCI_ShowWDL` can use.
 
+pub(crate) mod spsa;
+
 use rayon::prelude::*;
 
 use crate::datagen::DataRecord;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::Worker;
 use crate::host::Instant;
+use crate::search::params::index;
 use crate::search::{MATE, MATE_BOUND, TimeBudget};
 
 /// Nodes between clock checks and counter flushes.
@@ -75,7 +76,9 @@ impl Worker<'_> {
         } else {
             time_scale
         };
-        self.deadline.past_soft(0.6 * scale)
+        // `TimeSoftPercent`: 60.
+        self.deadline
+            .past_soft(self.params.fraction(index::TIME_SOFT) * scale)
     }
 
     pub(super) fn update_ponder(&mut self) {

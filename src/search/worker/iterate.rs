@@ -6,9 +6,10 @@ use std::sync::atomic::Ordering;
 use super::{RootMove, Worker};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
+use crate::search::params::index;
 use crate::search::report::elapsed_ms;
 use crate::search::threads::MainOutcome;
-use crate::search::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Score};
+use crate::search::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Params, Score};
 
 impl Worker<'_> {
     /// Iterative deepening; the main thread's outcome is its last complete
@@ -138,7 +139,7 @@ impl Worker<'_> {
             }
             outcome.lines = lines;
             outcome.proven = proven;
-            let time_scale = time_scale(stable_iterations, score_drop);
+            let time_scale = time_scale(&self.params, stable_iterations, score_drop);
             if proven || self.iteration_limits_reached(score, time_scale) {
                 break;
             }
@@ -179,19 +180,15 @@ impl Worker<'_> {
 
 /// How much of the usual share of the clock the next iteration may start
 /// in: more while the best move keeps changing or the score falls, less
-/// once one move has stood for several iterations.
-pub(super) fn time_scale(stable_iterations: u32, score_drop: i32) -> f64 {
-    let stability = match stable_iterations {
-        0 => 1.4,
-        1 => 1.15,
-        2 => 1.0,
-        3 => 0.85,
-        _ => 0.7,
-    };
+/// once one move has stood for several iterations (`TimeStability0`-`4`:
+/// 1.4, 1.15, 1.0, 0.85, 0.7; `TimeFallBig` 1.3 for a fall of 100
+/// centipoints or more, `TimeFallSmall` 1.15 for 50 or more).
+pub(super) fn time_scale(params: &Params, stable_iterations: u32, score_drop: i32) -> f64 {
+    let stability = params.fraction(index::TIME_STABILITY + stable_iterations.min(4) as usize);
     let falling = if score_drop >= 100 {
-        1.3
+        params.fraction(index::TIME_FALL_BIG)
     } else if score_drop >= 50 {
-        1.15
+        params.fraction(index::TIME_FALL_SMALL)
     } else {
         1.0
     };
@@ -201,9 +198,12 @@ pub(super) fn time_scale(stable_iterations: u32, score_drop: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::time_scale;
+    use crate::search::Params;
 
     #[test]
     fn unstable_or_falling_searches_get_more_time() {
+        let params = Params::default();
+        let time_scale = |stable, drop| time_scale(&params, stable, drop);
         assert!(time_scale(0, 0) > time_scale(1, 0));
         assert!(time_scale(1, 0) > time_scale(4, 0));
         assert_eq!(time_scale(4, 0), time_scale(9, 0));

@@ -6,51 +6,32 @@ use crate::eval::evaluate_above;
 use crate::movegen::{generate_moves, move_profile};
 use crate::moves::{MAX_MOVES, MoveList, StackList};
 use crate::position::{Player, Position};
+use crate::search::params::{index, stage};
 use crate::search::score::{score_from_table, score_to_table};
 use crate::search::{INFINITY, MATE, MATE_BOUND, MAX_PLY, Proof, busy, proven};
 use crate::tt::Bound;
 
-/// The deepest node that reverse futility may end.
-const FUTILITY_DEPTH: i32 = 6;
-
-/// The stage of the game by stones on the board, for the per-stage
-/// margins below: under 30, 30-59, 60-89, 90 or more.
-const fn stage(stones: u32) -> usize {
-    match stones {
-        0..30 => 0,
-        30..60 => 1,
-        60..90 => 2,
-        _ => 3,
-    }
-}
-
-/// How far above beta the static evaluation must stand, per ply of depth
-/// left, in centipoints, by [`stage`]: the evaluation's error grows with
-/// the stones left (the depth 2 -> 4 spreads of docs/strength.md: 90, 119,
-/// 149, 188). +15.9 +- 9.5 Elo over a flat 100 (SPRT at 50,000 nodes,
-/// 2,996 games).
-const FUTILITY_MARGINS: [i32; 4] = [75, 95, 115, 140];
-
-/// A node whose side to move has this many moves or fewer is narrow: its
-/// ka is close to suntuk, Pasang's mate, as a king in check is in chess.
-/// Reverse futility leaves it alone (the evaluation cannot see a ka
-/// running out of captures) and its moves are searched a ply deeper, as
-/// chess engines extend checks. The trap suite (docs/strength.md):
-/// 151 -> 185 of its 282 tuning positions at 250,000 nodes.
-const NARROW_MOVES: u32 = 3;
-
-/// The shallowest node ProbCut may end.
-const PROBCUT_DEPTH: i32 = 8;
-/// How many spreads beyond the bound the shallow result must lie.
-const PROBCUT_SPREADS: i32 = 3;
-/// Divisor of [`PROBCUT_SPREADS`]: t = PROBCUT_SPREADS / PROBCUT_SCALE.
-const PROBCUT_SCALE: i32 = 2;
-
-/// The spread, in centipoints, of a search of depth d around what one of
-/// depth d/2 (rounded down to even) predicts, by [`stage`]: the
-/// fit of docs/strength.md on 2,640 positions of self-play games (v_deep
-/// = a v_shallow + b with a 1.0-1.1 and b within 20, so v_shallow alone).
-const PROBCUT_SPREAD: [i32; 4] = [130, 125, 165, 210];
+// The constants of reverse futility, narrow nodes and ProbCut are tunable
+// (`crate::search::params`); what they are and how they were measured:
+//
+// - `FutilityDepth` (6): the deepest node reverse futility may end.
+// - `FutilityMargin1`-`4` (75, 95, 115, 140): how far above beta the
+//   static evaluation must stand, per ply of depth left, by stage: the
+//   evaluation's error grows with the stones left (the depth 2 -> 4
+//   spreads of docs/strength.md: 90, 119, 149, 188). +15.9 +- 9.5 Elo over
+//   a flat 100 (SPRT at 50,000 nodes, 2,996 games).
+// - `NarrowMoves` (3): a node whose side to move has this many moves or
+//   fewer is narrow: its ka is close to suntuk, Pasang's mate, as a king
+//   in check is in chess. Reverse futility leaves it alone (the evaluation
+//   cannot see a ka running out of captures) and its moves are searched a
+//   ply deeper, as chess engines extend checks. The trap suite
+//   (docs/strength.md): 151 -> 185 of its 282 tuning positions at 250,000
+//   nodes.
+// - `ProbCutDepth` (8): the shallowest node ProbCut may end.
+// - `ProbCutMargin1`-`4` (195, 187, 247, 315): how far beyond the bound
+//   the shallow result must lie, by stage: 3/2 of the spread of a search of
+//   depth d around what one of depth d/2 predicts (130, 125, 165, 210), the
+//   fit of docs/strength.md on 2,640 positions of self-play games.
 
 /// Whether a stored score of this bound settles a node searched with the
 /// window (`alpha`, `beta`).
@@ -144,7 +125,7 @@ impl Worker<'_> {
         // be exact. +55.2 +- 30.1 Elo at 100 ms a move (docs/strength.md).
         if !pv_node
             && self.selective
-            && depth <= FUTILITY_DEPTH
+            && depth <= self.params.get(index::FUTILITY_DEPTH)
             && depth < position.stone_count() as i32
             && beta.abs() < MATE_BOUND
             && position.ka(Player::South).is_some()
@@ -154,10 +135,13 @@ impl Worker<'_> {
             if own.moves == 0 {
                 return -(MATE - ply as i32); // suntuk
             }
-            if own.moves > NARROW_MOVES {
+            if own.moves as i32 > self.params.get(index::NARROW_MOVES) {
                 // Only whether the evaluation reaches the threshold matters,
                 // so the opponent's moves are counted only if they could.
-                let threshold = beta + FUTILITY_MARGINS[stage(position.stone_count())] * depth;
+                let margin = self
+                    .params
+                    .staged(index::FUTILITY_MARGIN, stage(position.stone_count()));
+                let threshold = beta + margin * depth;
                 let static_eval = evaluate_above(position, &rules, own, threshold - 1);
                 if static_eval >= threshold {
                     // A guess, not a result of the game: not proven.
@@ -173,15 +157,16 @@ impl Worker<'_> {
         // conditions as reverse futility.
         if !pv_node
             && self.selective
-            && depth >= PROBCUT_DEPTH
+            && depth >= self.params.get(index::PROBCUT_DEPTH)
             && depth < position.stone_count() as i32
             && beta.abs() < MATE_BOUND
             && alpha.abs() < MATE_BOUND
             && position.ka(Player::South).is_some()
             && position.ka(Player::North).is_some()
         {
-            let margin =
-                PROBCUT_SPREAD[stage(position.stone_count())] * PROBCUT_SPREADS / PROBCUT_SCALE;
+            let margin = self
+                .params
+                .staged(index::PROBCUT_MARGIN, stage(position.stone_count()));
             let shallow = (depth / 2) & !1;
             let high = beta + margin;
             if high < MATE_BOUND {
@@ -219,11 +204,12 @@ impl Worker<'_> {
         // A narrow node's moves are searched a ply deeper (the extension
         // stops halfway down the stack; every move captures, so the depth
         // cap of the stones left bounds it too).
-        let child_depth = if moves.len() <= NARROW_MOVES as usize && ply < MAX_PLY / 2 {
-            depth
-        } else {
-            depth - 1
-        };
+        let child_depth =
+            if moves.len() as i32 <= self.params.get(index::NARROW_MOVES) && ply < MAX_PLY / 2 {
+                depth
+            } else {
+                depth - 1
+            };
         let mut child_keys = StackList::<u64, MAX_MOVES>::new();
         if child_depth > 0 {
             for &mv in moves.iter() {

@@ -4,9 +4,7 @@
 use super::{POINTS, Worker};
 use crate::moves::Move;
 use crate::position::Position;
-
-/// History values stay within this bound.
-const HISTORY_LIMIT: i32 = 1 << 14;
+use crate::search::params::index;
 
 impl Worker<'_> {
     /// How early `mv` is tried at `ply` (higher first): the table's move,
@@ -43,14 +41,17 @@ impl Worker<'_> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
         }
-        let bonus = (depth * depth).min(HISTORY_LIMIT / 4);
+        // History values stay within `HistoryLimit` (16384), under the
+        // 32768 of a captured point.
+        let limit = self.params.get(index::HISTORY_LIMIT);
+        let bonus = (depth * depth).min(limit / 4);
         let index = self.history_index(mv);
         let entry = &mut self.history[index];
-        *entry += bonus - *entry * bonus / HISTORY_LIMIT;
+        *entry += bonus - *entry * bonus / limit;
         for &other in tried {
             let index = self.history_index(other);
             let entry = &mut self.history[index];
-            *entry -= bonus + *entry * bonus / HISTORY_LIMIT;
+            *entry -= bonus + *entry * bonus / limit;
         }
     }
 }

@@ -2,6 +2,7 @@
 //! previous iteration's score (aspiration), for one or several lines.
 
 use super::Worker;
+use crate::search::params::index;
 use crate::search::report::elapsed_ms;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY};
 
@@ -12,7 +13,7 @@ impl Worker<'_> {
         if depth < 4 || multipv > 1 || previous.abs() >= MATE_BOUND {
             return self.search_root(depth, -INFINITY, INFINITY, multipv);
         }
-        let mut delta = 60;
+        let mut delta = self.params.get(index::ASPIRATION_DELTA);
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
         loop {

@@ -21,9 +21,9 @@ is not is refused with :class:`PuzzleError`, naming the line.
 """
 
 import json
-from typing import IO, Any, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import IO, Dict, List, NamedTuple, Optional, Tuple, Union
 
-from ._pasang import Board, Move, rule_options
+from ._pasang import Board, Move, puzzle_line_error, rule_keywords
 
 __all__ = ["Puzzle", "PuzzleError", "read_puzzles"]
 
@@ -64,40 +64,27 @@ class Puzzle(NamedTuple):
 
 
 def _keywords(options: Dict[str, str]) -> Dict[str, str]:
-    by_name = {name: field for field, name, _values, _default in rule_options()}
-    unknown = sorted(set(options) - set(by_name))
-    if unknown:
-        raise PuzzleError("'{}' is not a rule option".format(unknown[0]))
-    return {by_name[name]: value for name, value in options.items()}
-
-
-def _puzzle(fields: object) -> Puzzle:
-    if not isinstance(fields, dict):
-        raise PuzzleError("not a JSON object")
-    missing = [key for key in ("id", "options", "position", "moves", "themes", "rating") if key not in fields]
-    if missing:
-        raise PuzzleError("no '{}'".format(missing[0]))
-    if not isinstance(fields["moves"], str) or not isinstance(fields["options"], dict):
-        raise PuzzleError("'moves' must be a string and 'options' an object")
-    rules = _keywords(fields["options"])
+    # The engine's one table of rule options reads them.
     try:
-        board = Board(fields["position"], **rules)
-        mistake = None
-        if fields.get("before") is not None or fields.get("mistake") is not None:
-            before = Board(fields.get("before"), **rules)
-            mistake = before.push_str(str(fields.get("mistake")))
-            if before.fen() != board.fen():
-                raise PuzzleError("the mistake does not lead to the position")
-        alternatives = _alternatives(fields, rules)
-        moves = [board.push_str(text) for text in fields["moves"].split()]
-    except PuzzleError:
-        raise
+        return rule_keywords(dict(options))
     except ValueError as error:
         raise PuzzleError(str(error)) from error
-    if len(moves) % 2 == 0:
-        raise PuzzleError("{} moves: a solution ends with the solver's move".format(len(moves)))
-    if any(str(move) == str(moves[0]) for move in alternatives):
-        raise PuzzleError("alternative '{}' is the solution's first move".format(moves[0]))
+
+
+def _puzzle(line: str) -> Puzzle:
+    # The engine's reader holds the line to the format and the rules; what
+    # it passes is read into Python's types here.
+    wrong = puzzle_line_error(line)
+    if wrong is not None:
+        raise PuzzleError(wrong)
+    fields = json.loads(line)
+    rules = _keywords(fields["options"])
+    board = Board(fields["position"], **rules)
+    mistake = None
+    if fields.get("before") is not None:
+        mistake = Board(fields["before"], **rules).push_str(fields["mistake"])
+    alternatives = tuple(Board(fields["position"], **rules).push_str(text) for text in fields.get("alternatives", []))
+    moves = [board.push_str(text) for text in fields["moves"].split()]
     return Puzzle(
         id=str(fields["id"]),
         options=dict(fields["options"]),
@@ -109,22 +96,6 @@ def _puzzle(fields: object) -> Puzzle:
         mistake=mistake,
         alternatives=alternatives,
     )
-
-
-def _alternatives(fields: Dict[str, Any], rules: Dict[str, str]) -> Tuple[Move, ...]:
-    texts = fields.get("alternatives", [])
-    if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
-        raise PuzzleError("'alternatives' must be a list of moves")
-    if len(set(texts)) != len(texts):
-        raise PuzzleError("an alternative is given twice")
-    moves = []
-    for text in texts:
-        board = Board(fields["position"], **rules)
-        try:
-            moves.append(board.push_str(text))
-        except ValueError as error:
-            raise PuzzleError("alternative '{}': {}".format(text, error)) from error
-    return tuple(moves)
 
 
 def read_puzzles(source: Union[str, "IO[str]"]) -> List[Puzzle]:
@@ -139,7 +110,7 @@ def read_puzzles(source: Union[str, "IO[str]"]) -> List[Puzzle]:
         if not line.strip():
             continue
         try:
-            puzzles.append(_puzzle(json.loads(line)))
-        except (PuzzleError, json.JSONDecodeError) as error:
+            puzzles.append(_puzzle(line))
+        except PuzzleError as error:
             raise PuzzleError("line {}: {}".format(number, error)) from error
     return puzzles

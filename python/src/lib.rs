@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 
 mod board;
 mod learn;
+mod puzzles;
 mod records;
 mod rl;
 mod search;
@@ -64,6 +65,7 @@ fn _pasang(module: &Bound<'_, PyModule>) -> PyResult<()> {
     learn::register(module)?;
     board::register(module)?;
     records::register(module)?;
+    puzzles::register(module)?;
     search::register(module)?;
     rl::register(module)?;
     Ok(())

@@ -46,7 +46,7 @@ def test_lines_that_are_not_puzzles_are_refused(shipped):
     even.update(position=line["before"], moves="{} {}".format(line["mistake"], line["moves"].split()[0]))
     wrong_rules = dict(line, options=dict(line["options"], Colour="red"))
     not_legal = dict(line, moves="f")
-    for bad, words in ((even, "line 2: 2 moves"), (wrong_rules, "Colour"), (not_legal, "line 2")):
+    for bad, words in ((even, "line 2: .*2 moves"), (wrong_rules, "Colour"), (not_legal, "line 2")):
         with pytest.raises(puzzles.PuzzleError, match=words):
             puzzles.read_puzzles(io.StringIO(good + "\n" + json.dumps(bad) + "\n"))
     with pytest.raises(ValueError):

@@ -23,7 +23,7 @@ is not is refused with :class:`PuzzleError`, naming the line.
 import json
 from typing import IO, Dict, List, NamedTuple, Optional, Tuple, Union
 
-from ._pasang import Board, Move, puzzle_line_error, rule_keywords
+from ._pasang import Board, Move, puzzles_error, rule_keywords
 
 __all__ = ["Puzzle", "PuzzleError", "read_puzzles"]
 
@@ -74,7 +74,7 @@ def _keywords(options: Dict[str, str]) -> Dict[str, str]:
 def _puzzle(line: str) -> Puzzle:
     # The engine's reader holds the line to the format and the rules; what
     # it passes is read into Python's types here.
-    wrong = puzzle_line_error(line)
+    wrong = puzzles_error(line)
     if wrong is not None:
         raise PuzzleError(wrong)
     fields = json.loads(line)
@@ -106,11 +106,16 @@ def read_puzzles(source: Union[str, "IO[str]"]) -> List[Puzzle]:
         with open(source, encoding="utf-8") as file:
             return read_puzzles(file)
     puzzles = []
-    for number, line in enumerate(source, start=1):
+    lines = list(source)
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             puzzles.append(_puzzle(line))
         except PuzzleError as error:
             raise PuzzleError("line {}: {}".format(number, error)) from error
+    # What only the whole file shows: an id used twice.
+    wrong = puzzles_error("".join(line if line.endswith("\n") else line + "\n" for line in lines))
+    if wrong is not None:
+        raise PuzzleError(wrong)
     return puzzles

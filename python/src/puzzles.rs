@@ -13,16 +13,16 @@ use pasang::rules::{OptionSpelling, RULE_OPTIONS, rules_from};
 use crate::InvalidRulesError;
 
 pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(puzzle_line_error, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzles_error, module)?)?;
     module.add_function(wrap_pyfunction!(rule_keywords, module)?)?;
     Ok(())
 }
 
-/// What is wrong with one line of a puzzle file, as the engine's reader
-/// says it (the rules, the mistake, the solution, the alternatives), or
-/// None for a sound puzzle.
+/// What is wrong with puzzle text, one line or a whole file, as the
+/// engine's reader says it (the rules, the mistake, the solution, the
+/// alternatives; in a file, an id used twice), or None for sound puzzles.
 #[pyfunction]
-fn puzzle_line_error(line: &str) -> Option<String> {
+fn puzzles_error(line: &str) -> Option<String> {
     read_puzzles(line).err().map(|error| error.to_string())
 }
 

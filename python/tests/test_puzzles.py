@@ -51,6 +51,8 @@ def test_lines_that_are_not_puzzles_are_refused(shipped):
             puzzles.read_puzzles(io.StringIO(good + "\n" + json.dumps(bad) + "\n"))
     with pytest.raises(ValueError):
         puzzles.read_puzzles(io.StringIO("{not json\n"))
+    with pytest.raises(puzzles.PuzzleError, match="used twice"):
+        puzzles.read_puzzles(io.StringIO(good + "\n" + good + "\n"))
     assert isinstance(puzzles.PuzzleError("x"), ValueError) and pasang.Board is not None
 
 

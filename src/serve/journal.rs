@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 
 use serde::{Deserialize, Serialize};
@@ -66,10 +67,26 @@ pub enum JournalError {
         /// What is wrong with it.
         why: String,
     },
+    /// A line the writer could not make durable (a full disk, say): the
+    /// failure of its batch's write or sync.
+    #[error("journal {path}: {source}")]
+    Write {
+        /// The journal's path.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: WriteFailure,
+    },
     /// The writer thread is gone.
     #[error("the journal's writer has stopped")]
     Stopped,
 }
+
+/// A batch's failed write or sync, told to each line of the batch (an
+/// `io::Error` is not `Clone`, so they share it).
+#[derive(Clone, Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct WriteFailure(Arc<std::io::Error>);
 
 /// A line to append, the room it is of, and whom to tell once it is on
 /// disk.
@@ -77,7 +94,7 @@ struct Job {
     room: String,
     closes: bool,
     line: Vec<u8>,
-    done: SyncSender<Result<(), String>>,
+    done: SyncSender<Result<(), WriteFailure>>,
 }
 
 /// The journal's writing end; cloned into every connection.
@@ -155,9 +172,9 @@ impl Journal {
         self.sender.send(job).map_err(|_| JournalError::Stopped)?;
         match wait.recv() {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(why)) => Err(JournalError::Io {
+            Ok(Err(source)) => Err(JournalError::Write {
                 path: PathBuf::from(FILE_NAME),
-                source: std::io::Error::other(why),
+                source,
             }),
             Err(_) => Err(JournalError::Stopped),
         }
@@ -258,12 +275,12 @@ impl Writer {
         }
     }
 
-    fn write(&mut self, batch: &[Job]) -> Result<(), String> {
+    fn write(&mut self, batch: &[Job]) -> Result<(), WriteFailure> {
         if self.dirty {
             // A failed write may have left half a line: cut it off first.
             self.file
                 .set_len(self.good_length)
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| WriteFailure(Arc::new(error)))?;
             self.dirty = false;
         }
         let mut bytes = Vec::with_capacity(batch.iter().map(|job| job.line.len()).sum());
@@ -285,7 +302,7 @@ impl Writer {
                 if self.file.set_len(self.good_length).is_ok() {
                     self.dirty = false;
                 }
-                Err(error.to_string())
+                Err(WriteFailure(Arc::new(error)))
             }
         }
     }

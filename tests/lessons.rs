@@ -7,30 +7,10 @@ mod common;
 
 use common::browser::{Browser, chromium_or_skip};
 
-use std::process::Child;
 use std::time::Instant;
 
 /// A running `pasang gui` on a free port, stopped when dropped.
-struct Server {
-    child: Child,
-    address: String,
-}
-
-impl Server {
-    fn start() -> Server {
-        let mut command = common::pasang();
-        command.args(["gui", "--port", "0"]);
-        let (child, address) = common::start_server(command);
-        Server { child, address }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::Gui as Server;
 
 /// Learn mode at one viewport: the course menu, the first three lessons
 /// completed (by clicks, and by typing in `#move-input`), wrong tries

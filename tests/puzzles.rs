@@ -8,7 +8,6 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::process::Child;
 use std::time::{Duration, Instant};
 
 use common::browser::{Browser, chromium_or_skip, http_get};
@@ -218,26 +217,7 @@ fn every_shipped_puzzle_replays_by_the_rules() {
 // ---- Puzzle mode in a real browser ----
 
 /// A running `pasang gui` on a free port, stopped when dropped.
-struct Server {
-    child: Child,
-    address: String,
-}
-
-impl Server {
-    fn start() -> Server {
-        let mut command = common::pasang();
-        command.args(["gui", "--port", "0"]);
-        let (child, address) = common::start_server(command);
-        Server { child, address }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::Gui as Server;
 
 /// Three shipped puzzles solved at 1280 x 900: the first and third by
 /// clicks, the second typed; in each a wrong move first, refused ("Not

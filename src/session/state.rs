@@ -6,6 +6,7 @@ use crate::host::Instant;
 use crate::outcome::player_title;
 use crate::page::wire::{ClockState, Over, OverReason};
 use crate::position::Player;
+use crate::record::Termination;
 use crate::session::message::{PageMessage, SearchPurpose, StateMessage};
 use crate::session::mode::Mode;
 
@@ -26,36 +27,35 @@ impl Session {
         if person.is_some_and(|person| self.game.shown().side_to_move() != person) {
             board.legal.clear();
         }
-        if let Some(loser) = self.resigned
-            && self.flagged().is_none()
-        {
+        // A game lost other than by a move: on time, or by resigning.
+        if let Some((loser, how)) = self.lost() {
             let end = self.game.end();
             let winner = loser.opponent();
+            let (reason, words) = match how {
+                Termination::TimeForfeit => (
+                    OverReason::Time,
+                    format!(
+                        "{} wins on time: {}'s clock ran out",
+                        player_title(winner),
+                        player_title(loser)
+                    ),
+                ),
+                _ => (
+                    OverReason::Resignation,
+                    format!(
+                        "{} wins: {} resigned",
+                        player_title(winner),
+                        player_title(loser)
+                    ),
+                ),
+            };
             board.over = Some(Over {
                 winner: Some(winner),
-                reason: OverReason::Resignation,
+                reason,
             });
             board.legal.clear();
             board.status = format!(
-                "{} wins: {} resigned (South {} - North {})",
-                player_title(winner),
-                player_title(loser),
-                end.score(Player::South),
-                end.score(Player::North)
-            );
-        }
-        if let Some(loser) = self.flagged() {
-            let end = self.game.end();
-            let winner = loser.opponent();
-            board.over = Some(Over {
-                winner: Some(winner),
-                reason: OverReason::Time,
-            });
-            board.legal.clear();
-            board.status = format!(
-                "{} wins on time: {}'s clock ran out (South {} - North {})",
-                player_title(winner),
-                player_title(loser),
+                "{words} (South {} - North {})",
                 end.score(Player::South),
                 end.score(Player::North)
             );

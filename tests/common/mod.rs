@@ -447,6 +447,30 @@ pub fn websocket(
     socket
 }
 
+/// A running `pasang gui` on a free port, killed when dropped.
+#[allow(dead_code)]
+pub struct Gui {
+    pub child: Child,
+    pub address: String,
+}
+
+#[allow(dead_code)]
+impl Gui {
+    pub fn start() -> Gui {
+        let mut command = pasang();
+        command.args(["gui", "--port", "0"]);
+        let (child, address) = start_server(command);
+        Gui { child, address }
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Starts a server of the binary (`pasang gui --port 0`, `pasang serve
 /// --listen 127.0.0.1:0`, ...) and reads the address it prints on its
 /// first line: the running child and its `host:port`.

@@ -11,11 +11,13 @@ mod bench;
 mod datagen;
 mod error;
 mod gui;
+mod matches;
 mod openings;
 mod perft;
 mod play;
 mod progress;
 mod puzzles;
+mod rule_sets;
 mod serve;
 mod show;
 mod spsa;
@@ -71,7 +73,7 @@ enum CliCommand {
     /// Searches the built-in positions to a fixed depth on one thread.
     Bench(bench::BenchArgs),
     /// Plays engine-vs-engine matches refereed by the rules.
-    Match(Box<crate::matches::MatchArgs>),
+    Match(Box<matches::MatchArgs>),
     /// Writes an openings file of fair starts for `pasang match
     /// --openings`: lines of a few plies scored near even by a deep search.
     Openings(openings::OpeningsArgs),
@@ -260,7 +262,7 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Show(args)) => show::run(&args),
         Some(CliCommand::Perft(args)) => perft::run(&args),
         Some(CliCommand::Bench(args)) => bench::run(&args),
-        Some(CliCommand::Match(args)) => crate::matches::run(&args).map_err(CliError::Match),
+        Some(CliCommand::Match(args)) => matches::run(&args).map_err(CliError::Match),
         Some(CliCommand::Openings(args)) => openings::run(&args),
         Some(CliCommand::Datagen(args)) => datagen::run(&args),
         Some(CliCommand::Suite(args)) => suite::run(&args),

@@ -15,6 +15,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::rule_sets::RuleSetArgs;
 use super::{CliError, Progress};
 use crate::engine::Engine;
 use crate::movegen::legal_moves;
@@ -23,7 +24,7 @@ use crate::notation::start_position;
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{Pattern, Rules};
-use crate::schedule::openings::{RuleSetArgs, describe};
+use crate::schedule::openings::describe;
 use crate::search::{Limits, Score, Silent};
 
 /// The arguments of `pasang openings`.

@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 
 use super::CliError;
-use crate::schedule::openings::RuleSetArgs;
+use super::rule_sets::RuleSetArgs;
 use crate::schedule::shard::Shard;
 use crate::search::TUNABLES;
 use crate::search::params::find;

@@ -4,13 +4,54 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::args::MatchArgs;
 use super::referee::RefereeSettings;
 use super::resume;
 use super::statistics::{Sprt, SprtError};
 use crate::client::{EngineSpec, MatchLimits, distinct_names};
+use crate::rules::Rules;
 use crate::schedule::openings::{BookFileError, OpeningError, OpeningPlan, describe, load_book};
 use crate::schedule::shard::Shard;
+
+/// A match as its caller asks for it, before it is checked: plain values,
+/// which the command line (`cli`) builds from its flags. The flags' names
+/// appear in [`ConfigError`]'s messages because the command line is the
+/// one caller.
+#[derive(Clone, Debug)]
+pub(crate) struct MatchSettings {
+    /// The two engines.
+    pub engines: Vec<EngineSpec>,
+    /// The limits of an engine whose spec gives none.
+    pub limits: MatchLimits,
+    /// Games to play (rounded up to whole pairs); `None`: 2, or unbounded
+    /// under an SPRT.
+    pub games: Option<u64>,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The rule sets the pairs cycle through.
+    pub rule_sets: Vec<Rules>,
+    /// A file of start positions.
+    pub openings: Option<PathBuf>,
+    /// Random legal plies played from each opening.
+    pub random_plies: usize,
+    /// Seed of the random plies (`None`: from the clock).
+    pub seed: Option<u64>,
+    /// The sequential test's words (`elo0=0 elo1=10 ...`).
+    pub sprt: Option<String>,
+    /// Where every game's record is written.
+    pub out: Option<PathBuf>,
+    /// The part of the match this run plays.
+    pub shard: Option<Shard>,
+    /// Keep and skip the games already in `out`.
+    pub resume: bool,
+    /// Time an engine may exceed its clock before losing on time.
+    pub time_margin: Duration,
+    /// Longest wait for a bestmove that no clock bounds.
+    pub move_timeout: Duration,
+    /// Longest wait for readyok.
+    pub ping_timeout: Duration,
+    /// A status line every this many games.
+    pub report_every: u64,
+}
 
 /// Why the arguments do not make a match. `Display` gives the message
 /// printed before the usage exit.
@@ -80,7 +121,7 @@ pub(super) struct MatchConfig {
 
 impl MatchConfig {
     /// Checks `args` and combines them into a match.
-    pub(super) fn from_args(args: &MatchArgs) -> Result<MatchConfig, ConfigError> {
+    pub(super) fn new(args: &MatchSettings) -> Result<MatchConfig, ConfigError> {
         let [first, second] = args.engines.as_slice() else {
             return Err(ConfigError::EngineCount(args.engines.len()));
         };
@@ -88,7 +129,7 @@ impl MatchConfig {
         distinct_names(&mut engines);
         let limits = engine_limits(args, &engines)?;
         let sprt = match &args.sprt {
-            Some(words) => Some(Sprt::parse(&words.join(" ")).map_err(ConfigError::Sprt)?),
+            Some(words) => Some(Sprt::parse(words).map_err(ConfigError::Sprt)?),
             None => None,
         };
         let games = match (args.games, sprt) {
@@ -106,7 +147,7 @@ impl MatchConfig {
             .seed
             .unwrap_or_else(|| crate::host::unix_time().as_nanos() as u64);
         let plan = OpeningPlan {
-            rule_sets: args.rules.rule_sets(),
+            rule_sets: args.rule_sets.clone(),
             book,
             random_plies: args.random_plies,
             seed,
@@ -119,9 +160,9 @@ impl MatchConfig {
             plan.opening(pair as usize).map_err(ConfigError::Opening)?;
         }
         let settings = RefereeSettings {
-            time_margin: Duration::from_millis(args.time_margin),
-            move_ceiling: Duration::from_secs(args.move_timeout.max(1)),
-            ping_timeout: Duration::from_millis(args.ping_timeout.max(1)),
+            time_margin: args.time_margin,
+            move_ceiling: args.move_timeout,
+            ping_timeout: args.ping_timeout,
             ..RefereeSettings::default()
         };
         Ok(MatchConfig {
@@ -193,15 +234,10 @@ impl MatchConfig {
 /// Each engine's limits: its own where its spec gives some, else the
 /// match's; every engine must have one, and none may be zero.
 fn engine_limits(
-    args: &MatchArgs,
+    args: &MatchSettings,
     engines: &[EngineSpec; 2],
 ) -> Result<[MatchLimits; 2], ConfigError> {
-    let global = MatchLimits {
-        clock: args.tc,
-        movetime: args.movetime,
-        depth: args.depth,
-        nodes: args.nodes,
-    };
+    let global = args.limits;
     let limits = engines.each_ref().map(|spec| {
         if spec.limits.is_empty() {
             global
@@ -212,7 +248,7 @@ fn engine_limits(
     if limits.iter().any(MatchLimits::is_empty) {
         return Err(ConfigError::NoLimit);
     }
-    if args.movetime == Some(0) || args.nodes == Some(0) || args.depth == Some(0) {
+    if global.movetime == Some(0) || global.nodes == Some(0) || global.depth == Some(0) {
         return Err(ConfigError::ZeroLimit);
     }
     Ok(limits)
@@ -220,7 +256,7 @@ fn engine_limits(
 
 /// How the match runs: some concurrency; a shard with its seed and
 /// length pinned and no SPRT; --resume with --out.
-fn check_running(args: &MatchArgs, sprt: bool) -> Result<(), ConfigError> {
+fn check_running(args: &MatchSettings, sprt: bool) -> Result<(), ConfigError> {
     if args.concurrency == 0 {
         return Err(ConfigError::NoConcurrency);
     }

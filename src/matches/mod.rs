@@ -6,12 +6,10 @@
 //! plays from [`crate::schedule::shard`]. The parts: `referee` (one game, every move
 //! checked, verdicts), `statistics` (Elo, LOS, SPRT), `tally` (the running
 //! score and its reports), `resume` (records read back, for `--resume` and
-//! `--merge`), `merge` and `compliance`. The match itself: `args` (the
-//! command line), `config` (the arguments checked) and `runner` (the games
-//! played on worker threads); game records live in [`crate::record`]. This
-//! file chooses between match, merge and compliance check: `pasang match
-//! compliance` and `pasang match merge` are subcommands of their own, and
-//! the older flags `--compliance` and `--merge` do the same.
+//! `--merge`), `merge` and `compliance`. The match itself: `config` (the settings
+//! checked) and `runner` (the games played on worker threads); game
+//! records live in [`crate::record`]. The command line that builds the
+//! settings is `cli`'s.
 
 pub(crate) mod compliance;
 pub(crate) mod merge;
@@ -20,14 +18,14 @@ pub(crate) mod resume;
 pub(crate) mod statistics;
 pub(crate) mod tally;
 
-mod args;
 mod config;
 mod runner;
 
-pub(crate) use args::MatchArgs;
-use args::MatchTool;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::client::EngineSpec;
+pub(crate) use config::MatchSettings;
 use config::{ConfigError, MatchConfig};
 use statistics::Sprt;
 
@@ -84,29 +82,10 @@ impl MatchError {
     }
 }
 
-/// Runs a match (or the compliance check, or a merge). Exit code 0 done,
-/// 1 a game or step that failed (or pairs missing from a merge).
-pub(crate) fn run(args: &MatchArgs) -> Result<ExitCode, MatchError> {
-    match &args.tool {
-        Some(MatchTool::Compliance(tool)) => return Ok(check_compliance(&tool.engines)),
-        Some(MatchTool::Merge(tool)) => {
-            return merge_shards(&tool.files, tool.sprt.as_deref(), tool.out.as_deref());
-        }
-        None => {}
-    }
-    if args.compliance {
-        if args.engines.is_empty() {
-            return Err(MatchError::ComplianceWithoutEngine);
-        }
-        return Ok(check_compliance(&args.engines));
-    }
-    if !args.merge.is_empty() {
-        if !args.engines.is_empty() || args.shard.is_some() || args.resume {
-            return Err(MatchError::MergeWithMatchFlags);
-        }
-        return merge_shards(&args.merge, args.sprt.as_deref(), args.out.as_deref());
-    }
-    MatchConfig::from_args(args)
+/// Plays the match `settings` describe. Exit code 0 done, 1 a game that
+/// failed.
+pub(crate) fn play(settings: &MatchSettings) -> Result<ExitCode, MatchError> {
+    MatchConfig::new(settings)
         .map_err(MatchError::Config)?
         .play()
 }
@@ -122,7 +101,7 @@ fn failed_if(failed: bool) -> ExitCode {
 
 /// `pasang match compliance` (`--compliance`): checks each engine in turn;
 /// exit code 0 when all pass, 1 otherwise.
-fn check_compliance(engines: &[crate::client::EngineSpec]) -> ExitCode {
+pub(crate) fn check_compliance(engines: &[EngineSpec]) -> ExitCode {
     let mut all = true;
     for spec in engines {
         println!("Compliance of {} ({}):", spec.name, spec.command_line());
@@ -134,13 +113,13 @@ fn check_compliance(engines: &[crate::client::EngineSpec]) -> ExitCode {
 /// `pasang match merge` (`--merge`): the summary of the shards' records,
 /// under the SPRT of `sprt` (its words) if given, written to `out` if
 /// given.
-fn merge_shards(
-    files: &[std::path::PathBuf],
-    sprt: Option<&[String]>,
-    out: Option<&std::path::Path>,
+pub(crate) fn merge_shards(
+    files: &[PathBuf],
+    sprt: Option<&str>,
+    out: Option<&Path>,
 ) -> Result<ExitCode, MatchError> {
     let sprt = sprt
-        .map(|words| Sprt::parse(&words.join(" ")))
+        .map(Sprt::parse)
         .transpose()
         .map_err(MatchError::Sprt)?;
     merge::run(files, sprt.as_ref(), out)

@@ -10,7 +10,6 @@
 
 use std::fmt;
 use std::path::Path;
-use std::str::FromStr;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
@@ -20,7 +19,7 @@ use crate::notation::{MoveError, PositionError, parse_position};
 use crate::outcome::Status;
 use crate::position::Position;
 use crate::record::Game;
-use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, Rules, SecondColumn};
+use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 
 /// Attempts at drawing random plies that leave a game in play before
 /// giving up (a dead end within a few plies is rare, so this is ample).
@@ -324,36 +323,6 @@ impl OpeningPlan {
             }
         }
         Err(OpeningError::RandomPlies(self.random_plies))
-    }
-}
-
-/// The rule sets a tool cycles through, as comma lists of each rule's
-/// values (`--ka-entry slide,jump`); every combination is one set.
-#[derive(clap::Args, Debug, Clone)]
-pub struct RuleSetArgs {
-    /// Start layouts, a comma list of 1 and 2.
-    #[arg(long = RULE_OPTIONS[0].flag, value_delimiter = ',', default_value = RULE_OPTIONS[0].default, value_parser = Pattern::from_str)]
-    pub pattern: Vec<Pattern>,
-    /// Ka entry rules, a comma list of slide, jump, both.
-    #[arg(long = RULE_OPTIONS[1].flag, value_delimiter = ',', default_value = RULE_OPTIONS[1].default, value_parser = KaEntry::from_str)]
-    pub ka_entry: Vec<KaEntry>,
-    /// North's passage rules, a comma list of opposite, any.
-    #[arg(long = RULE_OPTIONS[2].flag, value_delimiter = ',', default_value = RULE_OPTIONS[2].default, value_parser = SecondColumn::from_str)]
-    pub second_column: Vec<SecondColumn>,
-    /// Hole rules, a comma list of wall, open.
-    #[arg(long = RULE_OPTIONS[3].flag, value_delimiter = ',', default_value = RULE_OPTIONS[3].default, value_parser = Centre::from_str)]
-    pub centre: Vec<Centre>,
-}
-
-impl RuleSetArgs {
-    /// Every combination of the values given, as [`rule_sets`] orders them.
-    pub fn rule_sets(&self) -> Vec<Rules> {
-        rule_sets(
-            &self.pattern,
-            &self.ka_entry,
-            &self.second_column,
-            &self.centre,
-        )
     }
 }
 

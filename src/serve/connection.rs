@@ -58,6 +58,7 @@ pub fn run(stream: TcpStream, shared: &Shared, address: Option<IpAddr>) {
                     kind: "too_large",
                     message: format!("{error}; a message has at most {MAX_MESSAGE_BYTES} bytes"),
                     why: None,
+                    rule: None,
                 };
                 socket.close_too_large(&refusal.to_json());
                 break;
@@ -139,6 +140,10 @@ impl Connection {
             ClientMessage::Rematch {} => self.act(shared, |room, seat, _| room.check_rematch(seat)),
             ClientMessage::Name { name } => {
                 self.act(shared, |room, seat, _| room.check_name(seat, &name))
+            }
+            ClientMessage::Goto { ply } => {
+                let (live, _) = self.room.as_ref().ok_or(RequestError::NotInRoom)?;
+                Ok(lock(live).view(shared, self.id, ply)?)
             }
         }
     }

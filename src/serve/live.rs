@@ -20,7 +20,7 @@ use std::time::Instant;
 use super::admission::Admission;
 use super::journal::{self, Entry, Journal};
 use super::protocol::{Presence, RequestError, RoomState, SeatName, ServerMessage};
-use super::room::{Event, Room, Side};
+use super::room::{Event, Room, RoomError, Side};
 use crate::page::outbound::{Outbound, text_frame};
 use crate::page::wire::ModeName;
 use crate::position::Player;
@@ -114,6 +114,9 @@ struct Member {
     id: u64,
     token: Option<String>,
     outbound: Outbound,
+    /// The ply this member steps to in a finished game, with the game's
+    /// number (a rematch ends the view).
+    view: Option<(u32, usize)>,
 }
 
 /// 128 random bits, URL-safe base64 (22 characters): room codes and
@@ -388,6 +391,7 @@ impl Live {
             id,
             token,
             outbound,
+            view: None,
         });
         refresh_presence(self, shared.time.now_ms());
         broadcast(shared, self);
@@ -399,6 +403,20 @@ impl Live {
         refresh_presence(self, shared.time.now_ms());
         let messages = self.room_messages(shared.grace_seconds());
         send_all(self, &messages);
+    }
+
+    /// Shows a member the finished game at `ply` (the game's end is its
+    /// last ply); the others' view does not change.
+    pub(super) fn view(&mut self, shared: &Shared, id: u64, ply: usize) -> Result<(), RoomError> {
+        let now = shared.time.now_ms();
+        let Some(member) = self.members.iter_mut().find(|member| member.id == id) else {
+            return Ok(());
+        };
+        let seat = member.token.as_deref().and_then(|t| self.room.seat_of(t));
+        let state = viewed_state(&self.room, seat, now, ply)?;
+        member.view = Some((self.room.number(), ply));
+        member.outbound.text(&state);
+        Ok(())
     }
 
     /// The `room` message for each member.
@@ -523,6 +541,16 @@ pub(super) fn broadcast(shared: &Shared, live: &mut Live) {
     let mut failed = Vec::new();
     for (member, room_message) in live.members.iter().zip(rooms) {
         let seat = member.token.as_deref().and_then(|t| live.room.seat_of(t));
+        // A member stepping through the finished game keeps its ply.
+        if let Some((number, ply)) = member.view
+            && number == live.room.number()
+            && let Ok(state) = viewed_state(&live.room, seat, now, ply)
+        {
+            if !member.outbound.text(&room_message) || !member.outbound.text(&state) {
+                failed.push(member.id);
+            }
+            continue;
+        }
         let slot = seat.map_or(2, Player::index);
         let state = states[slot]
             .get_or_insert_with(|| {
@@ -546,6 +574,23 @@ pub(super) fn broadcast(shared: &Shared, live: &mut Live) {
         live.members.retain(|member| !failed.contains(&member.id));
         refresh_presence(live, now);
     }
+}
+
+/// The `state` of the finished game at `ply`, as `seat` sees it.
+fn viewed_state(
+    room: &Room,
+    seat: Option<Player>,
+    now: u64,
+    ply: usize,
+) -> Result<String, RoomError> {
+    let (board, clock) = room.board_at(seat, now, ply)?;
+    Ok(ServerMessage::State(Box::new(RoomState {
+        board,
+        mode: ModeName::Friend,
+        person: seat.map(Side::from),
+        clock,
+    }))
+    .to_json())
 }
 
 /// The ticker's round: flags, the absent past the grace, rooms to

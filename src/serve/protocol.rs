@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::room::{ClockControl, RoomError, Side};
 use crate::page::wire::ModeName;
 use crate::page::wire::{BoardState, ClockState, RuleChoice};
+use crate::rules::RulesError;
 
 /// Largest message a page may send, bytes; a larger one closes the
 /// connection (the room is untouched).
@@ -72,6 +73,12 @@ pub enum ClientMessage {
     Name {
         /// The name.
         name: String,
+    },
+    /// Shows this connection the finished game at a ply (0 is the start),
+    /// to step through it in the room; the others' view does not change.
+    Goto {
+        /// The ply to show.
+        ply: usize,
     },
 }
 
@@ -218,7 +225,46 @@ pub enum ServerMessage {
         /// code and its fields), for an `illegal_move`.
         #[serde(flatten, skip_serializing_if = "Option::is_none")]
         why: Option<crate::illegal::Illegal>,
+        /// Which rule choice was refused, for a `rules` error, so that
+        /// the page can name it in its own words.
+        #[serde(flatten, skip_serializing_if = "Option::is_none")]
+        rule: Option<RuleRefusal>,
     },
+}
+
+/// A rule choice a room refused: the page's field name, the value given
+/// and, for a value the option does not take, the values it does.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RuleRefusal {
+    /// The option as the page names it (`pattern`, `ka_entry`, ...).
+    pub option: String,
+    /// The value given (absent when the option itself is unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// The values the option takes (empty when it is unknown).
+    pub expected: Vec<&'static str>,
+}
+
+impl RuleRefusal {
+    fn of(error: &RulesError) -> RuleRefusal {
+        match error {
+            RulesError::Unknown { given, .. } => RuleRefusal {
+                option: given.clone(),
+                value: None,
+                expected: Vec::new(),
+            },
+            RulesError::Value { option, source } => RuleRefusal {
+                option: (*option).to_string(),
+                value: Some(source.given.clone()),
+                expected: source.expected.to_vec(),
+            },
+            RulesError::Missing(option) => RuleRefusal {
+                option: (*option).to_string(),
+                value: None,
+                expected: Vec::new(),
+            },
+        }
+    }
 }
 
 /// The `state` message of a room: the board, the mode `friend`, the
@@ -245,10 +291,15 @@ impl ServerMessage {
             RequestError::Room(RoomError::IllegalMove { why, .. }) => Some(why.clone()),
             _ => None,
         };
+        let rule = match error {
+            RequestError::Room(RoomError::Rules(error)) => Some(RuleRefusal::of(error)),
+            _ => None,
+        };
         ServerMessage::Error {
             kind: error.kind(),
             message: error.to_string(),
             why,
+            rule,
         }
     }
 
@@ -473,5 +524,23 @@ mod tests {
             message.to_json(),
             r#"{"type":"error","kind":"not_your_turn","message":"it is not your turn"}"#
         );
+    }
+
+    #[test]
+    fn a_refused_rule_choice_is_named_with_the_values_it_takes() {
+        let rules = BTreeMap::from([("pattern".to_string(), "3".to_string())]);
+        let error = super::super::room::rules_of(&rules).unwrap_err();
+        let json = ServerMessage::error(&RequestError::Room(error)).to_json();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["kind"], "rules");
+        assert_eq!(value["option"], "pattern");
+        assert_eq!(value["value"], "3");
+        assert_eq!(value["expected"], serde_json::json!(["1", "2"]));
+        let unknown = BTreeMap::from([("colour".to_string(), "red".to_string())]);
+        let error = super::super::room::rules_of(&unknown).unwrap_err();
+        let json = ServerMessage::error(&RequestError::Room(error)).to_json();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["option"], "colour");
+        assert!(value.get("value").is_none(), "{json}");
     }
 }

@@ -15,7 +15,7 @@ use crate::page::game::Game;
 use crate::page::wire::{BoardState, ClockState, Over, OverReason};
 use crate::position::Player;
 use crate::record::{Ending, GameResult, Record, Scoresheet, Termination};
-use crate::rules::{OptionSpelling, Rules, rules_from};
+use crate::rules::{OptionSpelling, Rules, RulesError, rules_from};
 
 /// A room's clock: minutes each and seconds added per move.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
@@ -185,8 +185,11 @@ pub enum RoomError {
         now: usize,
     },
     /// A rule option that does not parse.
-    #[error("{0}")]
-    Rules(String),
+    #[error(transparent)]
+    Rules(RulesError),
+    /// A ply to view that the finished game does not have.
+    #[error("the game has no ply {0}")]
+    NoSuchPly(usize),
     /// A clock outside 1-180 minutes and 0-180 seconds.
     #[error("a clock has 1 to 180 minutes and 0 to 180 seconds a move")]
     Clock,
@@ -210,6 +213,7 @@ impl RoomError {
             RoomError::IllegalMove { .. } => "illegal_move",
             RoomError::StalePly { .. } => "stale_ply",
             RoomError::Rules(_) => "rules",
+            RoomError::NoSuchPly(_) => "no_such_ply",
             RoomError::Clock => "clock",
             RoomError::Name => "name",
             RoomError::Journal(_) => "journal",
@@ -243,7 +247,7 @@ pub struct Room {
 /// The rules of a page's `rules` map (page field to value; missing ones
 /// keep their defaults).
 pub fn rules_of(map: &BTreeMap<String, String>) -> Result<Rules, RoomError> {
-    rules_from(map, OptionSpelling::Field).map_err(|error| RoomError::Rules(error.to_string()))
+    rules_from(map, OptionSpelling::Field).map_err(RoomError::Rules)
 }
 
 /// Whether two secrets are equal, looking at every byte whatever the
@@ -568,7 +572,32 @@ impl Room {
     /// The game as the page draws it, for `seat` (legal moves only for
     /// the seat to move), with the clocks at `now`.
     pub fn board(&self, seat: Option<Player>, now: u64) -> (BoardState, Option<ClockState>) {
-        let mut board = self.game.state();
+        self.board_of(&self.game, seat, now)
+    }
+
+    /// The finished game shown at `ply`, for a member who steps through
+    /// it: the result and the clocks stay the game's end's.
+    pub fn board_at(
+        &self,
+        seat: Option<Player>,
+        now: u64,
+        ply: usize,
+    ) -> Result<(BoardState, Option<ClockState>), RoomError> {
+        if self.finish.is_none() {
+            return Err(RoomError::InPlay);
+        }
+        let mut game = self.game.clone();
+        game.goto(ply).map_err(|_| RoomError::NoSuchPly(ply))?;
+        Ok(self.board_of(&game, seat, now))
+    }
+
+    fn board_of(
+        &self,
+        game: &Game,
+        seat: Option<Player>,
+        now: u64,
+    ) -> (BoardState, Option<ClockState>) {
+        let mut board = game.state();
         let to_move = self.side_to_move();
         if self.finish.is_some() || seat != Some(to_move) || !self.is_full() {
             board.legal.clear();
@@ -797,6 +826,34 @@ mod tests {
         assert_eq!(room.seat_of("x"), None);
         assert_eq!(room.seat_of(""), None);
         assert_eq!((room.number(), room.plies(), room.finish()), (2, 0, None));
+    }
+
+    #[test]
+    fn a_finished_game_is_shown_at_any_ply_with_its_result() {
+        let mut room = open(None);
+        for ply in 1..=2 {
+            let mv = first_legal(&room);
+            let event = room
+                .check_move(Some(room.side_to_move()), &mv, Some(ply), 0)
+                .unwrap();
+            room.apply(&event, 0).unwrap();
+        }
+        assert_eq!(room.board_at(None, 0, 1).err(), Some(RoomError::InPlay));
+        let resign = room.check_resign(Some(Player::South)).unwrap();
+        room.apply(&resign, 0).unwrap();
+        let (end, _) = room.board(Some(Player::North), 0);
+        let (start, _) = room.board_at(Some(Player::North), 0, 0).unwrap();
+        let (middle, _) = room.board_at(None, 0, 1).unwrap();
+        assert_eq!((start.cursor, middle.cursor, end.cursor), (0, 1, 2));
+        assert_eq!(start.moves, end.moves);
+        assert_ne!(start.board, middle.board);
+        assert!(start.legal.is_empty() && middle.legal.is_empty());
+        assert_eq!(start.over, end.over);
+        assert_eq!(start.status, end.status);
+        assert_eq!(
+            room.board_at(None, 0, 3).err(),
+            Some(RoomError::NoSuchPly(3))
+        );
     }
 
     #[test]

@@ -155,6 +155,8 @@ function onRoomState() {
     }
     app.roomTurn = app.state.moves.length;
   }
+  // A finished game may be stepped through, by this page alone.
+  document.body.classList.toggle("room-over", Boolean(app.state.over));
   sendPending();
   renderRoom();
 }
@@ -265,17 +267,30 @@ export function setUpRoom() {
   }, { once: true });
 }
 
+// A list of values in the page's language: "1 or 2", "slide, jump or both".
+function oneOf(values) {
+  return values.length < 2 ? values.join("") : `${values.slice(0, -1).join(", ")} ${t("listOr")} ${values[values.length - 1]}`;
+}
+
 // A room server's refusal, worded from the table by its kind (an illegal
-// move by its typed reason).
+// move by its typed reason). A rule choice the server refuses came from
+// the address: it is named, and the room maker is offered instead.
 function onError(message) {
-  if (message.kind === "illegal_move" && message.reason) sayError(() => t(...reasonWords(message)));
+  if (message.kind === "rules" && message.option && message.value !== undefined && !(app.room && app.room.code)) {
+    const values = { option: message.option, value: message.value, expected: oneOf(message.expected || []) };
+    app.addressErrors.push(() => t("addressBadRule", values));
+    document.body.classList.remove("room");
+    $("room").hidden = true;
+    app.page = lobbyMode;
+    startLobby();
+  } else if (message.kind === "illegal_move" && message.reason) sayError(() => t(...reasonWords(message)));
   else if (message.kind && t("room_" + message.kind) !== "room_" + message.kind) sayError(() => t("room_" + message.kind));
   else return false;
   return true;
 }
 
-// The end of a game: a room server has no engine to review with, so the
-// room offers a rematch.
+// The end of a game: a room server has no engine to review with; the
+// game is stepped through in the room, and a rematch offered.
 function hint() {
   const state = app.state;
   return state.over && state.moves.length ? t("hintOverRoom") : undefined;
@@ -297,9 +312,10 @@ export const roomMode = {
   render: renderRoom,
   hint,
   playerName: (side) => (Array.isArray((app.room || {}).names) ? app.room.names[side === "south" ? 0 : 1] || "" : ""),
-  // A room's game is the server's: it is shown at its last move.
-  keys: false,
-  browse: false,
+  // A room's game is the server's: it is shown at its last move while it
+  // is played; once over, each page steps through it on its own.
+  get keys() { return Boolean(app.state && app.state.over); },
+  get browse() { return Boolean(app.state && app.state.over); },
 };
 
 /** The lobby's hooks: the room maker, shown at once, with no game to wait

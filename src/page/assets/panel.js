@@ -70,6 +70,7 @@ function markBoard() {
   board.over = state.over ? { south: "1-0", north: "0-1" }[state.over.winner] || "1/2-1/2" : "";
   board.running = String(Boolean(state.running));
   board.thinking = String(Boolean(state.thinking));
+  board.cursor = String(state.cursor);
   board.legal = canMove() ? state.legal.map((m) => m.move).join(" ") : "";
 }
 

@@ -177,7 +177,10 @@ fn a_game_over_the_socket(server: &Server, socket: &mut WebSocket<MaybeTlsStream
     let record = next_of(socket, "record");
     let text = record["text"].as_str().unwrap().to_string();
     assert!(
-        text.contains("[Event \"pasang gui\"]") && text.contains("1. c "),
+        text.contains("[Event \"pasang gui\"]")
+            && text.contains("[South \"Anonymous\"]")
+            && text.contains("(Skill Level ")
+            && text.contains("1. c "),
         "{text}"
     );
     assert_eq!(pasang::record::read(&text).unwrap().len(), 1);

@@ -601,6 +601,15 @@ fn save_a_worker_restart_and_review(browser: &mut Browser, base: &str) {
         .and_then(|year| year.parse::<u32>().ok());
     assert!(year.is_some_and(|year| year >= 2025), "{record}");
     assert!(record.contains("1. "), "{record}");
+    // The static site's own record: its tool, the person and the engine
+    // at its level, as lichess names its AI.
+    for tag in [
+        "[Event \"pasang web\"]",
+        "[South \"Anonymous\"]",
+        "(Skill Level 0)\"]",
+    ] {
+        assert!(record.contains(tag), "{tag}: {record}");
+    }
 
     // The worker dies: the page says so, starts another and keeps the game.
     browser.eval("window.__workers[0].onerror(new ErrorEvent('error'))");

@@ -191,9 +191,9 @@ impl Game {
     }
 
     /// The game as a record in the format of `pasang match --out`, with
-    /// the players' names.
-    pub fn record(&self, south: &str, north: &str) -> Record {
-        self.record_ending(south, north, None)
+    /// the tool that kept it (the `Event` tag) and the players' names.
+    pub fn record(&self, event: &'static str, south: &str, north: &str) -> Record {
+        self.record_ending(event, south, north, None)
     }
 
     /// The game's record, lost by `loser` other than by a move (a flag
@@ -201,6 +201,7 @@ impl Game {
     /// `Termination` tag), else as [`Game::record`].
     pub fn record_ending(
         &self,
+        event: &'static str,
         south: &str,
         north: &str,
         lost: Option<(Player, Termination)>,
@@ -221,7 +222,7 @@ impl Game {
             start: self.start_string(),
             result,
             ending,
-            ..Scoresheet::of_game("pasang gui", &self.game, &[])
+            ..Scoresheet::of_game(event, &self.game, &[])
         })
     }
 
@@ -403,7 +404,7 @@ mod tests {
         for mv in ["c", "j", "b4c4n", "k7j7w"] {
             game.play(mv).unwrap();
         }
-        let text = game.record("person", "pasang").to_string();
+        let text = game.record("pasang gui", "Anonymous", "pasang").to_string();
         let read = |text: &str| Game::from_record(&crate::record::read(text).unwrap()[0]);
         let loaded = read(&text).unwrap();
         assert_eq!(loaded.game, game.game);

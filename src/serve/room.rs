@@ -678,7 +678,7 @@ impl Room {
                 .clone()
                 .unwrap_or_else(|| player_title(side).to_string())
         });
-        let game = self.game.record(&south, &north);
+        let game = self.game.record("pasang serve", &south, &north);
         let replayed = crate::record::Game::from_record(&game).ok()?;
         Some(Record::from_game(Scoresheet {
             numbering: vec![("Round", self.number.to_string())],

@@ -49,8 +49,11 @@ impl InProcessBoard {
             .unwrap_or_else(|poison| poison.into_inner())
             .clear();
         let options = OPTIONS.iter().map(|(name, ..)| name.to_string()).collect();
+        let mut session = Session::new(ENGINE_NAME, options);
+        // The browser's own board (the static site): its records say so.
+        session.set_event("pasang web");
         let board = InProcessBoard {
-            session: RefCell::new(Session::new(ENGINE_NAME, options)),
+            session: RefCell::new(session),
             waiting: RefCell::new(VecDeque::new()),
             to_page: RefCell::new(Vec::new()),
             engine,

@@ -118,6 +118,9 @@ pub struct Session {
     engine_free: bool,
     /// The side that resigned the game on the board, if one did.
     resigned: Option<Player>,
+    /// The tool whose board this is, as a saved record's `Event` tag
+    /// names it.
+    event: &'static str,
 }
 
 impl Session {
@@ -148,6 +151,7 @@ impl Session {
             names: (String::new(), String::new()),
             engine_free: false,
             resigned: None,
+            event: "pasang gui",
         };
         session.send_page(PageMessage::Hello {
             engine: name.to_string(),
@@ -166,6 +170,7 @@ impl Session {
         let mut session = Session::new("", Vec::new());
         session.engine.usable = false;
         session.engine_free = true;
+        session.event = "pasang serve";
         session.mode = Mode::Analyse;
         session.running = false;
         session.to_page.clear();
@@ -175,6 +180,12 @@ impl Session {
         });
         session.send_state();
         session
+    }
+
+    /// Names the tool whose board this is in saved records (`pasang gui`
+    /// by default).
+    pub fn set_event(&mut self, event: &'static str) {
+        self.event = event;
     }
 
     /// Messages for the page, oldest first, as JSON text.

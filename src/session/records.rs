@@ -83,7 +83,9 @@ impl Session {
             };
         }
         let (south, north) = self.player_names();
-        let record = self.game.record_ending(south, north, self.lost());
+        let record = self
+            .game
+            .record_ending(self.event, &south, &north, self.lost());
         PageMessage::Record {
             text: record.to_string(),
             annotated: false,
@@ -103,35 +105,46 @@ impl Session {
             }
             _ => {
                 let (south, north) = self.player_names();
-                self.game.record(south, north)
+                self.game.record(self.event, &south, &north)
             }
         }
     }
 
-    /// Who played South and North, as a saved record names them (a friend
-    /// game's players by the names the page gave): by the mode on now, or (in analysis and review) the one the game was
-    /// played in.
-    pub(super) fn player_names(&self) -> (&str, &str) {
+    /// Who played South and North, as a saved record names them: by the
+    /// mode on now, or (in analysis and review) the one the game was
+    /// played in. A friend game's players and the person against the
+    /// engine go by the names the page gave (the person is `Anonymous`
+    /// without one, as lichess has it); the engine by its name and its
+    /// Skill Level, as lichess names its AI with its level.
+    pub(super) fn player_names(&self) -> (String, String) {
         let mode = match self.mode {
             Mode::Play { .. } | Mode::Watch | Mode::Friend => self.mode,
             _ => self.played_in.unwrap_or(self.mode),
         };
-        let engine = self.engine_name.as_str();
+        let engine = || format!("{} (Skill Level {})", self.engine_name, self.skill);
+        let given = |side: Player| match side {
+            Player::South => self.names.0.as_str(),
+            Player::North => self.names.1.as_str(),
+        };
+        let person = |side: Player| match given(side) {
+            "" => "Anonymous".to_string(),
+            name => name.to_string(),
+        };
         match mode {
             Mode::Play {
                 person: Player::South,
-            } => ("person", engine),
+            } => (person(Player::South), engine()),
             Mode::Play {
                 person: Player::North,
-            } => (engine, "person"),
-            Mode::Watch => (engine, engine),
-            Mode::Friend => (known(&self.names.0), known(&self.names.1)),
-            _ => ("?", "?"),
+            } => (engine(), person(Player::North)),
+            Mode::Watch => (engine(), engine()),
+            Mode::Friend => (known(given(Player::South)), known(given(Player::North))),
+            _ => ("?".to_string(), "?".to_string()),
         }
     }
 }
 
 /// A player's name as a record writes it: `?` for one not given.
-fn known(name: &str) -> &str {
-    if name.is_empty() { "?" } else { name }
+fn known(name: &str) -> String {
+    if name.is_empty() { "?" } else { name }.to_string()
 }

@@ -399,7 +399,28 @@ fn in_friend_mode_both_sides_are_the_pages_and_the_engine_keeps_out() {
     );
     // A review of the game still names its players.
     s.on_page(r#"{"type":"mode","mode":"review"}"#);
-    assert_eq!(s.player_names(), ("Ali", "Siti"));
+    assert_eq!(s.player_names(), ("Ali".into(), "Siti".into()));
+}
+
+#[test]
+fn a_game_against_the_engine_names_the_person_and_the_engine_at_its_level() {
+    let mut s = session();
+    s.on_page(r#"{"type":"settings","skill":3}"#);
+    s.on_page(r#"{"type":"mode","mode":"play","side":"north"}"#);
+    assert_eq!(
+        s.player_names(),
+        ("pasang (Skill Level 3)".into(), "Anonymous".into())
+    );
+    // A name the page gives is the person's.
+    s.on_page(r#"{"type":"names","south":"","north":"Siti"}"#);
+    assert_eq!(s.player_names().1, "Siti");
+    s.set_event("pasang web");
+    s.on_page(r#"{"type":"save"}"#);
+    let text = page(&mut s).pop().unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.contains("[Event \"pasang web\"]"), "{text}");
 }
 
 #[test]
@@ -412,7 +433,7 @@ fn saving_and_loading_use_match_records() {
     let record = page(&mut s).pop().unwrap();
     let text = record["text"].as_str().unwrap().to_string();
     assert!(
-        text.contains("[South \"person\"]") && text.contains("1. c j *"),
+        text.contains("[South \"Anonymous\"]") && text.contains("1. c j *"),
         "{text}"
     );
     s.on_page(r#"{"type":"new"}"#);
@@ -470,8 +491,8 @@ fn the_game_just_played_is_reviewed_with_one_request() {
     s.on_page(r#"{"type":"mode","mode":"review"}"#);
     let messages = page(&mut s);
     let review = messages.iter().find(|m| m["type"] == "review").unwrap();
-    assert_eq!(review["players"]["south"], "person");
-    assert_eq!(review["players"]["north"], "pasang");
+    assert_eq!(review["players"]["south"], "Anonymous");
+    assert_eq!(review["players"]["north"], "pasang (Skill Level 5)");
     assert_eq!(review["total"], 3);
     let done = finish_review(&mut s);
     assert_eq!(done["game"]["plies"][1]["move"], "j");

@@ -179,7 +179,7 @@ fn a_game_over_the_socket(server: &Server, socket: &mut WebSocket<MaybeTlsStream
     assert!(
         text.contains("[Event \"pasang gui\"]")
             && text.contains("[South \"Anonymous\"]")
-            && text.contains("(Skill Level ")
+            && text.contains("(skill ")
             && text.contains("1. c "),
         "{text}"
     );

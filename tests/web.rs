@@ -606,7 +606,7 @@ fn save_a_worker_restart_and_review(browser: &mut Browser, base: &str) {
     for tag in [
         "[Event \"pasang web\"]",
         "[South \"Anonymous\"]",
-        "(Skill Level 0)\"]",
+        "(skill 0)\"]",
     ] {
         assert!(record.contains(tag), "{tag}: {record}");
     }

@@ -115,13 +115,13 @@ impl Session {
     /// played in. A friend game's players and the person against the
     /// engine go by the names the page gave (the person is `Anonymous`
     /// without one, as lichess has it); the engine by its name and its
-    /// Skill Level, as lichess names its AI with its level.
+    /// Skill Level, as `pasang play` names it (lichess names its AI with its level too).
     pub(super) fn player_names(&self) -> (String, String) {
         let mode = match self.mode {
             Mode::Play { .. } | Mode::Watch | Mode::Friend => self.mode,
             _ => self.played_in.unwrap_or(self.mode),
         };
-        let engine = || format!("{} (Skill Level {})", self.engine_name, self.skill);
+        let engine = || format!("{} (skill {})", self.engine_name, self.skill);
         let given = |side: Player| match side {
             Player::South => self.names.0.as_str(),
             Player::North => self.names.1.as_str(),

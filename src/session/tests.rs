@@ -409,7 +409,7 @@ fn a_game_against_the_engine_names_the_person_and_the_engine_at_its_level() {
     s.on_page(r#"{"type":"mode","mode":"play","side":"north"}"#);
     assert_eq!(
         s.player_names(),
-        ("pasang (Skill Level 3)".into(), "Anonymous".into())
+        ("pasang (skill 3)".into(), "Anonymous".into())
     );
     // A name the page gives is the person's.
     s.on_page(r#"{"type":"names","south":"","north":"Siti"}"#);
@@ -492,7 +492,7 @@ fn the_game_just_played_is_reviewed_with_one_request() {
     let messages = page(&mut s);
     let review = messages.iter().find(|m| m["type"] == "review").unwrap();
     assert_eq!(review["players"]["south"], "Anonymous");
-    assert_eq!(review["players"]["north"], "pasang (Skill Level 5)");
+    assert_eq!(review["players"]["north"], "pasang (skill 5)");
     assert_eq!(review["total"], 3);
     let done = finish_review(&mut s);
     assert_eq!(done["game"]["plies"][1]["move"], "j");

@@ -389,6 +389,64 @@ fn an_alternative_first_move_solves_the_puzzle() {
     );
 }
 
+/// Fails before the players' issue: a one-move "find the win" said
+/// "Solved!" and nothing of why the move wins. Now the page says what the
+/// move took, the points, and what the puzzle's themes show, on a phone,
+/// in view without scrolling.
+#[test]
+fn a_one_move_win_says_why_it_wins() {
+    let name = "a_one_move_win_says_why_it_wins";
+    let Some(binary) = chromium_or_skip(name) else {
+        return;
+    };
+    let puzzle = read_puzzles(PUZZLES_JSONL)
+        .unwrap()
+        .into_iter()
+        .find(|p| {
+            p.solution().len() == 1
+                && p.themes.iter().any(|theme| theme == "endgame-proof")
+                && !p.themes.iter().any(|theme| theme == "save")
+        })
+        .expect("a shipped one-move win proven by the endgame solve");
+    let solution = puzzle.solution()[0].to_string();
+    let server = Server::start();
+    let mut browser = Browser::start(&binary);
+    browser.viewport(390, 844, true);
+    browser.open(&format!(
+        "http://{}/?mode=puzzle&id={}",
+        server.address, puzzle.id
+    ));
+    let plies = 1 + usize::from(puzzle.mistake.is_some());
+    wait_for_turn(&mut browser, &puzzle, plies - 1);
+    browser.click_move(&solution);
+    browser.wait_for(
+        "document.querySelector('#puzzle').dataset.state === 'solved' && Boolean(document.querySelector('#puzzle-why'))",
+        10,
+    );
+    let why = browser.text("#puzzle-why");
+    assert!(why.starts_with(&solution), "{why}");
+    assert!(why.contains("Points now: South "), "{why}");
+    assert!(
+        why.contains("proves the win against every defence"),
+        "{why}"
+    );
+    let bottom =
+        browser.eval("document.querySelector('#puzzle-why').getBoundingClientRect().bottom");
+    assert!(
+        bottom.as_f64().unwrap() <= 844.0,
+        "#puzzle-why ends at y {bottom}"
+    );
+    browser.eval(
+        "(() => { const l = document.querySelector('#language'); l.value = 'ms'; l.dispatchEvent(new Event('change')); })()",
+    );
+    browser.wait_for(
+        "document.querySelector('#puzzle-why').textContent.includes('Mata sekarang')",
+        10,
+    );
+    let why = browser.text("#puzzle-why");
+    assert!(why.contains("membuktikan kemenangan"), "{why}");
+}
+
 /// Waits until `puzzle` is on the board, the person's turn, with `plies`
 /// moves in the list.
 fn wait_for_turn(browser: &mut Browser, puzzle: &Puzzle, plies: usize) {

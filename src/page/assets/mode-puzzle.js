@@ -1,7 +1,7 @@
 import { RULE_OPTION_NAMES, app, rulesOf } from "./app-state.js";
 import { drawBoard, legalMove, sendMove } from "./board.js";
 import { $, node, params } from "./dom.js";
-import { other } from "./geometry.js";
+import { moverOf, other } from "./geometry.js";
 import { loadJson, saveJson } from "./storage.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
@@ -172,6 +172,28 @@ function puzzleTry(move) {
   renderPuzzle();
 }
 
+// Why the solution wins, once it is on the board: what the solver's
+// last move took, the points, and what its themes say of the win.
+function puzzleWhy(p, solver) {
+  const state = app.state;
+  const words = [];
+  const played = state.moves.length;
+  const solverMoved = played > 0 && moverOf(played) === solver;
+  if (state.last && solverMoved) {
+    const taken = state.last.captures.length;
+    words.push(taken
+      ? t("puzzleWhyTook", { move: state.last.move, count: taken, points: state.last.points })
+      : t("puzzleWhyQuiet", { move: state.last.move }));
+  }
+  words.push(t("puzzleWhyScore", { south: state.scores[0], north: state.scores[1] }));
+  const sides = { solver: t(solver), loser: t(other(solver)) };
+  for (const theme of p.themes) {
+    const key = `why-${theme}`;
+    if (t(key) !== key) words.push(t(key, sides));
+  }
+  return words.join(" ");
+}
+
 // The rest of the solution, played for the person (the puzzle counts as missed).
 function showSolution() {
   if (!app.puzzle.current || app.puzzle.phase !== "playing") return;
@@ -246,6 +268,7 @@ function renderPuzzle() {
     node("p", { id: "puzzle-text" }, task, box);
     if (app.puzzle.feedback) node("p", { id: "puzzle-feedback", class: app.puzzle.feedback.kind, role: "alert" }, t(app.puzzle.feedback.key, app.puzzle.feedback.values), box);
     if (over) {
+      node("p", { id: "puzzle-why" }, puzzleWhy(p, solver), box);
       const themes = p.themes.map((theme) => t(`theme-${theme}`)).join(", ");
       node("p", { class: "puzzle-facts" }, t("puzzleFacts", { id: p.id, rating: p.rating, themes }), box);
     }

@@ -8,7 +8,9 @@
 # the page runs before the picture is taken (the engine analyses meanwhile).
 # A width under 600 is laid out as a phone's screen. PASANG names the
 # binary (default target/release/pasang, built by `cargo build --release`),
-# CHROMIUM the browser (default chromium). Needs only a POSIX shell,
+# CHROMIUM the browser (default chromium), SERVER=serve takes the picture
+# on `pasang serve` (rooms) instead of `pasang gui`. OUT ending in .jpg is
+# written as JPEG (quality 80), else PNG. Needs only a POSIX shell,
 # coreutils (base64, mkfifo) and Chromium.
 # docs/development.md describes it.
 set -eu
@@ -45,7 +47,15 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 # Port 0: the server takes a free port and prints its address first.
-"$pasang" gui --port 0 >"$scratch/server.out" 2>"$scratch/server.err" &
+: >"$scratch/server.out"
+case ${SERVER:-gui} in
+gui) "$pasang" gui --port 0 >"$scratch/server.out" 2>"$scratch/server.err" & ;;
+serve)
+    "$pasang" serve --listen 127.0.0.1:0 --data "$scratch/rooms" \
+        >"$scratch/server.out" 2>"$scratch/server.err" &
+    ;;
+*) fail "SERVER is gui or serve, not '$SERVER'" ;;
+esac
 server=$!
 address=
 for _ in $(seq 100); do
@@ -53,7 +63,7 @@ for _ in $(seq 100); do
     [ -n "$address" ] && break
     sleep 0.1
 done
-[ -n "$address" ] || fail "pasang gui printed no address: $(cat "$scratch/server.err")"
+[ -n "$address" ] || fail "pasang ${SERVER:-gui} printed no address: $(cat "$scratch/server.err")"
 
 # Chromium is driven by its DevTools protocol over a pipe (JSON messages
 # ended by NUL: commands on fd 3, answers on fd 4), so that the page is
@@ -96,7 +106,11 @@ session=$(call 2 "{\"id\":2,\"method\":\"Target.attachToTarget\",\"params\":{\"t
 call 3 "{\"id\":3,\"sessionId\":\"$session\",\"method\":\"Emulation.setDeviceMetricsOverride\",\"params\":{\"width\":$width,\"height\":$height,\"deviceScaleFactor\":1,\"mobile\":$mobile}}" >/dev/null
 call 4 "{\"id\":4,\"sessionId\":\"$session\",\"method\":\"Page.navigate\",\"params\":{\"url\":\"$address$page\"}}" >/dev/null
 sleep "$seconds"
-call 5 "{\"id\":5,\"sessionId\":\"$session\",\"method\":\"Page.captureScreenshot\",\"params\":{\"format\":\"png\"}}" |
+case $out in
+*.jpg) picture='"format":"jpeg","quality":80' ;;
+*) picture='"format":"png"' ;;
+esac
+call 5 "{\"id\":5,\"sessionId\":\"$session\",\"method\":\"Page.captureScreenshot\",\"params\":{$picture}}" |
     sed -n 's/.*"data":"\([^"]*\)".*/\1/p' | base64 -d >"$scratch/shot.png"
 [ -s "$scratch/shot.png" ] || fail "chromium gave no picture"
 printf '%s\0' '{"id":6,"method":"Browser.close"}' >&5

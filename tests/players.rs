@@ -40,8 +40,17 @@ fn a_first_visit_shows_the_ways_in_and_a_later_one_reopens_the_game() {
     let (mut child, address) = gui();
     let mut browser = phone(&binary);
     let bare = format!("http://{address}/");
+    // lang= alone leaves the address bare: the welcome, in that language,
+    // which is kept for the next visit.
+    browser.open(&format!("{bare}?lang=ms"));
+    browser.wait_for(&shown("#welcome"), 10);
+    assert_eq!(browser.eval("document.documentElement.lang"), json!("ms"));
     browser.open(&bare);
     browser.wait_for(&shown("#welcome"), 10);
+    assert_eq!(browser.eval("document.documentElement.lang"), json!("ms"));
+    browser.open(&format!("{bare}?lang=en"));
+    browser.wait_for(&shown("#welcome"), 10);
+    assert_eq!(browser.eval("document.documentElement.lang"), json!("en"));
     for mode in ["learn", "puzzle", "play", "friend"] {
         let link = format!("#welcome a[href*='mode={mode}']");
         assert_eq!(browser.eval(&shown(&link)), json!(true), "{mode}");

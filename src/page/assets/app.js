@@ -135,7 +135,8 @@ const LAST_GAME_KEY = "pasang-last-game";
 
 function keepLastGame() {
   const state = app.state;
-  if (app.page || !["play", "friend"].includes(state.mode)) return;
+  // The session's first state, behind the welcome, is no game of the person's.
+  if (app.page || !["play", "friend"].includes(state.mode) || document.body.classList.contains("welcoming")) return;
   saveJson(LAST_GAME_KEY, state.mode === "friend"
     ? { mode: "friend" }
     : { mode: "play", side: state.person, rules: state.rules, position: state.start, moves: state.moves });
@@ -196,7 +197,8 @@ function startFromAddress() {
   }
   showError();
   send(settings);
-  if (!location.search) {
+  // lang= alone (the page's language) still leaves the address bare.
+  if ([...params.keys()].every((key) => key === "lang")) {
     startBare();
     return;
   }

@@ -674,7 +674,14 @@ Object.assign(STRINGS.ms, {
 
 export const LANGUAGES = { en: "English", ms: "Bahasa Melayu" };
 
+// The address's lang= first (a shared link in a language, as lichess
+// takes ?lang=), then the choice kept in this browser, then the browser's.
 function chooseLanguage() {
+  const fromAddress = typeof location === "undefined" ? null : new URLSearchParams(location.search).get("lang");
+  if (fromAddress && STRINGS[fromAddress]) {
+    saveText("pasang-language", fromAddress);
+    return fromAddress;
+  }
   const kept = loadText("pasang-language");
   if (kept && STRINGS[kept]) return kept;
   const asked = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];

@@ -4,7 +4,7 @@ and against the engine (``pip install "./python[rl]"`` first; not part
 of CI; docs/rl.md, "An example that learns"):
 
     python python/scripts/learn.py [--minutes 30] [--envs 256] [--seed 1]
-        [--curve docs/img/learning-curve.svg] [--json FILE]
+        [--random-share 0.5] [--curve docs/img/learning-curve.svg] [--json FILE]
 
 The policy is linear per action: the logit of action ``a`` in a position
 is ``W[a] . x``, where ``x`` is the position's planes 0-5 (stones, kas,
@@ -14,8 +14,10 @@ planes, as 0/1 features, and ``a`` is the action's id in the mover's view
 both sides). A softmax over the legal ids (the mask) gives the policy.
 
 It learns by policy gradient (REINFORCE with a linear value as baseline,
-Adam) from self-play: both sides of ``--envs`` games sample from the
-policy; every ``--horizon`` plies the update weighs each move by its
+Adam) on ``--envs`` games at once: in a ``--random-share`` of them it
+plays one side against a uniformly random player, in the rest both sides
+(self-play), sampling its moves; every ``--horizon`` plies the update
+weighs each of its moves by its
 return, the points it gained less the opponent's discounted return after
 it (a zero-sum return, ``G_t = r_t - gamma * G_{t+1}``), where ``r_t`` is
 the points the move captured (read from the score planes) over 20, plus
@@ -155,12 +157,20 @@ class Policy:
         return x @ self.v
 
 
-def train_steps(env, policy, state, horizon, gamma, lr):
-    """``horizon`` plies of every game, then one update."""
+def train_steps(env, policy, state, horizon, gamma, lr, against_random):
+    """``horizon`` plies of every game, then one update. In the games
+    ``against_random`` marks, the policy plays one side (South in even
+    games, North in odd) and a uniformly random player the other; in the
+    rest it plays both."""
     obs = state["obs"]
-    batch, rewards, dones, values = [], [], [], []
+    n = env.num_envs
+    learner_side = np.arange(n, dtype=np.uint8) % 2
+    batch, rows_taken, rewards, dones = [], [], [], []
     for _ in range(horizon):
-        action, record = policy.act(obs["observation"], obs["action_mask"], obs["to_play"])
+        rows = np.flatnonzero(~against_random | (obs["to_play"] == learner_side))
+        action = env.sample()
+        chosen, record = policy.act(obs["observation"][rows], obs["action_mask"][rows], obs["to_play"][rows])
+        action[rows] = chosen
         mover_points = obs["observation"][:, 7, 0, 0].astype(np.float32)
         obs, reward, terminated, _truncated, _ = env.step(action)
         # The mover's new score is the opponent's score plane of the next
@@ -168,20 +178,20 @@ def train_steps(env, policy, state, horizon, gamma, lr):
         gained = obs["observation"][:, 8, 0, 0].astype(np.float32) - mover_points
         gained = np.where(terminated, 0.0, gained)
         batch.append(record)
+        rows_taken.append(rows)
         rewards.append(gained / 20.0 + reward)
         dones.append(terminated.copy())
-        values.append(policy.value(record[0]))
     state["obs"] = obs
     returns = [None] * horizon
-    following = np.zeros(env.num_envs, dtype=np.float32)
+    following = np.zeros(n, dtype=np.float32)
     for t in reversed(range(horizon)):
         following = rewards[t] - gamma * np.where(dones[t], 0.0, following)
-        returns[t] = following.astype(np.float32)
-    advantages = [g - v for g, v in zip(returns, values)]
+        returns[t] = following[rows_taken[t]].astype(np.float32)
+    advantages = [g - policy.value(record[0]) for g, record in zip(returns, batch)]
     scale = np.std(np.concatenate(advantages)) + 1e-6
     advantages = [a / scale for a in advantages]
     policy.update(batch, advantages, np.concatenate(returns), lr)
-    return horizon * env.num_envs
+    return sum(len(rows) for rows in rows_taken)
 
 
 def play(policy, opponent, games, seed, rules):
@@ -296,8 +306,11 @@ def main():
     parser.add_argument("--envs", type=int, default=256)
     parser.add_argument("--horizon", type=int, default=16)
     parser.add_argument("--gamma", type=float, default=0.5)
-    parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--lr", type=float, default=0.002)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--random-share", type=float, default=0.5, help="share of the games played against a random player (the rest self-play)"
+    )
     parser.add_argument("--every", type=float, default=120.0, help="seconds of training between measurements")
     parser.add_argument("--random-games", type=int, default=100)
     parser.add_argument("--engine-games", type=int, default=24)
@@ -310,6 +323,7 @@ def main():
     obs, _ = env.reset()
     policy = Policy(np.random.default_rng(args.seed))
     state = {"obs": obs}
+    against_random = np.arange(args.envs) < round(args.random_share * args.envs)
     points = []
     plies = 0
     trained = 0.0
@@ -335,7 +349,7 @@ def main():
     next_measure = args.every
     while trained < args.minutes * 60:
         start = time.perf_counter()
-        plies += train_steps(env, policy, state, args.horizon, args.gamma, args.lr)
+        plies += train_steps(env, policy, state, args.horizon, args.gamma, args.lr, against_random)
         trained += time.perf_counter() - start
         if trained >= next_measure or trained >= args.minutes * 60:
             measure()

@@ -256,15 +256,19 @@ def svg(points, path, title):
         ty = y(tick / 100)
         out.append('<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#ddd"/>'.format(left, ty, width - right, ty))
         out.append('<text x="{}" y="{:.1f}" text-anchor="end">{}%</text>'.format(left - 6, ty + 4, tick))
-    exponent = max(0, int(np.floor(np.log10(top_step))))
-    unit = 10**exponent
+    # Ticks 1, 2 or 5 times a power of ten apart, ten at most.
+    unit = 10 ** max(0, int(np.floor(np.log10(top_step))) - 1)
+    for factor in (1, 2, 5, 10, 20, 50):
+        if top_step / (unit * factor) <= 10:
+            unit *= factor
+            break
     for k in range(0, int(top_step // unit) + 1):
         tx = x(k * unit)
-        label = "{:g}".format(k * unit / 1e6) + "M" if unit >= 1e5 else "{:g}".format(k * unit)
+        label = "{:g}M".format(k * unit / 1e6) if unit >= 1e5 else "{:g}".format(k * unit)
         out.append('<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#999"/>'.format(tx, height - bottom, tx, height - bottom + 4))
         out.append('<text x="{:.1f}" y="{}" text-anchor="middle">{}</text>'.format(tx, height - bottom + 18, label))
     out.append(
-        '<text x="{}" y="{}" text-anchor="middle">training plies (self-play moves)</text>'.format(
+        '<text x="{}" y="{}" text-anchor="middle">training plies (moves of the policy)</text>'.format(
             left + plot_w / 2, height - 12
         )
     )
@@ -293,7 +297,12 @@ def svg(points, path, title):
         (("#c33", "against random"), ("#36c", "against the engine at 1,000 nodes"), ("#2a7", "70%"))
     ):
         ly = legend_y + 16 * i
-        out.append('<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"/>'.format(left + 300, ly, left + 320, ly, colour))
+        dash = ' stroke-dasharray="4 4"' if name == "70%" else ""
+        out.append(
+            '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"{}/>'.format(
+                left + 300, ly, left + 320, ly, colour, dash
+            )
+        )
         out.append('<text x="{}" y="{}">{}</text>'.format(left + 326, ly + 4, name))
     out.append("</svg>")
     with open(path, "w") as handle:

@@ -8,8 +8,13 @@
 The agent plays ``agent`` ("south", the default, "north", or "either":
 drawn each episode) against ``opponent``: ``"random"`` (a uniform legal
 move drawn from the environment's seeded ``np_random``, so a seeded
-episode repeats) or an ``int``, the engine searching that many nodes
-(one thread, deterministic). The observation is the planes seen by the
+episode repeats), an ``int``, the engine searching that many nodes (one
+thread, deterministic), or ``"skill:N"``, the engine at Skill Level N
+(0-20) as docs/search.md describes it: below 20 it searches to depth
+1 + N/2 with its four best lines and plays one of them, chosen with a
+random error of up to (20 - N) x 40 centipoints drawn from ``np_random``
+(so a seeded episode repeats too); each search is capped at
+:data:`SKILL_NODES` nodes, the whole search at level 20. The observation is the planes seen by the
 agent; ``info["action_mask"]`` (``int8``) marks the legal ids. The reward
 is +1/-1/0 when the game ends. An illegal action ends the episode as a
 loss (terminated, reward -1), as Gymnasium's checker steps unmasked
@@ -26,6 +31,31 @@ from .._pasang import ACTIONS, OBSERVATION_PLANES, Board, Searcher
 from .draw import draw
 
 SIZE = 11
+#: The node cap of a Skill Level opponent's search.
+SKILL_NODES = 100_000
+#: Full strength (the engine's ``Skill Level`` runs 0-20).
+MAX_SKILL = 20
+#: Lines a weaker level chooses among, and the error per level below 20
+#: in centipoints (the engine's own, src/search/skill.rs).
+SKILL_LINES = 4
+SKILL_ERROR = 40
+
+
+def skill_of(opponent: Any) -> Optional[int]:
+    """The Skill Level of ``"skill:N"``, or None for another opponent."""
+    if not (isinstance(opponent, str) and opponent.startswith("skill:")):
+        return None
+    text = opponent[len("skill:") :]
+    if not text.isdigit() or not 0 <= int(text) <= MAX_SKILL:
+        raise ValueError("a Skill Level opponent is 'skill:N' with N from 0 to 20, not {!r}".format(opponent))
+    return int(text)
+
+
+def _comparable(score) -> int:
+    kind, value = score
+    if kind == "mate":
+        return 100_000 - value if value > 0 else -100_000 - value
+    return value
 
 
 class PasangEnv(gymnasium.Env):
@@ -40,8 +70,9 @@ class PasangEnv(gymnasium.Env):
         render_mode: Optional[str] = None,
         **rules: Any,
     ) -> None:
-        if opponent != "random" and not (isinstance(opponent, int) and opponent > 0):
-            raise ValueError("opponent is 'random' or a positive node count, not {!r}".format(opponent))
+        self._skill = skill_of(opponent)
+        if opponent != "random" and self._skill is None and not (isinstance(opponent, int) and opponent > 0):
+            raise ValueError("opponent is 'random', a positive node count or 'skill:N', not {!r}".format(opponent))
         if agent not in ("south", "north", "either"):
             raise ValueError("agent is 'south', 'north' or 'either', not {!r}".format(agent))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -52,7 +83,7 @@ class PasangEnv(gymnasium.Env):
         self.board = Board(**rules)
         self.observation_space = spaces.Box(0, 255, (OBSERVATION_PLANES, SIZE, SIZE), dtype=np.uint8)
         self.action_space = spaces.Discrete(ACTIONS)
-        self._searcher = Searcher(threads=1) if isinstance(opponent, int) else None
+        self._searcher = None if opponent == "random" else Searcher(threads=1)
         self._side = "south"
 
     def _observe(self):
@@ -71,9 +102,32 @@ class PasangEnv(gymnasium.Env):
             if self._searcher is None:
                 legal = self.board.legal_actions()
                 self.board.push_action(legal[int(self.np_random.integers(len(legal)))])
+            elif self._skill is not None:
+                self.board.push(self._skill_move())
             else:
                 move = self._searcher.search(self.board, nodes=self.opponent)[0]
                 self.board.push(move)
+
+    def _skill_move(self):
+        """The engine's move at the Skill Level, its error drawn from
+        ``np_random`` (one draw per line, as the engine does)."""
+        level = self._skill
+        if level >= MAX_SKILL:
+            return self._searcher.search(self.board, nodes=SKILL_NODES)[0]
+        move, _ponder, lines, _nodes = self._searcher.search(
+            self.board, depth=1 + level // 2, nodes=SKILL_NODES, multipv=SKILL_LINES
+        )
+        noise = self.np_random.random(len(lines))
+        scale = (MAX_SKILL - level) * SKILL_ERROR
+        best, chosen = None, move
+        for line, random in zip(lines, noise):
+            pv = line[7]
+            if not pv:
+                continue
+            value = _comparable(line[3]) + random * scale
+            if best is None or value > best:
+                best, chosen = value, pv[0]
+        return chosen
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)

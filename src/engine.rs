@@ -163,6 +163,12 @@ impl Engine {
         self.update_strength();
     }
 
+    /// Seeds the random error of a skill level below 20 for the searches
+    /// from now on (`None`: fresh randomness each search).
+    pub fn set_skill_seed(&mut self, seed: Option<u64>) {
+        self.settings.skill_seed = seed;
+    }
+
     /// Whether the strength follows [`Engine::set_elo`] instead of the
     /// skill level.
     pub fn set_limit_strength(&mut self, on: bool) {

@@ -149,6 +149,8 @@ class Searcher:
         movetime: Optional[int] = None,
         multipv: int = 1,
         clear: bool = True,
+        skill: int = 20,
+        seed: Optional[int] = None,
     ) -> Tuple[Optional[Move], Optional[Move], List[_Line], int]: ...
     def stop(self) -> None: ...
 

@@ -130,8 +130,12 @@ impl Searcher {
     /// (milliseconds). With `clear` (the default) the table is emptied
     /// first, so that one thread and a `nodes` limit give the same result
     /// every time; without it the search learns from the ones before.
+    /// `skill` (0 to 20) plays at the engine's Skill Level, as the
+    /// protocol's option does (a capped depth, a choice among its best
+    /// lines with a random error), that error drawn from `seed` when
+    /// given, so that a seeded run repeats.
     /// The GIL is released meanwhile; a search of another thread waits.
-    #[pyo3(signature = (board, *, depth = None, nodes = None, movetime = None, multipv = 1, clear = true))]
+    #[pyo3(signature = (board, *, depth = None, nodes = None, movetime = None, multipv = 1, clear = true, skill = 20, seed = None))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -142,7 +146,14 @@ impl Searcher {
         movetime: Option<u64>,
         multipv: usize,
         clear: bool,
+        skill: u8,
+        seed: Option<u64>,
     ) -> PyResult<Found> {
+        if skill > 20 {
+            return Err(PyValueError::new_err(format!(
+                "skill is a Skill Level from 0 to 20, not {skill}"
+            )));
+        }
         if depth.is_none() && nodes.is_none() && movetime.is_none() {
             return Err(PyValueError::new_err(
                 "a search needs a limit: time, depth or nodes",
@@ -164,6 +175,8 @@ impl Searcher {
                 engine.clear_hash();
             }
             engine.set_multipv(multipv.clamp(1, MAX_MULTIPV));
+            engine.set_skill_level(skill);
+            engine.set_skill_seed(seed);
             engine.set_rules(rules);
             engine.set_position(position);
             Ok(search_engine(&engine, &limits))

@@ -207,6 +207,20 @@ def test_search_keeps_its_engine_and_stays_deterministic():
     assert pasang._searcher is not searcher and pasang._searcher.hash == 8
 
 
+def test_a_skill_level_is_the_engines_and_repeats_with_its_seed():
+    searcher = pasang.Searcher()
+    board = Board()
+    moves = {searcher.search(board, nodes=20000, skill=0, seed=seed)[0] for seed in range(12)}
+    assert len(moves) > 1
+    again = [searcher.search(board, nodes=20000, skill=0, seed=5)[0] for _ in range(3)]
+    assert len(set(again)) == 1
+    # Level 0 searches to depth 1 (1 + 0/2): its lines are shallow.
+    lines = searcher.search(board, nodes=20000, skill=0, seed=1)[2]
+    assert all(line[1] <= 1 for line in lines)
+    with pytest.raises(ValueError):
+        searcher.search(board, nodes=1000, skill=21)
+
+
 def test_stop_ends_a_search_from_another_thread():
     found = []
     thread = threading.Thread(target=lambda: found.append(pasang.search(Board(), Limit(time=60))))

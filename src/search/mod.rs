@@ -50,6 +50,9 @@ pub struct Settings {
     pub move_overhead: u64,
     /// 0 (weakest) to 20 (full strength).
     pub skill_level: u8,
+    /// Seeds the random error of a level below 20 (`None`: fresh
+    /// randomness each search), so that a caller's seeded run repeats.
+    pub skill_seed: Option<u64>,
     /// A reference player instead of the search (strength measurement).
     pub reference: Reference,
     /// The search's tunable constants (hidden options; see [`params`]).
@@ -63,6 +66,7 @@ impl Default for Settings {
             multipv: 1,
             move_overhead: 10,
             skill_level: skill::MAX_LEVEL,
+            skill_seed: None,
             reference: Reference::Off,
             params: Params::default(),
         }

@@ -57,6 +57,22 @@ fn comparable(score: Score) -> i32 {
     }
 }
 
+/// `count` numbers uniform in 0..1 drawn from `seed` (SplitMix64): the
+/// noise of a seeded search, the same for the same seed everywhere.
+pub fn seeded_noise(seed: u64, count: usize) -> Vec<f64> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            (z >> 11) as f64 / (1u64 << 53) as f64
+        })
+        .collect()
+}
+
 /// Index of the line to play among `lines` (best first), using `noise`
 /// (uniform in 0..1, one per line) to perturb the scores.
 pub fn choose(lines: &[Info], level: u8, noise: &[f64]) -> usize {
@@ -104,6 +120,14 @@ mod tests {
         // ...but a line a whole 1200 cp worse never does.
         assert_ne!(choose(&lines, 0, &[0.0, 0.0, 1.0]), 2);
         assert!(depth_cap(0) < depth_cap(10) && depth_cap(10) < depth_cap(19));
+    }
+
+    #[test]
+    fn seeded_noise_repeats_and_stays_in_range() {
+        let noise = seeded_noise(7, 64);
+        assert_eq!(noise, seeded_noise(7, 64));
+        assert_ne!(noise, seeded_noise(8, 64));
+        assert!(noise.iter().all(|x| (0.0..1.0).contains(x)));
     }
 
     #[test]

@@ -73,9 +73,12 @@ pub(super) struct MainOutcome {
 impl MainOutcome {
     pub(super) fn finish(mut self, shared: &Shared<'_>, level: u8) -> SearchResult {
         let nodes = shared.total_nodes();
-        let noise: Vec<f64> = (0..self.lines.len())
-            .map(|_| crate::host::random_unit())
-            .collect();
+        let noise: Vec<f64> = match shared.settings.skill_seed {
+            Some(seed) => skill::seeded_noise(seed, self.lines.len()),
+            None => (0..self.lines.len())
+                .map(|_| crate::host::random_unit())
+                .collect(),
+        };
         // Lazy SMP's vote, in its simplest form: a helper that completed a
         // deeper iteration than the main thread decides the move.
         let helper = shared

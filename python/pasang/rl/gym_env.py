@@ -10,11 +10,10 @@ drawn each episode) against ``opponent``: ``"random"`` (a uniform legal
 move drawn from the environment's seeded ``np_random``, so a seeded
 episode repeats), an ``int``, the engine searching that many nodes (one
 thread, deterministic), or ``"skill:N"``, the engine at Skill Level N
-(0-20) as docs/search.md describes it: below 20 it searches to depth
-1 + N/2 with its four best lines and plays one of them, chosen with a
-random error of up to (20 - N) x 40 centipoints drawn from ``np_random``
-(so a seeded episode repeats too); each search is capped at
-:data:`SKILL_NODES` nodes, the whole search at level 20. The observation is the planes seen by the
+(0-20) as docs/search.md describes it (the engine's own level, through
+``Searcher.search(skill=N, seed=...)``), its random error seeded from
+``np_random`` so that a seeded episode repeats too; each search is
+capped at :data:`SKILL_NODES` nodes. The observation is the planes seen by the
 agent; ``info["action_mask"]`` (``int8``) marks the legal ids. The reward
 is +1/-1/0 when the game ends. An illegal action ends the episode as a
 loss (terminated, reward -1), as Gymnasium's checker steps unmasked
@@ -35,10 +34,6 @@ SIZE = 11
 SKILL_NODES = 100_000
 #: Full strength (the engine's ``Skill Level`` runs 0-20).
 MAX_SKILL = 20
-#: Lines a weaker level chooses among, and the error per level below 20
-#: in centipoints (the engine's own, src/search/skill.rs).
-SKILL_LINES = 4
-SKILL_ERROR = 40
 
 
 def skill_of(opponent: Any) -> Optional[int]:
@@ -49,13 +44,6 @@ def skill_of(opponent: Any) -> Optional[int]:
     if not text.isdigit() or not 0 <= int(text) <= MAX_SKILL:
         raise ValueError("a Skill Level opponent is 'skill:N' with N from 0 to 20, not {!r}".format(opponent))
     return int(text)
-
-
-def _comparable(score) -> int:
-    kind, value = score
-    if kind == "mate":
-        return 100_000 - value if value > 0 else -100_000 - value
-    return value
 
 
 class PasangEnv(gymnasium.Env):
@@ -109,25 +97,10 @@ class PasangEnv(gymnasium.Env):
                 self.board.push(move)
 
     def _skill_move(self):
-        """The engine's move at the Skill Level, its error drawn from
-        ``np_random`` (one draw per line, as the engine does)."""
-        level = self._skill
-        if level >= MAX_SKILL:
-            return self._searcher.search(self.board, nodes=SKILL_NODES)[0]
-        move, _ponder, lines, _nodes = self._searcher.search(
-            self.board, depth=1 + level // 2, nodes=SKILL_NODES, multipv=SKILL_LINES
-        )
-        noise = self.np_random.random(len(lines))
-        scale = (MAX_SKILL - level) * SKILL_ERROR
-        best, chosen = None, move
-        for line, random in zip(lines, noise):
-            pv = line[7]
-            if not pv:
-                continue
-            value = _comparable(line[3]) + random * scale
-            if best is None or value > best:
-                best, chosen = value, pv[0]
-        return chosen
+        """The engine's move at the Skill Level, its random error seeded
+        from ``np_random``."""
+        seed = int(self.np_random.integers(2**63))
+        return self._searcher.search(self.board, nodes=SKILL_NODES, skill=self._skill, seed=seed)[0]
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)

@@ -219,7 +219,15 @@ fn bad_states_and_flags_are_clear_errors() {
     );
     std::fs::write(
         &state,
-        good.replace("param NarrowMoves 3 1", "param NarrowMoves 9 1"),
+        good.lines()
+            .map(|line| {
+                if line.starts_with("param NarrowMoves ") {
+                    "param NarrowMoves 9 1\n".to_string()
+                } else {
+                    format!("{line}\n")
+                }
+            })
+            .collect::<String>(),
     )
     .unwrap();
     fails(&["tune", "--spsa", "--state", path], "out of range 0..8");

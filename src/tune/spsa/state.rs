@@ -627,7 +627,7 @@ pub(crate) mod tests {
             (good.clone() + "speed = 5\n", "unknown key 'speed'"),
             (good.clone() + "just words\n", "is not 'key = value'"),
             (
-                good.replace("param NarrowMoves 3", "param NarrowMoves 30"),
+                with_line(&good, "param NarrowMoves ", "param NarrowMoves 30 1"),
                 "out of range 0..8",
             ),
             (
@@ -651,5 +651,14 @@ pub(crate) mod tests {
         assert!(matches!(Run::parse(&no_params), Err(StateError::NoParams)));
         let past = good.replace("done = 0", "done = 11");
         assert!(matches!(Run::parse(&past), Err(StateError::Invalid(_))));
+    }
+
+    /// `text` with its line that starts with `start` replaced by `line`
+    /// (whatever value the default build gives it).
+    fn with_line(text: &str, start: &str, line: &str) -> String {
+        text.lines()
+            .map(|l| if l.starts_with(start) { line } else { l })
+            .map(|l| format!("{l}\n"))
+            .collect()
     }
 }

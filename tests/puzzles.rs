@@ -353,13 +353,7 @@ fn an_alternative_first_move_solves_the_puzzle() {
         .expect("a shipped puzzle with alternatives");
     let alternative = puzzle.alternatives.last().unwrap().clone();
     let solution = puzzle.solution()[0].to_string();
-    let server = Server::start();
-    let mut browser = Browser::start(&binary);
-    browser.viewport(390, 844, true);
-    browser.open(&format!(
-        "http://{}/?mode=puzzle&id={}",
-        server.address, puzzle.id
-    ));
+    let (_server, mut browser) = puzzle_on_a_phone(&binary, &puzzle);
     wait_for_turn(&mut browser, &puzzle, 1);
     browser.click_move(&alternative);
     let english = format!("Solved! That move wins too; the puzzle's line starts with {solution}.");
@@ -409,13 +403,7 @@ fn a_one_move_win_says_why_it_wins() {
         })
         .expect("a shipped one-move win proven by the endgame solve");
     let solution = puzzle.solution()[0].to_string();
-    let server = Server::start();
-    let mut browser = Browser::start(&binary);
-    browser.viewport(390, 844, true);
-    browser.open(&format!(
-        "http://{}/?mode=puzzle&id={}",
-        server.address, puzzle.id
-    ));
+    let (_server, mut browser) = puzzle_on_a_phone(&binary, &puzzle);
     let plies = 1 + usize::from(puzzle.mistake.is_some());
     wait_for_turn(&mut browser, &puzzle, plies - 1);
     browser.click_move(&solution);
@@ -445,6 +433,18 @@ fn a_one_move_win_says_why_it_wins() {
     );
     let why = browser.text("#puzzle-why");
     assert!(why.contains("membuktikan kemenangan"), "{why}");
+}
+
+/// A `pasang gui` with `puzzle` open on a phone-sized page (390 x 844).
+fn puzzle_on_a_phone(binary: &str, puzzle: &Puzzle) -> (Server, Browser) {
+    let server = Server::start();
+    let mut browser = Browser::start(binary);
+    browser.viewport(390, 844, true);
+    browser.open(&format!(
+        "http://{}/?mode=puzzle&id={}",
+        server.address, puzzle.id
+    ));
+    (server, browser)
 }
 
 /// Waits until `puzzle` is on the board, the person's turn, with `plies`

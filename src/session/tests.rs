@@ -388,11 +388,7 @@ fn in_friend_mode_both_sides_are_the_pages_and_the_engine_keeps_out() {
     // Take back is one ply, whoever moved.
     s.on_page(r#"{"type":"takeback"}"#);
     assert_eq!(s.game.len(), 2);
-    s.on_page(r#"{"type":"save"}"#);
-    let text = page(&mut s).pop().unwrap()["text"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let text = saved_record(&mut s);
     assert!(
         text.contains("[South \"Ali\"]") && text.contains("[North \"Siti\"]"),
         "{text}"
@@ -415,11 +411,7 @@ fn a_game_against_the_engine_names_the_person_and_the_engine_at_its_level() {
     s.on_page(r#"{"type":"names","south":"","north":"Siti"}"#);
     assert_eq!(s.player_names().1, "Siti");
     s.set_event("pasang web");
-    s.on_page(r#"{"type":"save"}"#);
-    let text = page(&mut s).pop().unwrap()["text"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let text = saved_record(&mut s);
     assert!(text.contains("[Event \"pasang web\"]"), "{text}");
 }
 
@@ -429,9 +421,7 @@ fn saving_and_loading_use_match_records() {
     s.on_page(r#"{"type":"move","move":"c"}"#);
     s.on_engine(&Reply::parse("bestmove j").unwrap());
     page(&mut s);
-    s.on_page(r#"{"type":"save"}"#);
-    let record = page(&mut s).pop().unwrap();
-    let text = record["text"].as_str().unwrap().to_string();
+    let text = saved_record(&mut s);
     assert!(
         text.contains("[South \"Anonymous\"]") && text.contains("1. c j *"),
         "{text}"
@@ -464,6 +454,12 @@ fn address_parts_are_named_in_errors_and_analyze_is_taken() {
         "{error}"
     );
     assert_eq!(error["tag"], Value::Null);
+}
+
+/// The text of the record the session answers `save` with.
+fn saved_record(s: &mut Session) -> String {
+    s.on_page(r#"{"type":"save"}"#);
+    page(s).pop().unwrap()["text"].as_str().unwrap().to_string()
 }
 
 /// Polls the session until its review is done.

@@ -73,9 +73,12 @@ impl Limits {
         let increment = self.increment[side.index()];
         // Every move captures at least one stone and a typical one about
         // four, so the game is shorter the fewer stones are left: one move
-        // of ours per `TimeStonesPerMove` (8) stones.
+        // of ours per `TimeStonesPerMove` (8) stones. The endgame solve
+        // decides most games with `TimeDecidedStones` left and plays the
+        // rest almost at once, so the clock goes to the moves before.
         let per_move = params.get(index::TIME_STONES_PER_MOVE).max(1) as u32;
-        let expected_moves = (stones_left / per_move).clamp(4, 20) as u64;
+        let decided = params.get(index::TIME_DECIDED_STONES).max(0) as u32;
+        let expected_moves = (stones_left.saturating_sub(decided) / per_move).clamp(4, 20) as u64;
         // `TimeIncrementPercent` (75) and `TimeHardPercent` (300).
         let increment_share = params.get(index::TIME_INCREMENT).max(0) as u64;
         let hard_share = params.get(index::TIME_HARD).max(100) as u64;
@@ -184,6 +187,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_clock_goes_to_the_moves_before_the_game_is_decided() {
+        let limits = Limits {
+            time: [Some(1000), Some(1000)],
+            increment: [100, 100],
+            ..Limits::default()
+        };
+        let mut params = Params::default();
+        let soft = |params: &Params, stones| {
+            limits
+                .budget(Player::South, stones, 0, params)
+                .unwrap()
+                .soft
+        };
+        let before = soft(&params, 120);
+        params
+            .set(
+                crate::search::params::find("TimeDecidedStones").unwrap(),
+                40,
+            )
+            .unwrap();
+        // 80 stones to play instead of 120: 10 moves expected, not 15.
+        assert_eq!(soft(&params, 120), Duration::from_millis(1000 / 10 + 75));
+        assert!(soft(&params, 120) > before);
+        // Within the decided stones, still at most a quarter of the clock.
+        assert_eq!(soft(&params, 30), Duration::from_millis(1000 / 4 + 75));
     }
 
     #[test]

@@ -78,10 +78,22 @@ pub(crate) mod index {
     pub const TIME_FALL_BIG: usize = 22;
     /// Likewise when it fell by 50 to 99.
     pub const TIME_FALL_SMALL: usize = 23;
+    /// Stones left at which a game is usually decided (the endgame solve
+    /// proves it): the clock is shared among the moves before.
+    pub const TIME_DECIDED_STONES: usize = 24;
+    /// The best move's share of the root's nodes, in percent, from which
+    /// it stands alone.
+    pub const TIME_EFFORT: usize = 25;
+    /// The soft share's scale, in percent, when the best move stands
+    /// alone.
+    pub const TIME_EFFORT_SCALE: usize = 26;
+    /// The soft share's scale, in percent, while an endgame within the
+    /// solve's reach is not yet proven.
+    pub const TIME_SOLVE_SCALE: usize = 27;
 }
 
 /// How many tunable constants there are.
-pub const TUNABLE_COUNT: usize = 24;
+pub const TUNABLE_COUNT: usize = 28;
 
 /// Every tunable constant, in [`index`] order. The defaults are the
 /// values measured in docs/strength.md; the ProbCut margins are the
@@ -111,6 +123,10 @@ pub const TUNABLES: [Tunable; TUNABLE_COUNT] = [
     timing("TimeStability4", 70, 30, 250, 8),
     timing("TimeFallBig", 130, 100, 250, 5),
     timing("TimeFallSmall", 115, 100, 250, 5),
+    timing("TimeDecidedStones", 0, 0, 60, 4),
+    timing("TimeEffortPercent", 100, 50, 100, 3),
+    timing("TimeEffortScale", 100, 30, 100, 5),
+    timing("TimeSolveScale", 100, 50, 300, 10),
 ];
 
 /// The index of the tunable named `name` (any case).
@@ -245,6 +261,10 @@ mod tests {
             (index::TIME_STABILITY + 4, "TimeStability4"),
             (index::TIME_FALL_BIG, "TimeFallBig"),
             (index::TIME_FALL_SMALL, "TimeFallSmall"),
+            (index::TIME_DECIDED_STONES, "TimeDecidedStones"),
+            (index::TIME_EFFORT, "TimeEffortPercent"),
+            (index::TIME_EFFORT_SCALE, "TimeEffortScale"),
+            (index::TIME_SOLVE_SCALE, "TimeSolveScale"),
         ];
         for (index, name) in named {
             assert_eq!(TUNABLES[index].name, name);

@@ -29,6 +29,8 @@ struct RootMove {
     /// Whether the move's last search reached the end of the game on
     /// every line.
     proven: bool,
+    /// Nodes searched under the move so far, over every iteration.
+    effort: u64,
 }
 
 /// A search thread's state. The main thread (index 0) also keeps time and

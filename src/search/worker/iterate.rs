@@ -35,6 +35,7 @@ impl Worker<'_> {
                 score: -INFINITY,
                 pv: vec![mv],
                 proven: false,
+                effort: 0,
             })
             .collect();
         let mut outcome = MainOutcome {
@@ -139,7 +140,18 @@ impl Worker<'_> {
             }
             outcome.lines = lines;
             outcome.proven = proven;
-            let time_scale = time_scale(&self.params, stable_iterations, score_drop);
+            let total_effort: u64 = self
+                .root_moves
+                .iter()
+                .map(|root_move| root_move.effort)
+                .sum();
+            let clock = ClockSignals {
+                stable_iterations,
+                score_drop,
+                best_effort_percent: (self.root_moves[0].effort * 100 / total_effort.max(1)) as u32,
+                solving: self.within_solve_reach(depth),
+            };
+            let time_scale = time_scale(&self.params, &clock);
             if proven || self.iteration_limits_reached(score, time_scale) {
                 break;
             }
@@ -178,32 +190,69 @@ impl Worker<'_> {
     }
 }
 
+/// What an iteration tells the clock.
+pub(super) struct ClockSignals {
+    /// Completed iterations in a row that kept the same best move.
+    pub(super) stable_iterations: u32,
+    /// How far the score fell from the iteration before, in centipoints.
+    pub(super) score_drop: i32,
+    /// The best move's share of the nodes searched under the root moves.
+    pub(super) best_effort_percent: u32,
+    /// Whether an endgame within the solve's reach is still unproven.
+    pub(super) solving: bool,
+}
+
 /// How much of the usual share of the clock the next iteration may start
 /// in: more while the best move keeps changing or the score falls, less
 /// once one move has stood for several iterations (`TimeStability0`-`4`:
 /// 1.4, 1.15, 1.0, 0.85, 0.7; `TimeFallBig` 1.3 for a fall of 100
-/// centipoints or more, `TimeFallSmall` 1.15 for 50 or more).
-pub(super) fn time_scale(params: &Params, stable_iterations: u32, score_drop: i32) -> f64 {
-    let stability = params.fraction(index::TIME_STABILITY + stable_iterations.min(4) as usize);
-    let falling = if score_drop >= 100 {
+/// centipoints or more, `TimeFallSmall` 1.15 for 50 or more). A best move
+/// that took `TimeEffortPercent` of the nodes or more stands alone
+/// (`TimeEffortScale`); an endgame the solve may still prove gets
+/// `TimeSolveScale`, since a proof decides the game. The last three are
+/// 1.0 by default.
+pub(super) fn time_scale(params: &Params, clock: &ClockSignals) -> f64 {
+    let stability =
+        params.fraction(index::TIME_STABILITY + clock.stable_iterations.min(4) as usize);
+    let falling = if clock.score_drop >= 100 {
         params.fraction(index::TIME_FALL_BIG)
-    } else if score_drop >= 50 {
+    } else if clock.score_drop >= 50 {
         params.fraction(index::TIME_FALL_SMALL)
     } else {
         1.0
     };
-    stability * falling
+    let alone = if clock.best_effort_percent >= params.get(index::TIME_EFFORT).max(0) as u32 {
+        params.fraction(index::TIME_EFFORT_SCALE)
+    } else {
+        1.0
+    };
+    let solving = if clock.solving {
+        params.fraction(index::TIME_SOLVE_SCALE)
+    } else {
+        1.0
+    };
+    stability * falling * alone * solving
 }
 
 #[cfg(test)]
 mod tests {
-    use super::time_scale;
+    use super::{ClockSignals, time_scale};
     use crate::search::Params;
+    use crate::search::params::find;
+
+    fn signals(stable_iterations: u32, score_drop: i32) -> ClockSignals {
+        ClockSignals {
+            stable_iterations,
+            score_drop,
+            best_effort_percent: 50,
+            solving: false,
+        }
+    }
 
     #[test]
     fn unstable_or_falling_searches_get_more_time() {
         let params = Params::default();
-        let time_scale = |stable, drop| time_scale(&params, stable, drop);
+        let time_scale = |stable, drop| time_scale(&params, &signals(stable, drop));
         assert!(time_scale(0, 0) > time_scale(1, 0));
         assert!(time_scale(1, 0) > time_scale(4, 0));
         assert_eq!(time_scale(4, 0), time_scale(9, 0));
@@ -212,5 +261,35 @@ mod tests {
         assert_eq!(time_scale(2, -300), time_scale(2, 0));
         // Never below half, never above twice the usual share.
         assert!(time_scale(9, 0) >= 0.5 && time_scale(0, 500) <= 2.0);
+    }
+
+    #[test]
+    fn a_lone_best_move_and_a_near_proof_scale_only_when_set() {
+        let defaults = Params::default();
+        let alone = ClockSignals {
+            best_effort_percent: 100,
+            solving: true,
+            ..signals(2, 0)
+        };
+        // The default build keeps its time use.
+        assert_eq!(
+            time_scale(&defaults, &alone),
+            time_scale(&defaults, &signals(2, 0))
+        );
+        let mut params = defaults;
+        params.set(find("TimeEffortPercent").unwrap(), 90).unwrap();
+        params.set(find("TimeEffortScale").unwrap(), 60).unwrap();
+        params.set(find("TimeSolveScale").unwrap(), 150).unwrap();
+        let base = time_scale(&params, &signals(2, 0));
+        let lone = ClockSignals {
+            best_effort_percent: 95,
+            ..signals(2, 0)
+        };
+        assert!((time_scale(&params, &lone) - base * 0.6).abs() < 1e-9);
+        let near_proof = ClockSignals {
+            solving: true,
+            ..signals(2, 0)
+        };
+        assert!((time_scale(&params, &near_proof) - base * 1.5).abs() < 1e-9);
     }
 }

@@ -72,6 +72,7 @@ impl Worker<'_> {
             let window_floor = alpha.max(floor);
             let child = root.play(mv);
             let horizon_before_move = self.horizon_hits;
+            let nodes_before_move = self.nodes;
             let full_window = index == 0 || (multipv > 1 && index < multipv);
             let mut score;
             if full_window {
@@ -89,6 +90,7 @@ impl Worker<'_> {
                     score = -self.negamax(&child, depth - 1, -beta, -window_floor, 1, true);
                 }
             }
+            self.root_moves[index].effort += self.nodes - nodes_before_move;
             if self.stopped {
                 return best;
             }

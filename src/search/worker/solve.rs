@@ -37,8 +37,13 @@ impl Worker<'_> {
             && (!self.is_main() || self.shared.single_threaded())
             && limits.depth.is_none()
             && limits.mate.is_none()
-            && depth >= SOLVE_FROM_DEPTH
-            && self.root.stone_count() <= SOLVE_STONES
+            && self.within_solve_reach(depth)
+    }
+
+    /// Whether the root lies within the solve's reach at this depth, with
+    /// or without this thread solving it.
+    pub(super) fn within_solve_reach(&self, depth: u32) -> bool {
+        depth >= SOLVE_FROM_DEPTH && self.root.stone_count() <= SOLVE_STONES
     }
 
     /// Solves the root, or pauses (see the module notes). Null windows ask:

@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::{CliError, Progress};
 use crate::datagen::{Config, Header, Report, SearchLimit, Target};
+use crate::rl::teacher::Temperature;
 use crate::schedule::shard::Shard;
 
 /// The file format, after the flags in `--help`.
@@ -73,6 +74,12 @@ pub struct DatagenArgs {
     /// i mod N = K - 1 (with --games, of the whole run's games).
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Also write, per position, a distribution over the legal moves: the
+    /// search is MultiPV over every legal move and each root move's score
+    /// goes through a softmax at temperature T centipoints (a move T
+    /// higher weighs e times more). Format version 2: a sixth field.
+    #[arg(long, value_name = "T", conflicts_with = "merge")]
+    policy: Option<Temperature>,
     /// Merge these text files (shards) into one packed file at --out,
     /// positions shuffled by --seed; the same game twice is refused.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["games", "positions", "shard", "resume"])]
@@ -136,6 +143,7 @@ pub fn run(args: &DatagenArgs) -> Result<ExitCode, CliError> {
             limit,
             random_plies: args.random_plies,
             shard: args.shard,
+            policy: args.policy,
         },
         threads: args.threads as usize,
         resume: args.resume,

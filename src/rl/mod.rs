@@ -8,3 +8,4 @@ pub mod action;
 pub mod batch;
 pub mod planes;
 pub mod symmetry;
+pub mod teacher;

@@ -18,7 +18,7 @@ const FORMAT: &str = "\
 File format (text, one line per searched position; docs/datagen.md has more):
   # pasang datagen 1 seed <S> nodes <N>|depth <D> random-plies <K> [shard <K>/<N>]
   # game <i> <pattern> <ka entry> <second column> <centre> plies <ply>...
-  <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin>
+  <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin> | <move played>
   ...
   # end <i> <south|north|draw> <score|suntuk> <S>-<N>
 The side to move is the position string's second field. <score> is the
@@ -28,7 +28,12 @@ all from the side to move's view. Positions of the random plies and those
 with a mate score are left out. Games are written whole and in order;
 game i depends only on the header and i, so the same flags give the same
 file at any --threads, and --resume continues it exactly. --merge writes
-the packed binary format instead (docs/datagen.md).";
+the packed binary format instead (docs/datagen.md), without the
+distribution. With --policy T the header starts '# pasang datagen 2' and
+ends in 'policy <T>' (before any shard), and each line gains a sixth
+field, ' | <move>:<weight> ...': the legal moves' softmax weights at
+temperature T centipoints, four decimals, heaviest first, those that
+round to 0 left out.";
 
 /// Arguments of `pasang datagen`.
 #[derive(Args, Debug)]

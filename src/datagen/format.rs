@@ -248,7 +248,7 @@ impl Policy {
             let (mv, weight) = word
                 .split_once(':')
                 .ok_or_else(|| bad("each entry is <move>:<weight>"))?;
-            let mv = parse_move(position, rules, mv).map_err(DataRecordError::Played)?;
+            let mv = parse_move(position, rules, mv).map_err(|error| bad(&error.to_string()))?;
             let weight: f32 = weight
                 .parse()
                 .ok()
@@ -658,10 +658,15 @@ mod tests {
                 .to_string();
             assert!(message.contains(error), "{field}: {message}");
         }
-        assert!(matches!(
-            DataRecord::parse(&format!("{base}b4c4n:1.0")),
-            Err(DataRecordError::Played(_))
-        ));
+        // An illegal move is named as the distribution's, not the played one.
+        let error = DataRecord::parse(&format!("{base}b4c4n:1.0")).unwrap_err();
+        assert!(matches!(error, DataRecordError::Policy(_)), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("move distribution 'b4c4n:1.0': "),
+            "{error}"
+        );
         assert_eq!(
             DataRecord::parse(&format!("{base}{first}:1.0 | x")),
             Err(DataRecordError::Fields(7))

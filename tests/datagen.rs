@@ -59,6 +59,7 @@ fn two_games_at_200_nodes_make_a_consistent_file() {
             limit: SearchLimit::Nodes(200),
             random_plies: 4,
             shard: None,
+            policy: None,
         })
     );
     assert_eq!((summary.games, summary.keep), (2, text.len()));
@@ -147,6 +148,74 @@ fn bad_arguments_are_clear_errors() {
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("not a datagen file"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "some notes\n");
+    let _ = std::fs::remove_file(out);
+}
+
+/// `--policy 100`: a version-2 file whose every line carries the legal
+/// moves' distribution, the move played the heaviest; the same games'
+/// other fields read as a version-1 reader's; bad temperatures refused.
+#[test]
+fn policy_adds_each_positions_move_distribution() {
+    let out = temp("policy");
+    let path = out.to_str().unwrap();
+    let args = [
+        "--out", path, "--games", "2", "--nodes", "300", "--seed", "5",
+    ];
+    let output = pasang(&[&args[..], &["--policy", "100"]].concat());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.starts_with("# pasang datagen 2 seed 5 nodes 300 random-plies 4 policy 100\n"),
+        "{}",
+        &text[..80]
+    );
+    let summary = scan(&text).unwrap();
+    assert_eq!(summary.games, 2);
+    let records = pasang::datagen::read(&out).unwrap();
+    assert_eq!(records.len() as u64, summary.positions);
+    let mut several = 0;
+    for (record, line) in records
+        .iter()
+        .zip(text.lines().filter(|l| !l.starts_with('#')))
+    {
+        assert_eq!(line.split(" | ").count(), 6, "{line}");
+        let policy = record.policy.as_ref().unwrap_or_else(|| panic!("{line}"));
+        let total: f32 = policy.moves().iter().map(|(_, weight)| weight).sum();
+        assert!((total - 1.0).abs() < 0.01, "{line}");
+        assert_eq!(Some(policy.moves()[0].1), {
+            let played = record.played.unwrap();
+            policy
+                .moves()
+                .iter()
+                .find(|(mv, _)| *mv == played)
+                .map(|m| m.1)
+        });
+        several += usize::from(policy.moves().len() > 1);
+        // A reader of the first five fields gets a version-1 record.
+        let five: Vec<&str> = line.split(" | ").take(5).collect();
+        let old = DataRecord::parse(&five.join(" | ")).unwrap();
+        assert_eq!((old.score, old.played), (record.score, record.played));
+    }
+    assert!(several > 0);
+    // Resuming with another temperature, or none, is refused.
+    let more = [
+        "--out", path, "--games", "3", "--nodes", "300", "--seed", "5", "--resume",
+    ];
+    let output = pasang(&more);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("policy 100"), "{stderr}");
+    for bad in ["0", "-5", "warm"] {
+        let flag = format!("--policy={bad}");
+        let output = pasang(&[&args[..], &[flag.as_str()]].concat());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{bad}: {stderr}");
+        assert!(
+            stderr.contains("positive number of centipoints"),
+            "{stderr}"
+        );
+    }
     let _ = std::fs::remove_file(out);
 }
 
@@ -246,6 +315,8 @@ fn help_describes_the_flags_and_the_format() {
         "--resume",
         "--shard",
         "--merge",
+        "--policy",
+        "# pasang datagen 2",
         "File format",
         "# end",
     ] {

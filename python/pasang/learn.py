@@ -84,7 +84,10 @@ class Batch(NamedTuple):
     rules (``Board`` keyword arguments); ``points`` (N, 2) ``int32`` the
     points each side had (South's, North's); ``actions`` (N,) ``int64``
     the move played as its action id (:mod:`pasang.rl`), -1 where the
-    file does not record it: the policy target."""
+    file does not record it: the policy target; ``policies`` (N,
+    ACTIONS) ``float32`` the engine's distribution over the legal ids
+    (``pasang datagen --policy``), rows of zeros where a line has none,
+    or None when no line of the batch has one (and for packed files)."""
 
     boards: "np.ndarray"
     scores: "np.ndarray"
@@ -94,6 +97,7 @@ class Batch(NamedTuple):
     rules: List[dict]
     points: "np.ndarray"
     actions: "np.ndarray"
+    policies: Optional["np.ndarray"] = None
 
 
 _RESULT = {"w": 1.0, "d": 0.5, "l": 0.0}
@@ -119,14 +123,17 @@ def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterato
         fields = line.split(" | ")
         try:
             fen, rules_text, score, outcome, *played = fields
-            if len(played) > 1:
-                raise ValueError("{} fields, not 4 or 5".format(len(fields)))
+            if len(played) > 2:
+                raise ValueError("{} fields, not 4 to 6".format(len(fields)))
             rules = dict(zip(_RULE_KEYS, rules_text.split()))
             result, margin = outcome.split()
             board = Board(fen, **rules)
             action = board.action_of(board.parse_move(played[0])) if played else -1
+            policy = _policy(board, played[1]) if len(played) == 2 else None
             points = board.scores
-            rows.append((board_array(board), int(score), _RESULT[result], int(margin), fen, rules, points, action))
+            rows.append(
+                (board_array(board), int(score), _RESULT[result], int(margin), fen, rules, points, action, policy)
+            )
         except (ValueError, KeyError) as error:
             raise ValueError("line {}: not a datagen position ({})".format(number, error)) from None
         if len(rows) == batch_size:
@@ -136,8 +143,25 @@ def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterato
         yield _batch(rows)
 
 
+def _policy(board: Board, field: str) -> list:
+    """The sixth field, ``<move>:<weight> ...``, as (id, weight) pairs."""
+    pairs = []
+    for word in field.split():
+        text, weight = word.split(":")
+        pairs.append((board.action_of(board.parse_move(text)), float(weight)))
+    if not pairs:
+        raise ValueError("an empty move distribution")
+    return pairs
+
+
 def _batch(rows: list) -> Batch:
-    boards, scores, results, margins, fens, rules, points, actions = zip(*rows)
+    boards, scores, results, margins, fens, rules, points, actions, policy_rows = zip(*rows)
+    policies = None
+    if any(row is not None for row in policy_rows):
+        policies = np.zeros((len(rows), ACTIONS), dtype=np.float32)
+        for index, row in enumerate(policy_rows):
+            for action, weight in row or ():
+                policies[index, action] = weight
     return Batch(
         np.stack(boards),
         np.array(scores, dtype=np.int32),
@@ -147,6 +171,7 @@ def _batch(rows: list) -> Batch:
         list(rules),
         np.array(points, dtype=np.int32).reshape(len(rows), 2),
         np.array(actions, dtype=np.int64),
+        policies,
     )
 
 

@@ -11,6 +11,8 @@ use pasang::rl::action::{self, ActionError, ActionKind};
 use pasang::rl::batch::{self, Buffers};
 use pasang::rl::planes;
 use pasang::rl::symmetry::Symmetry;
+use pasang::rl::teacher::{self, Temperature};
+use pasang::search::Score;
 
 use crate::IllegalMoveError;
 use crate::board::{Board, PyMove, rules_of};
@@ -24,6 +26,7 @@ pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(action_triples, module)?)?;
     module.add_function(wrap_pyfunction!(symmetry_actions, module)?)?;
     module.add_function(wrap_pyfunction!(symmetry_board, module)?)?;
+    module.add_function(wrap_pyfunction!(root_policy, module)?)?;
     module.add_class::<Batch>()?;
     Ok(())
 }
@@ -55,6 +58,50 @@ fn decode(action: i64, board: &Board) -> PyResult<PyMove> {
     action::decode(action, &board.position(), &board.game_rules())
         .map(PyMove::of)
         .map_err(action_error)
+}
+
+/// The teacher's distribution (`pasang::rl::teacher`, the code of
+/// `pasang datagen --policy`): `board`'s legal ids with their weights, the
+/// softmax of each root move's score over `temperature` centipoints;
+/// `scored` holds each MultiPV line's first move and score as
+/// `(move, ("cp" | "mate", value))`.
+#[pyfunction]
+fn root_policy(
+    board: &Board,
+    scored: Vec<(Bound<'_, PyAny>, (String, i32))>,
+    temperature: f64,
+) -> PyResult<Vec<(usize, f64)>> {
+    let temperature =
+        Temperature::new(temperature).map_err(|error| PyValueError::new_err(error.to_string()))?;
+    let (position, rules) = (board.position(), board.game_rules());
+    let scored = scored
+        .into_iter()
+        .map(|(mv, (kind, value))| {
+            let mv = mv
+                .cast::<PyMove>()
+                .map_err(|_| PyTypeError::new_err("scored moves are Move objects"))?;
+            let mv = pasang::notation::parse_move(&position, &rules, mv.get().text())
+                .map_err(crate::board::move_error)?;
+            let score = match kind.as_str() {
+                "cp" => Score::Centipoints(value),
+                "mate" => Score::Mate(value),
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "score kind '{kind}' is not 'cp' or 'mate'"
+                    )));
+                }
+            };
+            Ok((mv, score))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let legal = pasang::movegen::legal_moves(&position, &rules);
+    let weights = teacher::policy(legal.as_slice(), &scored, temperature);
+    legal
+        .as_slice()
+        .iter()
+        .zip(weights)
+        .map(|(&mv, weight)| Ok((action::encode(mv).map_err(action_error)?, weight)))
+        .collect()
 }
 
 /// What `action` stands for, in the move notation, with no board.

@@ -85,6 +85,37 @@ def test_read_datagen_in_batches(engine_path, tmp_path):
         list(learn.read_datagen(str(bad)))
 
 
+def test_read_datagen_gives_the_move_distributions_of_policy_files(engine_path, tmp_path):
+    """``pasang datagen --policy 100`` (format version 2): ``policies``
+    holds each line's distribution over the legal ids, the move played the
+    heaviest; a version-1 file has none."""
+    data = tmp_path / "policy.txt"
+    subprocess.run(
+        [engine_path, "datagen", "--out", str(data), "--games", "2", "--nodes", "300", "--policy", "100"],
+        check=True,
+        capture_output=True,
+    )
+    assert data.read_text().startswith("# pasang datagen 2 ")
+    rows = 0
+    for batch in learn.read_datagen(str(data), batch_size=16):
+        assert batch.policies.shape == (len(batch.fens), learn.ACTIONS)
+        for index in range(len(batch.fens)):
+            board = Board(batch.fens[index], **batch.rules[index])
+            policy = batch.policies[index]
+            assert abs(policy.sum() - 1) < 0.01
+            assert set(np.flatnonzero(policy)) <= set(board.legal_actions())
+            assert policy[batch.actions[index]] == policy.max()
+            rows += 1
+    assert rows > 20
+    plain = tmp_path / "plain.txt"
+    subprocess.run(
+        [engine_path, "datagen", "--out", str(plain), "--games", "1", "--nodes", "300"],
+        check=True,
+        capture_output=True,
+    )
+    assert all(batch.policies is None for batch in learn.read_datagen(str(plain)))
+
+
 def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
     text = tmp_path / "data.txt"
     packed = tmp_path / "data.bin"

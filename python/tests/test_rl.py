@@ -259,6 +259,30 @@ def test_the_teacher_gives_values_moves_and_distributions():
         assert abs(first.wdl[index].sum() - 1) < 0.01
 
 
+def test_the_teachers_softmax_is_the_cores():
+    """``root_policy`` (the code of ``pasang datagen --policy``): weights
+    e^(score / T), normalised, over exactly the legal ids; unscored moves
+    get the lowest score; mates outrank centipoints; bad input is named."""
+    from pasang._pasang import root_policy
+
+    board = pasang.Board()
+    moves = list(board.legal_moves)
+    scored = [(moves[0], ("cp", 200)), (moves[1], ("cp", 100)), (moves[2], ("cp", 0))]
+    weights = dict(root_policy(board, scored, 100.0))
+    assert sorted(weights) == sorted(board.legal_actions())
+    assert abs(sum(weights.values()) - 1) < 1e-9
+    ids = [rl.encode(mv) for mv in moves[:3]]
+    assert abs(weights[ids[0]] / weights[ids[1]] - np.e) < 1e-9
+    assert abs(weights[ids[1]] / weights[ids[2]] - np.e) < 1e-9
+    assert weights[rl.encode(moves[5])] == weights[ids[2]]  # unscored: the floor
+    mate = dict(root_policy(board, [(moves[4], ("mate", 3))] + scored, 1000.0))
+    assert mate[rl.encode(moves[4])] > 0.99
+    with pytest.raises(ValueError, match="positive number of centipoints"):
+        root_policy(board, scored, 0.0)
+    with pytest.raises(ValueError, match="'cp' or 'mate'"):
+        root_policy(board, [(moves[0], ("points", 1))], 100.0)
+
+
 # -- The frameworks' own tests ----------------------------------------------
 
 

@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::{CliError, Progress};
 use crate::datagen::{Config, Header, Report, SearchLimit, Target};
+use crate::rl::teacher::Temperature;
 use crate::schedule::shard::Shard;
 
 /// The file format, after the flags in `--help`.
@@ -17,7 +18,7 @@ const FORMAT: &str = "\
 File format (text, one line per searched position; docs/datagen.md has more):
   # pasang datagen 1 seed <S> nodes <N>|depth <D> random-plies <K> [shard <K>/<N>]
   # game <i> <pattern> <ka entry> <second column> <centre> plies <ply>...
-  <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin>
+  <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin> | <move played>
   ...
   # end <i> <south|north|draw> <score|suntuk> <S>-<N>
 The side to move is the position string's second field. <score> is the
@@ -27,7 +28,12 @@ all from the side to move's view. Positions of the random plies and those
 with a mate score are left out. Games are written whole and in order;
 game i depends only on the header and i, so the same flags give the same
 file at any --threads, and --resume continues it exactly. --merge writes
-the packed binary format instead (docs/datagen.md).";
+the packed binary format instead (docs/datagen.md), without the
+distribution. With --policy T the header starts '# pasang datagen 2' and
+ends in 'policy <T>' (before any shard), and each line gains a sixth
+field, ' | <move>:<weight> ...': the legal moves' softmax weights at
+temperature T centipoints, four decimals, heaviest first, those that
+round to 0 left out.";
 
 /// Arguments of `pasang datagen`.
 #[derive(Args, Debug)]
@@ -73,6 +79,12 @@ pub struct DatagenArgs {
     /// i mod N = K - 1 (with --games, of the whole run's games).
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Also write, per position, a distribution over the legal moves: the
+    /// search is MultiPV over every legal move and each root move's score
+    /// goes through a softmax at temperature T centipoints (a move T
+    /// higher weighs e times more). Format version 2: a sixth field.
+    #[arg(long, value_name = "T", conflicts_with = "merge")]
+    policy: Option<Temperature>,
     /// Merge these text files (shards) into one packed file at --out,
     /// positions shuffled by --seed; the same game twice is refused.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["games", "positions", "shard", "resume"])]
@@ -136,6 +148,7 @@ pub fn run(args: &DatagenArgs) -> Result<ExitCode, CliError> {
             limit,
             random_plies: args.random_plies,
             shard: args.shard,
+            policy: args.policy,
         },
         threads: args.threads as usize,
         resume: args.resume,

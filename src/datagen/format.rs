@@ -9,6 +9,10 @@
 //! # end 0 south score 95-85
 //! ```
 //!
+//! With `--policy T` the header says version 2 and ends in `policy T`,
+//! and each record line gains a sixth field, the teacher's distribution
+//! over the legal moves: `<move>:<weight> ...`.
+//!
 //! Scores, results and margins are from the view of the side to move of
 //! the line's position (its second field). docs/datagen.md describes the
 //! format for readers in other languages.
@@ -19,11 +23,22 @@ use crate::moves::Move;
 use crate::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
+use crate::rl::teacher::Temperature;
 use crate::rules::{OptionValueError, Rules};
 use crate::schedule::shard::Shard;
 
-/// The header's first words; the number is the format version.
+/// The header's first words; the number is the format version: 1 for
+/// files without the move distribution, whose lines every reader reads.
 pub const MAGIC: &str = "# pasang datagen 1";
+
+/// The header's first words for a file whose lines carry the move
+/// distribution (`--policy`): a sixth field, which readers of version 1
+/// (four or five fields) would refuse, so the version says so first.
+pub const MAGIC_POLICY: &str = "# pasang datagen 2";
+
+/// Weights are written with this many decimals; a move whose weight
+/// rounds to 0 is left out of the line.
+const POLICY_DECIMALS: i32 = 4;
 
 /// How long each search runs.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -56,23 +71,33 @@ pub struct Header {
     /// The shard of the games this file holds (`--shard K/N`: the games
     /// whose index `i` has `i mod N = K - 1`), or all of them.
     pub shard: Option<Shard>,
+    /// With a temperature, every search is MultiPV over all legal moves
+    /// and each line records the distribution (format version 2).
+    pub policy: Option<Temperature>,
 }
 
 impl fmt::Display for Header {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{MAGIC} {}", self.settings())
+        let magic = match self.policy {
+            Some(_) => MAGIC_POLICY,
+            None => MAGIC,
+        };
+        write!(f, "{magic} {}", self.settings())
     }
 }
 
 impl Header {
     /// The header line's words after [`MAGIC`], what a resumed run must
-    /// match: `seed 42 nodes 5000 random-plies 4`, then `shard K/N` for a
-    /// shard.
+    /// match: `seed 42 nodes 5000 random-plies 4`, then `policy T` with
+    /// the distribution, then `shard K/N` for a shard.
     pub fn settings(&self) -> String {
         let mut words = format!(
             "seed {} {} random-plies {}",
             self.seed, self.limit, self.random_plies
         );
+        if let Some(temperature) = self.policy {
+            words.push_str(&format!(" policy {temperature}"));
+        }
         if let Some(shard) = self.shard {
             words.push_str(&format!(" shard {shard}"));
         }
@@ -81,10 +106,20 @@ impl Header {
 
     /// Parses a header line (without its newline).
     pub fn parse(line: &str) -> Option<Header> {
-        let rest = line.strip_prefix(MAGIC)?;
+        let (rest, with_policy) = match line.strip_prefix(MAGIC) {
+            Some(rest) => (rest, false),
+            None => (line.strip_prefix(MAGIC_POLICY)?, true),
+        };
         let words: Vec<&str> = rest.split_whitespace().collect();
         let (words, shard) = match words.as_slice() {
             [head @ .., "shard", shard] => (head, Some(shard.parse::<Shard>().ok()?)),
+            all => (all, None),
+        };
+        let (words, policy) = match words {
+            [head @ .., "policy", temperature] if with_policy => {
+                (head, Some(temperature.parse::<Temperature>().ok()?))
+            }
+            _ if with_policy => return None,
             all => (all, None),
         };
         let ["seed", seed, kind, limit, "random-plies", random_plies] = words else {
@@ -100,6 +135,7 @@ impl Header {
             limit,
             random_plies: random_plies.parse().ok()?,
             shard,
+            policy,
         })
     }
 
@@ -176,8 +212,74 @@ impl DataResult {
     }
 }
 
+/// The teacher's distribution over a position's legal moves
+/// ([`crate::rl::teacher::policy`]) as a line holds it: moves with their
+/// weights rounded to four decimals, heaviest first, those that round to
+/// 0 left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy(Vec<(Move, f32)>);
+
+impl Policy {
+    /// The distribution of `weights` over `moves` (in the same order),
+    /// rounded as a line writes it.
+    pub fn new(moves: &[Move], weights: &[f64]) -> Policy {
+        let scale = 10f64.powi(POLICY_DECIMALS);
+        let mut entries: Vec<(Move, f32)> = moves
+            .iter()
+            .zip(weights)
+            .map(|(&mv, &weight)| (mv, ((weight * scale).round() / scale) as f32))
+            .filter(|&(_, weight)| weight > 0.0)
+            .collect();
+        // Stable: equal weights keep the moves' order.
+        entries.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Policy(entries)
+    }
+
+    /// The moves and their weights, heaviest first.
+    pub fn moves(&self) -> &[(Move, f32)] {
+        &self.0
+    }
+
+    /// Reads the field `b4c4n:0.6123 d5b5ew:0.3877` of a position.
+    fn parse(text: &str, position: &Position, rules: &Rules) -> Result<Policy, DataRecordError> {
+        let bad = |why: &str| DataRecordError::Policy(format!("'{}': {why}", text.trim()));
+        let mut entries = Vec::new();
+        for word in text.split_whitespace() {
+            let (mv, weight) = word
+                .split_once(':')
+                .ok_or_else(|| bad("each entry is <move>:<weight>"))?;
+            let mv = parse_move(position, rules, mv).map_err(|error| bad(&error.to_string()))?;
+            let weight: f32 = weight
+                .parse()
+                .ok()
+                .filter(|weight: &f32| (0.0..=1.0).contains(weight))
+                .ok_or_else(|| bad("a weight is not a number from 0 to 1"))?;
+            if entries.iter().any(|&(seen, _)| seen == mv) {
+                return Err(bad("a move is listed twice"));
+            }
+            entries.push((mv, weight));
+        }
+        if entries.is_empty() {
+            return Err(bad("no move"));
+        }
+        Ok(Policy(entries))
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, (mv, weight)) in self.0.iter().enumerate() {
+            if index > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{mv}:{weight:.4}")?;
+        }
+        Ok(())
+    }
+}
+
 /// One searched position with its labels.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DataRecord {
     /// The position searched; its side to move is the view of the rest.
     pub position: Position,
@@ -192,16 +294,22 @@ pub struct DataRecord {
     /// The move the game went on with (the search's best move): a policy
     /// target. `None` in files written before it was recorded.
     pub played: Option<Move>,
+    /// The teacher's distribution over the legal moves from the same
+    /// search (`--policy`, format version 2); `None` otherwise.
+    pub policy: Option<Policy>,
 }
 
 /// What is wrong with a record line.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum DataRecordError {
-    /// Not four or five fields separated by ` | `.
+    /// Not four to six fields separated by ` | `.
     #[error(
-        "{0} fields; expected 4 or 5 separated by ' | ': position, rules, score, result, and the move played"
+        "{0} fields; expected 4 to 6 separated by ' | ': position, rules, score, result, the move played, and the move distribution"
     )]
     Fields(usize),
+    /// The move distribution is not `<move>:<weight> ...`.
+    #[error("move distribution {0}")]
+    Policy(String),
     /// The move played is not a legal move of the position.
     #[error("move played: {0}")]
     Played(MoveError),
@@ -256,10 +364,13 @@ impl fmt::Display for DataRecord {
             self.result.letter(),
             self.margin
         )?;
-        match self.played {
-            Some(mv) => write!(f, " | {mv}"),
-            None => Ok(()),
+        if let Some(mv) = self.played {
+            write!(f, " | {mv}")?;
+            if let Some(policy) = &self.policy {
+                write!(f, " | {policy}")?;
+            }
         }
+        Ok(())
     }
 }
 
@@ -267,17 +378,28 @@ impl DataRecord {
     /// Parses a record line (without its newline).
     pub fn parse(line: &str) -> Result<DataRecord, DataRecordError> {
         let fields: Vec<&str> = line.split(" | ").collect();
-        let (position, rules, score, result, played) = match fields.as_slice() {
-            [position, rules, score, result] => (position, rules, score, result, None),
+        let (position, rules, score, result, played, policy) = match fields.as_slice() {
+            [position, rules, score, result] => (position, rules, score, result, None, None),
             [position, rules, score, result, played] => {
-                (position, rules, score, result, Some(played.trim()))
+                (position, rules, score, result, Some(played.trim()), None)
             }
+            [position, rules, score, result, played, policy] => (
+                position,
+                rules,
+                score,
+                result,
+                Some(played.trim()),
+                Some(*policy),
+            ),
             _ => return Err(DataRecordError::Fields(fields.len())),
         };
         let position = parse_position(position).map_err(DataRecordError::Position)?;
         let rules = parse_rules(rules)?;
         let played = played
             .map(|text| parse_move(&position, &rules, text).map_err(DataRecordError::Played))
+            .transpose()?;
+        let policy = policy
+            .map(|text| Policy::parse(text, &position, &rules))
             .transpose()?;
         let score = score
             .trim()
@@ -305,6 +427,7 @@ impl DataRecord {
             result,
             margin,
             played,
+            policy,
         })
     }
 }
@@ -392,6 +515,7 @@ pub fn scan_games(
         limit: SearchLimit::Nodes(0),
         random_plies: 0,
         shard: None,
+        policy: None,
     };
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let number = index + 1;
@@ -488,7 +612,65 @@ mod tests {
             result: DataResult::Loss,
             margin: -12,
             played: None,
+            policy: None,
         }
+    }
+
+    #[test]
+    fn records_with_a_move_distribution_round_trip_and_bad_ones_are_named() {
+        let record = record();
+        let legal = crate::movegen::legal_moves(&record.position, &record.rules);
+        let moves = [legal.as_slice()[0], legal.as_slice()[1]];
+        let (first, second) = (moves[0].to_string(), moves[1].to_string());
+        // Rounded to four decimals, heaviest first, zeros left out.
+        let policy = Policy::new(&[moves[1], moves[0]], &[0.25004, 0.74996]);
+        assert_eq!(policy.moves(), &[(moves[0], 0.75), (moves[1], 0.25)]);
+        assert_eq!(Policy::new(&moves, &[1.0, 0.00004]).moves().len(), 1);
+        let with_policy = DataRecord {
+            played: Some(moves[0]),
+            policy: Some(policy),
+            ..record.clone()
+        };
+        let line = with_policy.to_string();
+        assert_eq!(
+            line,
+            format!(
+                "{AFTER_SIX} | 2 both any open | -350 | l -12 | {first} | {first}:0.7500 {second}:0.2500"
+            )
+        );
+        assert_eq!(DataRecord::parse(&line), Ok(with_policy.clone()));
+        // The distribution is written only with the move played.
+        let without_move = DataRecord {
+            played: None,
+            ..with_policy
+        };
+        assert_eq!(DataRecord::parse(&without_move.to_string()), Ok(record));
+        let base = format!("{AFTER_SIX} | 2 both any open | -350 | l -12 | {first} | ");
+        for (field, error) in [
+            (format!("{first}:0.5 {first}:0.5"), "listed twice"),
+            (format!("{first}=1"), "<move>:<weight>"),
+            (format!("{first}:1.5"), "from 0 to 1"),
+            (format!("{first}:x"), "from 0 to 1"),
+            (" ".to_string(), "no move"),
+        ] {
+            let message = DataRecord::parse(&format!("{base}{field}"))
+                .expect_err(&field)
+                .to_string();
+            assert!(message.contains(error), "{field}: {message}");
+        }
+        // An illegal move is named as the distribution's, not the played one.
+        let error = DataRecord::parse(&format!("{base}b4c4n:1.0")).unwrap_err();
+        assert!(matches!(error, DataRecordError::Policy(_)), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("move distribution 'b4c4n:1.0': "),
+            "{error}"
+        );
+        assert_eq!(
+            DataRecord::parse(&format!("{base}{first}:1.0 | x")),
+            Err(DataRecordError::Fields(7))
+        );
     }
 
     #[test]
@@ -499,9 +681,12 @@ mod tests {
             line,
             format!("{AFTER_SIX} | 2 both any open | -350 | l -12")
         );
-        assert_eq!(DataRecord::parse(&line), Ok(record));
+        assert_eq!(DataRecord::parse(&line), Ok(record.clone()));
         for result in [DataResult::Win, DataResult::Draw] {
-            let other = DataRecord { result, ..record };
+            let other = DataRecord {
+                result,
+                ..record.clone()
+            };
             assert_eq!(DataRecord::parse(&other.to_string()), Ok(other));
         }
         // With the move played, a fifth field.
@@ -545,14 +730,34 @@ mod tests {
     fn headers_round_trip() {
         for limit in [SearchLimit::Nodes(5000), SearchLimit::Depth(7)] {
             for shard in [None, Some("3/16".parse().unwrap())] {
-                let header = Header {
-                    seed: 42,
-                    limit,
-                    random_plies: 4,
-                    shard,
-                };
-                assert_eq!(Header::parse(&header.to_string()), Some(header));
+                for policy in [None, Some(Temperature::new(150.0).unwrap())] {
+                    let header = Header {
+                        seed: 42,
+                        limit,
+                        random_plies: 4,
+                        shard,
+                        policy,
+                    };
+                    assert_eq!(Header::parse(&header.to_string()), Some(header));
+                }
             }
+        }
+        // The distribution is version 2's, and version 2 has it.
+        let with_policy =
+            Header::parse("# pasang datagen 2 seed 1 nodes 9 random-plies 2 policy 100 shard 3/4")
+                .unwrap();
+        assert_eq!(with_policy.policy, Some(Temperature::new(100.0).unwrap()));
+        assert_eq!(
+            with_policy.settings(),
+            "seed 1 nodes 9 random-plies 2 policy 100 shard 3/4"
+        );
+        for bad in [
+            "# pasang datagen 1 seed 1 nodes 9 random-plies 2 policy 100",
+            "# pasang datagen 2 seed 1 nodes 9 random-plies 2",
+            "# pasang datagen 2 seed 1 nodes 9 random-plies 2 policy 0",
+            "# pasang datagen 2 seed 1 nodes 9 random-plies 2 policy warm",
+        ] {
+            assert_eq!(Header::parse(bad), None, "{bad}");
         }
         let sharded = Header::parse("# pasang datagen 1 seed 1 nodes 9 random-plies 2 shard 3/4");
         let sharded = sharded.unwrap();
@@ -598,6 +803,7 @@ mod tests {
             limit: SearchLimit::Nodes(100),
             random_plies: 2,
             shard: None,
+            policy: None,
         };
         let mut text = format!("{header}\n");
         for game in 0..games {

@@ -24,13 +24,16 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
 use crate::engine::Engine;
+use crate::movegen::legal_moves;
+use crate::moves::MAX_MOVES;
 use crate::notation::format_position;
 use crate::outcome::Status;
+use crate::rl::teacher::{self, RootLines};
 use crate::rules::Rules;
 use crate::schedule::openings::{OpeningError, OpeningPlan};
 use crate::search::{Limits, Score, Silent};
 
-pub use format::{DataRecord, DataResult, Header, SearchLimit};
+pub use format::{DataRecord, DataResult, Header, Policy, SearchLimit};
 
 /// Hash per game thread, in MiB: ample for searches of a few thousand
 /// nodes, small enough to empty quickly before every game.
@@ -188,14 +191,27 @@ pub fn play_game(
     // Scores wait for the result; the side to move of each is kept in
     // its position.
     let mut searched = Vec::new();
+    // With --policy, each root move's last score, from the search's
+    // reports (once per line per iteration, never inside the tree).
+    let lines = RootLines::with_lines(MAX_MOVES);
     let status = loop {
         let status = Status::of(&position, &rules);
         if status != Status::InPlay {
             break status;
         }
         engine.set_position(position);
-        // The engine's own settings: its evaluation as it plays.
-        let result = engine.search(&limits, &Silent);
+        // The engine's own settings: its evaluation as it plays. With a
+        // distribution to write, every legal move is a line of its own
+        // (MultiPV), and the game goes on with the first line's move.
+        let legal = legal_moves(&position, &rules);
+        let result = match header.policy {
+            Some(_) => {
+                engine.set_multipv(legal.len());
+                lines.clear();
+                engine.search(&limits, &lines)
+            }
+            None => engine.search(&limits, &Silent),
+        };
         let Some(mv) = result.best_move else {
             return Err(DatagenError::NoMove {
                 game: index,
@@ -203,13 +219,17 @@ pub fn play_game(
             });
         };
         if let Some(Score::Centipoints(score)) = result.final_info.map(|info| info.score) {
-            searched.push((position, score, mv));
+            let policy = header.policy.map(|temperature| {
+                let weights = teacher::policy(legal.as_slice(), &lines.scored(), temperature);
+                Policy::new(legal.as_slice(), &weights)
+            });
+            searched.push((position, score, mv, policy));
         }
         position = position.play(mv);
     };
     let records = searched
         .into_iter()
-        .map(|(position, score, played)| {
+        .map(|(position, score, played, policy)| {
             let side = position.side_to_move();
             DataRecord {
                 position,
@@ -218,6 +238,7 @@ pub fn play_game(
                 result: DataResult::of(&status, side).expect("the game is over"),
                 margin: format::margin(&status, side),
                 played: Some(played),
+                policy,
             }
         })
         .collect();
@@ -458,6 +479,7 @@ mod tests {
             limit: SearchLimit::Nodes(200),
             random_plies: 4,
             shard: None,
+            policy: None,
         }
     }
 
@@ -496,6 +518,83 @@ mod tests {
             assert_eq!(record.result, expected);
             assert_eq!(record.margin, format::margin(&game.status, side));
         }
+    }
+
+    #[test]
+    fn with_a_temperature_every_record_carries_a_distribution_from_its_search() {
+        let with_policy = Header {
+            policy: Some("100".parse().unwrap()),
+            ..header()
+        };
+        let mut engine = new_engine();
+        let game = play_game(&mut engine, &with_policy, 0).unwrap();
+        assert!(!game.records.is_empty());
+        let mut spread = 0;
+        for record in &game.records {
+            let policy = record.policy.as_ref().expect("a distribution");
+            let legal = legal_moves(&record.position, &record.rules);
+            let total: f32 = policy.moves().iter().map(|&(_, weight)| weight).sum();
+            assert!((total - 1.0).abs() < 0.01, "{policy}");
+            assert!(
+                policy
+                    .moves()
+                    .iter()
+                    .all(|(mv, _)| legal.as_slice().contains(mv))
+            );
+            // The move played is the first line's: the best score, so the
+            // heaviest weight (ties aside).
+            let played = record.played.unwrap();
+            let top = policy.moves()[0].1;
+            let weight = policy.moves().iter().find(|(mv, _)| *mv == played);
+            assert_eq!(weight.map(|&(_, weight)| weight), Some(top), "{policy}");
+            spread += usize::from(policy.moves().len() > 1);
+        }
+        assert!(spread > 0, "some position has more than one likely move");
+        // The same game again: the distribution is deterministic too; and
+        // without the temperature the records have none.
+        let again = play_game(&mut engine, &with_policy, 0).unwrap();
+        assert_eq!(again.records, game.records);
+        let plain = play_game(&mut engine, &header(), 0).unwrap();
+        assert!(plain.records.iter().all(|record| record.policy.is_none()));
+        // A file's block: version 2 lines, which the reader reads back.
+        let block = game.block();
+        let text = format!("{with_policy}\n{block}");
+        let mut read_back = Vec::new();
+        format::scan_games(&text, |_, records| read_back.extend(records)).unwrap();
+        assert_eq!(read_back, game.records);
+    }
+
+    #[test]
+    fn a_file_with_distributions_resumes_only_with_the_same_temperature() {
+        let out = temp("policy");
+        let mut first = config(&out, 1, 1);
+        first.header.policy = Some("100".parse().unwrap());
+        run(&first, &|_| {}).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.starts_with("# pasang datagen 2 seed 7 nodes 200 random-plies 4 policy 100\n")
+        );
+        for other in [None, Some("50".parse().unwrap())] {
+            let mut resumed = config(&out, 2, 1);
+            resumed.resume = true;
+            resumed.header.policy = other;
+            let refused = run(&resumed, &|_| {}).unwrap_err();
+            assert!(
+                matches!(refused, DatagenError::Mismatch { .. }),
+                "{refused}"
+            );
+        }
+        let mut resumed = first.clone();
+        resumed.resume = true;
+        resumed.target = Target::Games(2);
+        assert_eq!(run(&resumed, &|_| {}).unwrap().games, 2);
+        assert!(
+            read(&out)
+                .unwrap()
+                .iter()
+                .all(|record| record.policy.is_some())
+        );
+        let _ = std::fs::remove_file(out);
     }
 
     #[test]

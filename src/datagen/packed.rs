@@ -182,6 +182,8 @@ impl PackedRecord {
             ),
         };
         Ok(DataRecord {
+            // The packed record has no room for it (docs/datagen.md).
+            policy: None,
             position,
             rules,
             score: i16::from_le_bytes([b[40], b[41]]) as i32,
@@ -368,6 +370,7 @@ mod tests {
                 limit: SearchLimit::Nodes(150),
                 random_plies: 4,
                 shard: shard.map(|s| s.parse().unwrap()),
+                policy: None,
             },
             threads: 1,
             resume: false,

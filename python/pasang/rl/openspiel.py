@@ -10,7 +10,10 @@ game string reads ``pattern=1`` back as an int), ``ka_entry``,
 ``second_column`` and ``centre`` (strings). Player 0 is South, player 1
 North; actions are :data:`pasang.rl.ACTIONS` ids; returns are +1/-1/0 at
 the end. The observer gives the planes of :func:`pasang.rl.observation`
-seen by the player asked for, as ``float32``. States pickle (a
+seen by the player asked for, as ``float32`` in [0, 1]: the two score
+planes divided by 180 and the ply plane by 255, as OpenSpiel's own games
+scale their counters (chess's), so a network such as OpenSpiel's
+AlphaZero models takes the tensor as it is. States pickle (a
 ``pasang.Board`` pickles) and serialise as their action history.
 """
 
@@ -115,10 +118,18 @@ class PasangState(pyspiel.State):
         return self.board.fen()
 
 
+#: What each plane is divided by in the observer: the raw counts of the
+#: score planes (7, 8: 0-180) and the ply plane (12: 0-255) would feed a
+#: network inputs a hundred times larger than the 0/1 planes.
+_SCALE = np.ones((OBSERVATION_PLANES, 1, 1), np.float32)
+_SCALE[7:9] = 1.0 / 180.0
+_SCALE[12] = 1.0 / 255.0
+
+
 class PlanesObserver:
     """The planes seen by a player, as OpenSpiel's observers give them:
-    ``tensor`` (flat ``float32``) and ``dict["observation"]``, a
-    ``(PLANES, 11, 11)`` view of it."""
+    ``tensor`` (flat ``float32``, every value in [0, 1]) and
+    ``dict["observation"]``, a ``(PLANES, 11, 11)`` view of it."""
 
     def __init__(self) -> None:
         shape = (OBSERVATION_PLANES, SIZE, SIZE)
@@ -126,7 +137,8 @@ class PlanesObserver:
         self.dict = {"observation": np.reshape(self.tensor, shape)}
 
     def set_from(self, state: PasangState, player: int) -> None:
-        self.tensor[:] = np.frombuffer(state.board.observation(_PLAYERS[player]), dtype=np.uint8)
+        planes = np.frombuffer(state.board.observation(_PLAYERS[player]), dtype=np.uint8)
+        self.dict["observation"][:] = planes.reshape(self.dict["observation"].shape) * _SCALE
 
     def string_from(self, state: PasangState, player: int) -> str:
         return "{} seen by {}".format(state.board.fen(), _PLAYERS[player])

@@ -6,7 +6,7 @@ from typing import List, NamedTuple, Sequence
 
 import numpy as np
 
-from .._pasang import ACTIONS, Board, Searcher, encode
+from .._pasang import ACTIONS, Board, Searcher, encode, root_policy
 
 
 class Teaching(NamedTuple):
@@ -29,7 +29,9 @@ def teach(boards: Sequence[Board], nodes: int = 1000, temperature: float = 100.0
     (at 100, a move scored 100 centipoints higher gets e = 2.7 times the
     weight); the best move and the value are the first line's. One thread, the
     table emptied before each board: the same call gives the same answer.
-    Moves the search left without a line get the lowest score seen."""
+    Moves the search left without a line get the lowest score seen; a
+    mate ranks above every centipoint score. The softmax is the core's
+    (``pasang::rl::teacher``), as ``pasang datagen --policy`` writes it."""
     if temperature <= 0:
         raise ValueError("temperature must be positive")
     searcher = Searcher(hash=hash, threads=1)
@@ -49,14 +51,9 @@ def teach(boards: Sequence[Board], nodes: int = 1000, temperature: float = 100.0
         if move is None or not legal:
             continue
         best[index] = encode(move)
-        scores = {}
-        for line in lines:
-            pv = line[7]
-            if pv:
-                scores[encode(pv[0])] = line[3][1]
-        floor = min(scores.values()) if scores else 0
-        ids = np.array(legal, dtype=np.int64)
-        raw = np.array([scores.get(action, floor) for action in legal], dtype=np.float64)
-        weights = np.exp((raw - raw.max()) / temperature)
-        policies[index, ids] = weights / weights.sum()
+        # Each line's first move and score through the core's softmax, the
+        # code `pasang datagen --policy` writes with.
+        scored = [(line[7][0], line[3]) for line in lines if line[7]]
+        for action, weight in root_policy(board, scored, float(temperature)):
+            policies[index, action] = weight
     return Teaching(values, wdl, best, policies)

@@ -35,7 +35,6 @@ games (marked ``w``).
 import argparse
 import itertools
 import json
-import math
 import multiprocessing
 import os
 import platform
@@ -47,6 +46,7 @@ import numpy as np
 
 import pasang
 import pasang.rl as rl
+from pasang.rl.stats import score_interval
 
 PLAYERS = ("random", "greedy", "mcts100", "mcts400", "engine1000", "engine10000", "engine100000")
 
@@ -155,23 +155,6 @@ def play(task):
     return pairing, index, score, state.board.ply()
 
 
-def interval(scores):
-    """Score and 95% interval from game pairs (consecutive scores):
-    pentanomial, or Wilson's on the games when every pair scored alike."""
-    games = len(scores)
-    mean = sum(scores) / games
-    pairs = [scores[i] + scores[i + 1] for i in range(0, games - 1, 2)]
-    if len(pairs) > 1 and len(set(pairs)) > 1:
-        pair_mean = sum(pairs) / len(pairs)
-        variance = sum((p - pair_mean) ** 2 for p in pairs) / (len(pairs) - 1)
-        half = 1.96 * math.sqrt(variance / len(pairs)) / 2
-        return mean, max(0.0, mean - half), min(1.0, mean + half), "p"
-    z = 1.96
-    centre = (mean + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(mean * (1 - mean) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return mean, max(0.0, centre - half), min(1.0, centre + half), "w"
-
-
 def pairings(text):
     if text == "all":
         return list(itertools.combinations(PLAYERS, 2))
@@ -266,7 +249,7 @@ def main():
         wins = sum(1 for s in scores if s == 1.0)
         draws = sum(1 for s in scores if s == 0.5)
         losses = len(scores) - wins - draws
-        mean, low, high, kind = interval(scores)
+        mean, low, high, kind = score_interval(scores)
         seconds = times[number] - previous
         previous = times[number]
         print(
@@ -279,7 +262,7 @@ def main():
                 100 * mean,
                 100 * low,
                 100 * high,
-                " w" if kind == "w" else "",
+                " w" if kind == "wilson" else "",
                 sum(plies[number]) / len(plies[number]),
                 seconds,
             ),
@@ -295,7 +278,7 @@ def main():
                 "score": mean,
                 "low": low,
                 "high": high,
-                "interval": "pentanomial" if kind == "p" else "wilson",
+                "interval": kind,
                 "scores": scores,
             }
         )

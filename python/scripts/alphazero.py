@@ -23,7 +23,6 @@ docs/rl.md records a run.
 
 import argparse
 import json
-import math
 import os
 import sys
 import tempfile
@@ -47,26 +46,7 @@ from open_spiel.python.algorithms.alpha_zero import utils  # noqa: E402
 from open_spiel.python.utils import file_logger  # noqa: E402
 
 import pasang.rl.openspiel  # noqa: E402,F401  (registers python_pasang)
-
-
-def interval(scores):
-    """Mean score and 95% interval from colour-swapped game pairs
-    (pentanomial), or Wilson's on the games when every pair scored alike
-    (as python/benchmarks/baselines.py)."""
-    games = len(scores)
-    if not games:
-        return 0.0, 0.0, 1.0, "none"
-    mean = sum(scores) / games
-    pairs = [scores[i] + scores[i + 1] for i in range(0, games - 1, 2)]
-    if len(pairs) > 1 and len(set(pairs)) > 1:
-        pair_mean = sum(pairs) / len(pairs)
-        variance = sum((p - pair_mean) ** 2 for p in pairs) / (len(pairs) - 1)
-        half = 1.96 * math.sqrt(variance / len(pairs)) / 2
-        return mean, max(0.0, mean - half), min(1.0, mean + half), "pentanomial"
-    z = 1.96
-    centre = (mean + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(mean * (1 - mean) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return mean, max(0.0, centre - half), min(1.0, centre + half), "Wilson"
+from pasang.rl.stats import score_interval  # noqa: E402
 
 
 class RandomBot(pyspiel.Bot):
@@ -236,7 +216,7 @@ def match(game, make_first, make_second, games, log, name):
             state.apply_action(bots[state.current_player()].step(state))
         returns = state.returns()[index % 2]
         scores.append(1.0 if returns > 0 else 0.0 if returns < 0 else 0.5)
-    mean, low, high, kind = interval(scores)
+    mean, low, high, kind = score_interval(scores)
     log(
         "{}: {:.1f}% ({}-{}-{}), 95% interval {:.1f}-{:.1f}% ({})".format(
             name,

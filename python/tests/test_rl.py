@@ -443,3 +443,22 @@ def test_gymnasium_skill_level_opponent():
     for bad in ("skill:21", "skill:x", "skill", 0, "engine"):
         with pytest.raises(ValueError, match="opponent"):
             gymnasium.make("pasang/Pasang-v0", opponent=bad)
+
+
+def test_score_interval_is_pentanomial_over_pairs_and_wilson_when_pairs_agree():
+    from pasang.rl.stats import score_interval
+
+    # Pairs scoring 2, 1, 1, 0 (won-won, won-lost, drawn-drawn, lost-lost).
+    mean, low, high, kind = score_interval([1, 1, 1, 0, 0.5, 0.5, 0, 0])
+    assert kind == "pentanomial" and mean == 0.5
+    # Pair scores' spread: variance 2/3 over 4 pairs, halved to a game's.
+    half = 1.96 * (2 / 3 / 4) ** 0.5 / 2
+    assert low == pytest.approx(0.5 - half) and high == pytest.approx(0.5 + half)
+    # Every pair 1-1: no spread among pairs, so Wilson's over the games.
+    mean, low, high, kind = score_interval([1, 0] * 10)
+    assert (mean, kind) == (0.5, "wilson")
+    assert low == pytest.approx(0.2993, abs=1e-4) and high == pytest.approx(0.7007, abs=1e-4)
+    mean, low, high, kind = score_interval([1] * 6)
+    assert (mean, kind) == (1.0, "wilson")
+    assert low == pytest.approx(0.6097, abs=1e-4) and high == pytest.approx(1.0)
+    assert score_interval([]) == (0.0, 0.0, 1.0, "none")

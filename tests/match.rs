@@ -639,6 +639,24 @@ fn resume_keeps_finished_games_and_drops_a_half_written_record() {
     ]);
     assert_eq!(wrong.status.code(), Some(2));
     assert!(text(&wrong.stderr).contains("another match"));
+    // The same match with another --games: the error names the counts,
+    // the only part that differs.
+    let mut longer = shard_match_args();
+    let games = longer
+        .iter()
+        .position(|arg| arg == "--games")
+        .expect("--games")
+        + 1;
+    longer[games] = "8".to_string();
+    longer.extend(["--out", cut.to_str().expect("utf-8"), "--resume"].map(String::from));
+    let refs: Vec<&str> = longer.iter().map(String::as_str).collect();
+    let longer = run(&refs);
+    let stderr = text(&longer.stderr);
+    assert_eq!(longer.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("seed 5, 6 games; this one is") && stderr.contains("seed 5, 8 games)"),
+        "{stderr}"
+    );
     // Nor is the whole match's file resumed as one shard's.
     let as_shard = run_shard_match(&[
         "--out",

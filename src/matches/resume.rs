@@ -51,9 +51,14 @@ impl fmt::Display for MatchIdentity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} vs {}, {}, seed {}",
+            "{} vs {}, {}, seed {}, ",
             self.names[0], self.names[1], self.conditions, self.seed
-        )
+        )?;
+        // A resume with another --games differs only here: say it.
+        match self.games {
+            Some(games) => write!(f, "{games} games"),
+            None => f.write_str("games until the SPRT decides"),
+        }
     }
 }
 

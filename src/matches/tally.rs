@@ -102,9 +102,10 @@ impl Tally {
         }
     }
 
-    /// The SPRT's LLR and decision so far.
+    /// The SPRT's LLR and decision so far, over the complete pairs (the
+    /// pentanomial test, as fishtest runs it for paired games).
     pub fn sprt(&self, sprt: &Sprt) -> (f64, Decision) {
-        let llr = sprt.llr(self.wins, self.draws, self.losses);
+        let llr = sprt.pentanomial_llr(&self.pairs);
         (llr, sprt.decide(llr))
     }
 
@@ -230,6 +231,28 @@ mod tests {
             ),
             comments: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_sprt_judges_complete_pairs() {
+        let sprt = Sprt::parse("elo0=0 elo1=10").unwrap();
+        let mut tally = Tally::default();
+        // 40 pairs the first engine won both games of, and one pair half
+        // played: the open pair does not count yet.
+        for pair in 0..40 {
+            tally.add(&result(Some(Player::South), Termination::Score), true, pair);
+            tally.add(
+                &result(Some(Player::North), Termination::Score),
+                false,
+                pair,
+            );
+        }
+        tally.add(&result(Some(Player::North), Termination::Score), true, 40);
+        let (llr, decision) = tally.sprt(&sprt);
+        assert!((llr - sprt.pentanomial_llr(&[0, 0, 0, 0, 40])).abs() < 1e-12);
+        assert_eq!(decision, Decision::Continue);
+        let line = tally.status_line(None, Some(&sprt));
+        assert!(line.ends_with("LLR 1.13 (-2.94, 2.94)"), "{line}");
     }
 
     #[test]

@@ -11,7 +11,8 @@ use clap::Args;
 use super::CliError;
 
 use crate::eval::features::{COUNT, NAMES, index};
-use crate::tune::{FEW_POSITIONS, Sample, fit, fit_wdl, samples};
+use crate::eval::weights_in_centipoints;
+use crate::tune::{FEW_POSITIONS, Sample, fit, fit_wdl, rescaled, samples};
 
 /// Arguments of `pasang tune`.
 #[derive(Args, Debug)]
@@ -93,6 +94,11 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
         baseline.held_out_loss,
         fitted.train_loss,
         fitted.held_out_loss
+    );
+    let shipped = rescaled(&all, &weights_in_centipoints());
+    println!(
+        "the shipped weights at their best scale: {:.5} (held out {:.5})",
+        shipped.train_loss, shipped.held_out_loss
     );
     println!(
         "win model: P(win) = 1 / (1 + exp(-{:.6} x cp))",

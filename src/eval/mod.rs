@@ -43,6 +43,12 @@ pub(crate) fn moves_matter(position: &Position) -> bool {
     position.phase() == Phase::KaMove
 }
 
+/// The shipped weight of every term in centipoints per unit, for the
+/// tuner to measure them against a refit.
+pub(crate) fn weights_in_centipoints() -> [f64; COUNT] {
+    WEIGHTS.map(|weight| f64::from(weight) / f64::from(SCALE))
+}
+
 /// The weighted sum of `terms`, in 1/SCALE centipoints.
 #[inline(always)]
 const fn weighted(terms: &Terms) -> i32 {

@@ -220,6 +220,23 @@ pub fn fit(
     })
 }
 
+/// Weights given in centipoints (the shipped ones, say) measured on the
+/// samples: only their common scale, the logits per centipoint, is fitted,
+/// so the losses say how well those weights, as they are, predict the
+/// results beside a full fit on the same samples.
+pub fn rescaled(samples: &[Sample], centipoints: &[f64; COUNT]) -> Fit {
+    let train = |sample: &Sample| !sample.held_out;
+    let k = golden_minimum(1e-6, 0.05, |k| {
+        loss(samples, &centipoints.map(|weight| weight * k), train)
+    });
+    let logits = centipoints.map(|weight| weight * k);
+    Fit {
+        logits,
+        train_loss: loss(samples, &logits, train),
+        held_out_loss: loss(samples, &logits, |sample| sample.held_out),
+    }
+}
+
 /// The model of win, draw and loss against a score: P(win) =
 /// s(k x cp - d), P(loss) = s(-k x cp - d), P(draw) the rest, with s the
 /// logistic function (an ordered logit, symmetric because the score is the
@@ -377,6 +394,44 @@ mod tests {
         let fitted = fit_wdl(&samples);
         assert!((fitted.per_centipoint - 0.003).abs() < 0.0003, "{fitted:?}");
         assert!((fitted.draw_band - 1.5).abs() < 0.15, "{fitted:?}");
+    }
+
+    /// The scale of weights that are right up to a factor is found, and
+    /// they then predict as well as a full fit.
+    #[test]
+    fn rescaled_weights_find_their_scale() {
+        use rand::rngs::SmallRng;
+        use rand::{RngExt, SeedableRng};
+        let mut random = SmallRng::seed_from_u64(5);
+        let samples: Vec<Sample> = (0..20_000)
+            .map(|_| {
+                let mut terms = [0.0; COUNT];
+                terms[index::MARGIN] = random.random_range(-20..=20) as f64;
+                terms[index::TEMPO] = 1.0;
+                // The truth: 0.004 logits a centipoint, tempo worth 25.
+                let p = sigmoid(0.004 * (100.0 * terms[index::MARGIN] + 25.0));
+                Sample {
+                    terms,
+                    target: if random.random::<f64>() < p { 1.0 } else { 0.0 },
+                    score: 0.0,
+                    held_out: random.random::<f64>() < 0.1,
+                }
+            })
+            .collect();
+        let mut centipoints = [0.0; COUNT];
+        centipoints[index::MARGIN] = 100.0;
+        centipoints[index::TEMPO] = 25.0;
+        let measured = rescaled(&samples, &centipoints);
+        assert!((measured.logits_per_centipoint() - 0.004).abs() < 0.0003);
+        let mut active = [false; COUNT];
+        active[index::MARGIN] = true;
+        active[index::TEMPO] = true;
+        let full = fit(&samples, &active, 8, 0.0).unwrap();
+        assert!(measured.train_loss - full.train_loss < 1e-3);
+        assert!(measured.train_loss >= full.train_loss - 1e-9);
+        // Weights far from the truth predict worse.
+        centipoints[index::TEMPO] = -400.0;
+        assert!(rescaled(&samples, &centipoints).train_loss > full.train_loss + 1e-3);
     }
 
     #[test]

@@ -44,7 +44,8 @@ pub(crate) fn moves_matter(position: &Position) -> bool {
 }
 
 /// The shipped weight of every term in centipoints per unit, for the
-/// tuner to measure them against a refit.
+/// tuner (the `cli` feature) to measure them against a refit.
+#[cfg(feature = "cli")]
 pub(crate) fn weights_in_centipoints() -> [f64; COUNT] {
     WEIGHTS.map(|weight| f64::from(weight) / f64::from(SCALE))
 }

@@ -165,7 +165,9 @@ impl Session {
     /// serve`): the rules, the board, friend games and records. It starts
     /// in analysis, stopped; the modes that need an engine (play, watch,
     /// review) and a record's review are refused with
-    /// [`RequestError::NoEngine`].
+    /// [`RequestError::NoEngine`]. Only `pasang serve` (the `cli`
+    /// feature) has such a server.
+    #[cfg(feature = "cli")]
     pub fn without_engine() -> Session {
         let mut session = Session::new("", Vec::new());
         session.engine.usable = false;

@@ -713,6 +713,7 @@ fn a_resignation_ends_the_game_and_its_record_says_so() {
 }
 
 #[test]
+#[cfg(feature = "cli")]
 fn a_session_without_an_engine_refuses_what_needs_one() {
     let mut session = Session::without_engine();
     let start = page(&mut session);

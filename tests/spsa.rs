@@ -1,7 +1,8 @@
 //! `pasang tune --spsa` run as a user runs it, at a few hundred nodes a
 //! move: a run started, stopped and resumed ends where an unbroken run
 //! ends; an iteration played as shards and merged updates as the whole
-//! iteration does; bad state files and flags are clear errors.
+//! iteration does; a run under a clock tunes the time-use factors; bad
+//! state files and flags are clear errors.
 
 mod common;
 
@@ -178,6 +179,80 @@ fn shards_merged_update_as_the_whole_iteration() {
         "{output:?}"
     );
     assert_eq!(progress(&sharded), progress(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_under_a_clock_tunes_the_time_use_factors() {
+    let dir = directory("clock");
+    let state = dir.join("clock.spsa");
+    let path = state.to_str().unwrap();
+    let output = pasang(&[
+        "tune",
+        "--spsa",
+        "--state",
+        path,
+        "--new",
+        "--engine",
+        common::PASANG,
+        "--tc",
+        "0.3+0.03",
+        "--time-margin",
+        "50",
+        "--params",
+        "time",
+        "--pairs",
+        "2",
+        "--batch",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let said = common::stdout(&output);
+    assert!(
+        said.contains("2 pairs in iterations of 2, 0.3+0.03 a game (time margin 50 ms)"),
+        "{said}"
+    );
+    // `time` is the time-use factors alone.
+    assert!(said.contains("TimeSoftPercent=60") && said.contains("TimeSolveScale=100"));
+    assert!(!said.contains("FutilityMargin1"), "{said}");
+    let written = text(&state);
+    assert!(
+        written.contains("tc = 0.3+0.03\ntime-margin = 50\n"),
+        "{written}"
+    );
+    assert!(!written.contains("nodes"), "{written}");
+    let output = spsa(&state, &["--concurrency", "2"]);
+    let said = common::stdout(&output);
+    assert!(said.contains("SPSA: 2 of 2 pairs played"), "{output:?}");
+    assert!(said.contains("option.TimeStonesPerMove="), "{said}");
+    let log = text(&dir.join("clock.spsa.log"));
+    assert!(
+        log.lines()
+            .nth(1)
+            .is_some_and(|line| line.starts_with("1-2 ")),
+        "{log}"
+    );
+    // A clock and a node count do not go together, nor a margin without
+    // a clock.
+    for args in [
+        &[
+            "tune", "--spsa", "--state", "x.spsa", "--new", "--tc", "1+0.1", "--nodes", "100",
+        ][..],
+        &[
+            "tune",
+            "--spsa",
+            "--state",
+            "x.spsa",
+            "--new",
+            "--time-margin",
+            "5",
+        ][..],
+    ] {
+        let output = pasang(args);
+        assert_eq!(common::code(&output), 2, "{args:?}: {output:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

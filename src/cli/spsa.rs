@@ -1,5 +1,5 @@
 //! `pasang tune --spsa`: tunes the search's constants by SPSA in game
-//! pairs at fixed nodes (see [`crate::tune::spsa`] and docs/spsa.md). One
+//! pairs at fixed nodes or under a clock (see [`crate::tune::spsa`] and docs/spsa.md). One
 //! state file holds a run; the command starts it (`--new`), continues it,
 //! plays one shard of the current iteration (`--shard`, `--results`), or
 //! merges the shards into the iteration's update (`--merge`).
@@ -12,12 +12,13 @@ use clap::Args;
 
 use super::CliError;
 use super::rule_sets::RuleSetArgs;
+use crate::client::TimeControl;
 use crate::schedule::shard::Shard;
 use crate::search::TUNABLES;
 use crate::search::params::find;
 use crate::tune::spsa::play::{PlayError, Players};
 use crate::tune::spsa::shard::{MergeError, ShardResult, merge, pairs_of};
-use crate::tune::spsa::state::{Run, StateError, StateFileError, append_log};
+use crate::tune::spsa::state::{GameLimit, Run, StateError, StateFileError, append_log};
 use crate::tune::spsa::{R_END, Schedule, Tuned};
 
 /// Why `pasang tune --spsa` failed.
@@ -74,6 +75,16 @@ pub struct SpsaArgs {
     #[arg(long, value_name = "N", default_value_t = 5000,
           value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
+    /// New run: a clock per side instead of fixed nodes,
+    /// <seconds>+<increment> (e.g. 1+0.1), for the time-use factors; a
+    /// loss on time counts as a result.
+    #[arg(long, value_name = "TC", conflicts_with = "nodes",
+          value_parser = |text: &str| text.parse::<TimeControl>())]
+    tc: Option<TimeControl>,
+    /// New run with --tc: milliseconds an engine may exceed its time
+    /// before losing on time (as `pasang match --time-margin`).
+    #[arg(long, value_name = "MS", default_value_t = 30, requires = "tc")]
+    time_margin: u64,
     /// New run: game pairs in all (N of the schedule).
     #[arg(long, value_name = "N", default_value_t = 2000,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -83,8 +94,8 @@ pub struct SpsaArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     batch: u64,
     /// New run: the constants to tune, comma-separated; `search` (the
-    /// default) is every constant fixed-node games can tune, `all` adds
-    /// the time-use factors.
+    /// default) is every constant fixed-node games can tune, `time` the
+    /// time-use factors (for --tc), `all` both.
     #[arg(
         long,
         value_name = "NAMES",
@@ -147,11 +158,11 @@ fn run_spsa(args: &SpsaArgs) -> Result<ExitCode, SpsaError> {
         let run = new_run(args)?;
         run.save(path)?;
         println!(
-            "New SPSA run '{}': {} pairs in iterations of {}, {} nodes a move, {} rule sets, {} random plies, seed {}; tuning {}",
+            "New SPSA run '{}': {} pairs in iterations of {}, {}, {} rule sets, {} random plies, seed {}; tuning {}",
             path.display(),
             run.schedule.pairs,
             run.batch,
-            run.nodes,
+            run.limit,
             run.rule_sets().len(),
             run.random_plies,
             run.seed,
@@ -201,11 +212,11 @@ fn run_spsa(args: &SpsaArgs) -> Result<ExitCode, SpsaError> {
         return Ok(ExitCode::SUCCESS);
     }
     eprintln!(
-        "SPSA run '{}': {} of {} pairs played; {} nodes a move, concurrency {}",
+        "SPSA run '{}': {} of {} pairs played; {}, concurrency {}",
         path.display(),
         run.done,
         run.schedule.pairs,
-        run.nodes,
+        run.limit,
         args.concurrency
     );
     let mut iterations = 0;
@@ -246,6 +257,9 @@ fn new_run(args: &SpsaArgs) -> Result<Run, SpsaError> {
             "search" => (0..TUNABLES.len())
                 .filter(|i| TUNABLES[*i].search)
                 .collect(),
+            "time" => (0..TUNABLES.len())
+                .filter(|i| !TUNABLES[*i].search)
+                .collect(),
             "all" => (0..TUNABLES.len()).collect(),
             one => vec![find(one).ok_or_else(|| SpsaError::UnknownParam(one.to_string()))?],
         };
@@ -261,7 +275,13 @@ fn new_run(args: &SpsaArgs) -> Result<Run, SpsaError> {
     };
     let run = Run {
         engine,
-        nodes: args.nodes,
+        limit: match args.tc {
+            Some(control) => GameLimit::Clock {
+                control,
+                margin_ms: args.time_margin,
+            },
+            None => GameLimit::Nodes(args.nodes),
+        },
         random_plies: args.random_plies as usize,
         seed: args.seed,
         patterns: args.rules.pattern.clone(),

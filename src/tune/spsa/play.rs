@@ -1,17 +1,19 @@
 //! An iteration's games: each pair from its opening (the match runner's
 //! rule-set cycle and seeded random plies, by the pair's global number),
 //! once with the plus engine South and once North, refereed as `pasang
-//! match` referees, at a fixed node count. Worker threads keep their two
-//! engine processes from batch to batch and only change their options.
+//! match` referees, at a fixed node count or under a clock. Worker threads
+//! keep their two engine processes from batch to batch and only change
+//! their options.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use super::state::{Batch, BatchResult, Run};
+use super::state::{Batch, BatchResult, GameLimit, Run};
 use crate::client::{ClientError, EngineSpec, MatchLimits, Protocol};
 use crate::matches::referee::{self, RefereeSettings, Seat};
 use crate::position::Player;
+use crate::record::Termination;
 use crate::schedule::openings::{OpeningError, OpeningPlan};
 use crate::schedule::shard::Shard;
 
@@ -36,8 +38,9 @@ pub(crate) enum PlayError {
         #[source]
         error: OpeningError,
     },
-    /// A game ended by a forfeit (a crash, a stall or an illegal move):
-    /// its result says nothing of the values.
+    /// A game ended by a forfeit (a crash, a stall or an illegal move;
+    /// a loss on time without a clock): its result says nothing of the
+    /// values.
     #[error("pair {pair}: {detail}")]
     Forfeit { pair: u64, detail: String },
     /// Stopped before the iteration ended.
@@ -50,6 +53,9 @@ pub(crate) struct Players {
     workers: Vec<[Seat; 2]>,
     settings: RefereeSettings,
     command: String,
+    /// Whether the games have a clock: a loss on time is then a result
+    /// of the time-use values, as OpenBench counts it.
+    clock: bool,
 }
 
 impl Players {
@@ -59,9 +65,19 @@ impl Players {
         let mut words = run.engine.split_whitespace().map(str::to_string);
         let program = words.next().unwrap_or_default();
         let args: Vec<String> = words.collect();
-        let limits = MatchLimits {
-            nodes: Some(run.nodes),
-            ..MatchLimits::default()
+        let limits = match run.limit {
+            GameLimit::Nodes(nodes) => MatchLimits {
+                nodes: Some(nodes),
+                ..MatchLimits::default()
+            },
+            GameLimit::Clock { control, .. } => MatchLimits {
+                clock: Some(control),
+                ..MatchLimits::default()
+            },
+        };
+        let time_margin = match run.limit {
+            GameLimit::Nodes(_) => Duration::ZERO,
+            GameLimit::Clock { margin_ms, .. } => Duration::from_millis(margin_ms),
         };
         let spec = |name: &str| EngineSpec {
             name: name.to_string(),
@@ -83,9 +99,11 @@ impl Players {
             settings: RefereeSettings {
                 // Fixed-node moves: a bound only against a hung engine.
                 move_ceiling: Duration::from_secs(120),
+                time_margin,
                 ..RefereeSettings::default()
             },
             command: run.engine.clone(),
+            clock: matches!(run.limit, GameLimit::Clock { .. }),
         }
     }
 
@@ -133,6 +151,7 @@ impl Players {
         let outcome: Mutex<Result<BatchResult, PlayError>> = Mutex::new(Ok(BatchResult::default()));
         let failed = AtomicBool::new(false);
         let settings = &self.settings;
+        let clock = self.clock;
         std::thread::scope(|scope| {
             for seats in &mut self.workers {
                 let (pairs, plan, next, outcome, failed) =
@@ -145,7 +164,7 @@ impl Players {
                         let Some(&pair) = pairs.get(next.fetch_add(1, Ordering::SeqCst)) else {
                             return;
                         };
-                        let played = play_pair(seats, plan, pair, settings, stop);
+                        let played = play_pair(seats, plan, pair, settings, clock, stop);
                         let mut outcome = outcome.lock().unwrap_or_else(|p| p.into_inner());
                         match (played, outcome.as_mut()) {
                             (Ok(result), Ok(sum)) => sum.add(result),
@@ -180,6 +199,7 @@ fn play_pair(
     plan: &OpeningPlan,
     pair: u64,
     settings: &RefereeSettings,
+    clock: bool,
     stop: &AtomicBool,
 ) -> Result<BatchResult, PlayError> {
     let opening = plan
@@ -197,7 +217,8 @@ fn play_pair(
             [&mut *minus, &mut *plus]
         };
         let game = referee::play(order, &opening, settings, stop).ok_or(PlayError::Stopped)?;
-        if crate::record::Termination::FORFEITS.contains(&game.termination) {
+        let counts = clock && game.termination == Termination::TimeForfeit;
+        if Termination::FORFEITS.contains(&game.termination) && !counts {
             return Err(PlayError::Forfeit {
                 pair,
                 detail: game.detail,

@@ -1,4 +1,4 @@
-//! An SPSA run as a small text file: what it plays (the engine, the nodes,
+//! An SPSA run as a small text file: what it plays (the engine, the nodes or the clock,
 //! the openings), its schedule, how far it got and the current values. It
 //! is written after every batch (to a temporary file, then renamed, so a
 //! stop never leaves half a file), and a run resumes from it. The log gets
@@ -19,18 +19,43 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::{Schedule, Tuned, perturbed, signs, update};
+use crate::client::TimeControl;
 use crate::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
 use crate::schedule::openings::rule_sets;
 use crate::search::TUNABLES;
 use crate::search::params::find;
+
+/// What bounds the moves of a run's games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum GameLimit {
+    /// A fixed node count a move: the games do not depend on the load.
+    Nodes(u64),
+    /// A clock per side, for the time-use factors; an engine loses on
+    /// time only past `margin_ms`, as with `pasang match --time-margin`.
+    Clock {
+        control: TimeControl,
+        margin_ms: u64,
+    },
+}
+
+impl std::fmt::Display for GameLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameLimit::Nodes(nodes) => write!(f, "{nodes} nodes a move"),
+            GameLimit::Clock { control, margin_ms } => {
+                write!(f, "{control} a game (time margin {margin_ms} ms)")
+            }
+        }
+    }
+}
 
 /// A run: its settings, schedule, progress and values.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Run {
     /// The engine's command line (program and arguments).
     pub engine: String,
-    /// Nodes per move.
-    pub nodes: u64,
+    /// Nodes per move, or the clock.
+    pub limit: GameLimit,
     /// Random plies after each rule set's start.
     pub random_plies: usize,
     /// Seed of the openings and of the signs.
@@ -237,12 +262,16 @@ impl Run {
         let s = &self.schedule;
         let _ = write!(
             text,
-            "engine = {}\nnodes = {}\nrandom-plies = {}\nseed = {}\n\
+            "engine = {}\n{}random-plies = {}\nseed = {}\n\
              pattern = {}\nka-entry = {}\nsecond-column = {}\ncentre = {}\n\
              pairs = {}\nbatch = {}\nalpha = {}\ngamma = {}\nA = {}\nr-end = {}\n\
              done = {}\nwins = {}\ndraws = {}\nlosses = {}\n",
             self.engine,
-            self.nodes,
+            match self.limit {
+                GameLimit::Nodes(nodes) => format!("nodes = {nodes}\n"),
+                GameLimit::Clock { control, margin_ms } =>
+                    format!("tc = {control}\ntime-margin = {margin_ms}\n"),
+            },
             self.random_plies,
             self.seed,
             list(self.patterns.iter().map(ToString::to_string).collect()),
@@ -347,9 +376,24 @@ impl Run {
         if engine.is_empty() {
             return Err(StateError::Invalid("'engine' is empty"));
         }
+        // A fixed-node run has `nodes`; a clock run has `tc` and
+        // `time-margin` instead.
+        let limit = match (field("nodes"), field("tc")) {
+            (Ok(nodes), Err(_)) => GameLimit::Nodes(read("nodes", nodes)?),
+            (Err(_), Ok(tc)) => GameLimit::Clock {
+                control: read("tc", tc)?,
+                margin_ms: read("time-margin", field("time-margin")?)?,
+            },
+            (Ok(_), Ok(_)) => {
+                return Err(StateError::Invalid(
+                    "'nodes' and 'tc' both given: a run plays one of them",
+                ));
+            }
+            (Err(_), Err(_)) => return Err(StateError::Missing("nodes")),
+        };
         let run = Run {
             engine,
-            nodes: read("nodes", field("nodes")?)?,
+            limit,
             random_plies: read("random-plies", field("random-plies")?)?,
             seed: read("seed", field("seed")?)?,
             patterns: list("pattern", field("pattern")?)?,
@@ -379,7 +423,7 @@ impl Run {
     /// Whether the numbers make a run.
     pub(crate) fn check(&self) -> Result<(), StateError> {
         let s = &self.schedule;
-        if self.nodes == 0 {
+        if self.limit == GameLimit::Nodes(0) {
             return Err(StateError::Invalid("'nodes' must be above 0"));
         }
         if s.pairs == 0 || self.batch == 0 {
@@ -434,9 +478,11 @@ impl Run {
     }
 }
 
-const KEYS: [&str; 18] = [
+const KEYS: [&str; 20] = [
     "engine",
     "nodes",
+    "tc",
+    "time-margin",
     "random-plies",
     "seed",
     "pattern",
@@ -545,7 +591,7 @@ pub(crate) mod tests {
             .collect();
         Run {
             engine: "target/release/pasang".into(),
-            nodes: 2000,
+            limit: GameLimit::Nodes(2000),
             random_plies: 2,
             seed: 11,
             patterns: vec![Pattern::One, Pattern::Two],
@@ -584,6 +630,40 @@ pub(crate) mod tests {
         assert_eq!(Run::parse(&text).unwrap(), run);
         assert!(text.contains("pattern = 1,2\n"), "{text}");
         assert!(text.contains("param FutilityMargin1 "), "{text}");
+    }
+
+    #[test]
+    fn a_clock_run_reads_back_and_says_its_limit() {
+        let mut run = sample_run(100, 8);
+        run.limit = GameLimit::Clock {
+            control: "1+0.1".parse().unwrap(),
+            margin_ms: 30,
+        };
+        let text = run.to_text();
+        assert!(text.contains("tc = 1+0.1\ntime-margin = 30\n"), "{text}");
+        assert!(!text.contains("nodes ="), "{text}");
+        assert_eq!(Run::parse(&text).unwrap(), run);
+        assert_eq!(run.limit.to_string(), "1+0.1 a game (time margin 30 ms)");
+        assert_eq!(sample_run(10, 2).limit.to_string(), "2000 nodes a move");
+        let cases = [
+            (text.replace("tc = 1+0.1", "tc = fast"), "'tc' value 'fast'"),
+            (
+                text.replace("time-margin = 30\n", ""),
+                "'time-margin' is missing",
+            ),
+            (
+                text.replace("tc = 1+0.1", "tc = 0+1"),
+                "'0+1' gives no time",
+            ),
+            (
+                text.clone() + "nodes = 5000\n",
+                "'nodes' and 'tc' both given",
+            ),
+        ];
+        for (bad, expected) in cases {
+            let error = Run::parse(&bad).unwrap_err().to_string();
+            assert!(error.contains(expected), "{error} lacks {expected}");
+        }
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `pasang tune --spsa`: tunes the search's constants by SPSA in game
-//! pairs at fixed nodes or under a clock (see [`crate::tune::spsa`] and docs/spsa.md). One
-//! state file holds a run; the command starts it (`--new`), continues it,
-//! plays one shard of the current iteration (`--shard`, `--results`), or
-//! merges the shards into the iteration's update (`--merge`).
+//! pairs at fixed nodes or under a clock (see [`crate::tune::spsa`] and
+//! docs/spsa.md). One state file holds a run; the command starts it
+//! (`--new`), continues it, plays one shard of the current iteration
+//! (`--shard`, `--results`), or merges the shards into the iteration's
+//! update (`--merge`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,8 +1,8 @@
-//! An SPSA run as a small text file: what it plays (the engine, the nodes or the clock,
-//! the openings), its schedule, how far it got and the current values. It
-//! is written after every batch (to a temporary file, then renamed, so a
-//! stop never leaves half a file), and a run resumes from it. The log gets
-//! one line per batch.
+//! An SPSA run as a small text file: what it plays (the engine, the nodes
+//! or the clock, the openings), its schedule, how far it got and the
+//! current values. It is written after every batch (to a temporary file,
+//! then renamed, so a stop never leaves half a file), and a run resumes
+//! from it. The log gets one line per batch.
 //!
 //! The format, one `key = value` a line (`#` starts a comment), then one
 //! `param <name> <value> <c_end>` line per tuned constant:

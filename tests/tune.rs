@@ -47,16 +47,23 @@ fn fits_a_datagen_file_and_prints_every_term() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("positions "), "{text}");
     assert!(lines[0].contains("held out"), "{text}");
+    // The shipped weights measured on the same positions, their scale
+    // fitted: a refit is judged against them.
     assert!(
-        lines[1].starts_with("win model: P(win) = 1 / (1 + exp(-"),
+        lines[1].starts_with("the shipped weights at their best scale: ")
+            && lines[1].contains("(held out "),
         "{text}"
     );
     assert!(
-        lines[2].starts_with("wdl model of the search scores: "),
+        lines[2].starts_with("win model: P(win) = 1 / (1 + exp(-"),
+        "{text}"
+    );
+    assert!(
+        lines[3].starts_with("wdl model of the search scores: "),
         "{text}"
     );
     // One row per term after the header, the margin's at 100 centipoints.
-    let rows: Vec<Vec<&str>> = lines[4..]
+    let rows: Vec<Vec<&str>> = lines[5..]
         .iter()
         .map(|line| line.split_whitespace().collect())
         .collect();

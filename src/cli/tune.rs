@@ -20,7 +20,8 @@ use crate::tune::{FEW_POSITIONS, Sample, fit, fit_wdl, rescaled, samples};
 Prints each term's weight in centipoints (one point of margin = 100) and in
 the evaluation's fixed-point units (1/1024 centipoint), ready for
 src/eval/weights.rs, with the cross-entropy of the fit on the games it saw
-and on the held-out games, beside that of the point margin alone.")]
+and on the held-out games, beside that of the point margin alone and that
+of the shipped weights with only their scale fitted.")]
 pub struct TuneArgs {
     /// A data file written by `pasang datagen` (give several to pool them).
     #[arg(long = "data", value_name = "FILE", required_unless_present = "spsa")]

@@ -65,19 +65,21 @@ impl Players {
         let mut words = run.engine.split_whitespace().map(str::to_string);
         let program = words.next().unwrap_or_default();
         let args: Vec<String> = words.collect();
-        let limits = match run.limit {
-            GameLimit::Nodes(nodes) => MatchLimits {
-                nodes: Some(nodes),
-                ..MatchLimits::default()
-            },
-            GameLimit::Clock { control, .. } => MatchLimits {
-                clock: Some(control),
-                ..MatchLimits::default()
-            },
-        };
-        let time_margin = match run.limit {
-            GameLimit::Nodes(_) => Duration::ZERO,
-            GameLimit::Clock { margin_ms, .. } => Duration::from_millis(margin_ms),
+        let (limits, time_margin) = match run.limit {
+            GameLimit::Nodes(nodes) => (
+                MatchLimits {
+                    nodes: Some(nodes),
+                    ..MatchLimits::default()
+                },
+                Duration::ZERO,
+            ),
+            GameLimit::Clock { control, margin_ms } => (
+                MatchLimits {
+                    clock: Some(control),
+                    ..MatchLimits::default()
+                },
+                Duration::from_millis(margin_ms),
+            ),
         };
         let spec = |name: &str| EngineSpec {
             name: name.to_string(),

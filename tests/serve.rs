@@ -754,22 +754,27 @@ fn soak_a_thousand_games_in_two_hundred_rooms_with_a_restart() {
     );
     assert!(failures.is_empty(), "{failures:?}");
     assert_eq!(games.len(), ROOMS * GAMES);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("games"))
+    // Records lie in month folders, games/YYYY-MM/.
+    let files: Vec<PathBuf> = std::fs::read_dir(data.join("games"))
         .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .flat_map(|month| std::fs::read_dir(month).unwrap())
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
         .collect();
-    files.sort();
     assert_eq!(
         files.len(),
         games.len(),
         "one record a game: none lost, none duplicated"
     );
     for game in games {
-        let path = data
-            .join("games")
-            .join(format!("{}-{}.pgn", game.room, game.number));
-        let text = std::fs::read_to_string(&path).unwrap();
+        let name = format!("{}-{}.pgn", game.room, game.number);
+        let path = files
+            .iter()
+            .find(|path| path.file_name().is_some_and(|n| n.to_string_lossy() == name))
+            .unwrap_or_else(|| panic!("no record {name}"));
+        let text = std::fs::read_to_string(path).unwrap();
         let records = pasang::record::read(&text).unwrap();
         assert_eq!(records.len(), 1, "{}", path.display());
         let record = &records[0];

@@ -94,6 +94,9 @@ pub(crate) enum CliError {
     /// The room server cannot be served.
     #[error(transparent)]
     Serve(crate::serve::ServeError),
+    /// `pasang serve --check` found a fault in the data folder.
+    #[error(transparent)]
+    ServeCheck(crate::serve::check::CheckError),
     /// `pasang match` cannot run.
     #[error(transparent)]
     Match(MatchError),

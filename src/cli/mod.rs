@@ -209,15 +209,30 @@ pub(crate) fn points_taken(
 }
 
 /// Logging to stderr at the levels `RUST_LOG` names; without it, silent
-/// but for `pasang serve`, whose warnings (a full disk, a record it
-/// cannot write) an admin must see.
-fn init_logging() {
-    let serving = std::env::args().nth(1).as_deref() == Some("serve");
-    let default = if serving { "warn" } else { "off" };
+/// but for `pasang serve`, which logs at info (what happens in its rooms,
+/// for its admin), as text or as JSON lines.
+fn init_logging(command: Option<&CliCommand>) {
+    use std::io::Write as _;
+    let serve = match command {
+        Some(CliCommand::Serve(args)) => Some(args.log_format),
+        _ => None,
+    };
+    let default = if serve.is_some() { "info" } else { "off" };
     let env = env_logger::Env::default().default_filter_or(default);
-    let _ = env_logger::Builder::from_env(env)
-        .target(env_logger::Target::Stderr)
-        .try_init();
+    let mut builder = env_logger::Builder::from_env(env);
+    builder.target(env_logger::Target::Stderr);
+    if serve == Some(serve::LogFormat::Json) {
+        builder.format(|out, record| {
+            let line = serde_json::json!({
+                "time": out.timestamp_millis().to_string(),
+                "level": record.level().as_str(),
+                "target": record.target(),
+                "message": record.args().to_string(),
+            });
+            writeln!(out, "{line}")
+        });
+    }
+    let _ = builder.try_init();
 }
 
 /// Exit code 1 where something failed, else 0.
@@ -233,7 +248,6 @@ pub(crate) fn failed_if(failed: bool) -> ExitCode {
 /// subcommand's `run` takes its arguments (defined beside it) and gives
 /// `Result<ExitCode, CliError>`, or its own error that a `CliError` wraps.
 pub fn run() -> ExitCode {
-    init_logging();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -243,6 +257,7 @@ pub fn run() -> ExitCode {
             return exit_code(error.exit_code());
         }
     };
+    init_logging(cli.command.as_ref());
     if cli.log_file.is_some() && !matches!(cli.command, None | Some(CliCommand::Uci(_))) {
         let error = Cli::command().error(
             clap::error::ErrorKind::ArgumentConflict,
@@ -269,6 +284,12 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Puzzles(args)) => puzzles::run(&args),
         Some(CliCommand::Tune(args)) => tune::run(&args),
         Some(CliCommand::Gui(args)) => crate::gui::run(&args.settings()).map_err(CliError::Gui),
+        Some(CliCommand::Serve(args)) if args.check => crate::serve::check::run(args.data())
+            .map(|report| {
+                println!("{report}");
+                ExitCode::SUCCESS
+            })
+            .map_err(CliError::ServeCheck),
         Some(CliCommand::Serve(args)) => {
             crate::serve::run(&args.settings()).map_err(CliError::Serve)
         }

@@ -59,6 +59,29 @@ pub struct ServeArgs {
     /// and a dash (`a-...`), so the proxy routes a room to its server.
     #[arg(long, value_name = "ID", value_parser = parse_server_id)]
     server_id: Option<String>,
+    /// The admin's address: /healthz, /metrics (Prometheus) and /rooms,
+    /// never on the players' port. Off unless given; keep it on
+    /// loopback, such as 127.0.0.1:9464.
+    #[arg(long, value_name = "ADDR:PORT")]
+    admin_listen: Option<String>,
+    /// How log lines are written to stderr: text, or json (one object a
+    /// line, for log shippers). The level is info unless RUST_LOG says.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// Verifies the data folder (the journal, the records, the lock)
+    /// without serving and without writing, then exits: 0 when sound,
+    /// 1 with the line at fault.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// How `pasang serve` writes its log.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Eq, PartialEq)]
+pub enum LogFormat {
+    /// `[time LEVEL target] message`, env_logger's lines.
+    Text,
+    /// One JSON object a line: time, level, target, message.
+    Json,
 }
 
 /// Checks `--server-id`: short, and safe in an address and a regular
@@ -92,7 +115,13 @@ impl ServeArgs {
             trusted_proxy: self.trusted_proxy.clone(),
             clock_speed: self.clock_speed,
             server_id: self.server_id.clone(),
+            admin_listen: self.admin_listen.clone(),
         }
+    }
+
+    /// The data folder.
+    pub fn data(&self) -> &std::path::Path {
+        &self.data
     }
 }
 

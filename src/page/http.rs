@@ -79,6 +79,14 @@ pub enum HttpError {
     /// 429: too many connections from one address (`pasang serve`).
     #[error("{0} connections from your address are open already; close one")]
     TooManyFromAddress(usize),
+    /// 403: a WebSocket asked for by a host name this server does not
+    /// listen as (DNS rebinding: a hostile name resolved to this
+    /// machine).
+    #[error("forbidden: this server is not {host}; open it by its own address")]
+    UnknownHost {
+        /// The `Host` the request named.
+        host: String,
+    },
 }
 
 /// What is wrong with a request answered 400.
@@ -119,7 +127,7 @@ impl HttpError {
     pub fn status(&self) -> (u16, &'static str) {
         match self {
             HttpError::BadRequest(_) => (400, "Bad Request"),
-            HttpError::Forbidden { .. } => (403, "Forbidden"),
+            HttpError::Forbidden { .. } | HttpError::UnknownHost { .. } => (403, "Forbidden"),
             HttpError::NotFound { .. } => (404, "Not Found"),
             HttpError::MethodNotAllowed { .. } => (405, "Method Not Allowed"),
             HttpError::PayloadTooLarge => (413, "Payload Too Large"),
@@ -208,16 +216,19 @@ impl Read for DeadlineReader<'_> {
 
 /// Parses a request head and routes it.
 pub fn parse(head: &[u8]) -> Result<Request, HttpError> {
-    parse_for(head, PageServer::Sessions, None)
+    parse_for(head, PageServer::Sessions, None, &[])
 }
 
 /// Parses a request head and routes it; a WebSocket's `Origin` must be
 /// `origin` where one is given (a server behind a reverse proxy, reached
-/// as `https://...`), else this server as the `Host` header names it.
+/// as `https://...`), else this server as the `Host` header names it,
+/// and that host's name (without its port) one of `hosts` unless `hosts`
+/// is empty.
 pub fn parse_for(
     head: &[u8],
     server: PageServer,
     origin: Option<&str>,
+    hosts: &[String],
 ) -> Result<Request, HttpError> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut headers);
@@ -295,7 +306,16 @@ pub fn parse_for(
             // browser names the page's origin, which must be this server.
             let allowed = match (origin, header("host")) {
                 (Some(allowed), _) => Some(allowed.trim_end_matches('/').to_string()),
-                (None, Some(host)) => Some(format!("http://{host}")),
+                (None, Some(host)) => {
+                    if !hosts.is_empty()
+                        && !hosts
+                            .iter()
+                            .any(|h| h.eq_ignore_ascii_case(host_name(&host)))
+                    {
+                        return Err(HttpError::UnknownHost { host });
+                    }
+                    Some(format!("http://{host}"))
+                }
                 // Without a Host there is nothing to check the Origin
                 // against: refused, not let through.
                 (None, None) => return Err(HttpError::BadRequest(BadRequest::NoHost)),
@@ -319,6 +339,15 @@ pub fn parse_for(
         route,
         real_ip,
     })
+}
+
+/// The name part of a `Host` header: without its port, an IPv6 address
+/// in its brackets.
+pub fn host_name(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host.split_inclusive(']').next().unwrap_or(host);
+    }
+    host.rsplit_once(':').map_or(host, |(name, _)| name)
 }
 
 /// Writes a whole response and flushes it; errors mean the client left.
@@ -412,7 +441,7 @@ mod tests {
         // session already.
         let session = good.replace("GET /ws", "GET /session");
         assert!(matches!(request(&session), Err(HttpError::NotFound { .. })));
-        let rooms = parse_for(session.as_bytes(), PageServer::Rooms, None).unwrap();
+        let rooms = parse_for(session.as_bytes(), PageServer::Rooms, None, &[]).unwrap();
         assert!(matches!(
             rooms.route,
             Route::WebSocket {
@@ -420,6 +449,24 @@ mod tests {
                 ..
             }
         ));
+        // DNS rebinding: a hostile name resolved to this machine, its
+        // page's Origin matching its Host, is refused where the server
+        // knows the names it listens as; its own names are let in.
+        let own: Vec<String> = ["localhost", "127.0.0.1", "[::1]"].map(String::from).into();
+        let rebound = good
+            .replace("Host: 127.0.0.1:8080", "Host: evil.example:8080")
+            .replace("Origin: http://127.0.0.1:8080", "Origin: http://evil.example:8080");
+        assert!(matches!(
+            parse_for(rebound.as_bytes(), PageServer::Rooms, None, &own),
+            Err(HttpError::UnknownHost { host }) if host == "evil.example:8080"
+        ));
+        assert!(parse_for(good.as_bytes(), PageServer::Rooms, None, &own).is_ok());
+        let by_name = good
+            .replace("Host: 127.0.0.1:8080", "Host: LOCALHOST:8080")
+            .replace("Origin: http://127.0.0.1:8080", "Origin: http://LOCALHOST:8080");
+        assert!(parse_for(by_name.as_bytes(), PageServer::Rooms, None, &own).is_ok());
+        assert_eq!(host_name("[::1]:8080"), "[::1]");
+        assert_eq!(host_name("example.org"), "example.org");
         let foreign = good.replace(
             "Origin: http://127.0.0.1:8080",
             "Origin: http://evil.example",

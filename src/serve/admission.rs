@@ -5,7 +5,8 @@
 //! in progress (a page loads several files at once). IPv6 addresses
 //! count by their /64 (one household or host has a whole /64), and
 //! behind a trusted reverse proxy the client's own address (`X-Real-IP`)
-//! is the one counted.
+//! is the one counted. A proxy is trusted by its exact address, never by
+//! its /64: a neighbour in the proxy's network is no proxy.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -43,6 +44,16 @@ pub struct Ticket {
     admission: Arc<Admission>,
     counted: Vec<(IpAddr, Place)>,
     client: Option<IpAddr>,
+    /// The peer's exact address (the proxy's, behind one).
+    peer: Option<IpAddr>,
+}
+
+/// An address as itself, an IPv4-mapped IPv6 one as its IPv4.
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        IpAddr::V4(_) => ip,
+    }
 }
 
 /// The address an IP counts as: an IPv4 address (or an IPv4-mapped IPv6
@@ -67,7 +78,7 @@ impl Admission {
         Admission {
             max_total,
             per_address,
-            trusted: trusted.into_iter().map(group).collect(),
+            trusted: trusted.into_iter().map(canonical).collect(),
             total: AtomicUsize::new(0),
             by_address: Mutex::new(HashMap::new()),
         }
@@ -85,13 +96,20 @@ impl Admission {
             admission: Arc::clone(self),
             counted: Vec::new(),
             client: peer.map(group),
+            peer: None,
         };
-        if let Some(peer) = peer.map(group)
-            && !self.trusted.contains(&peer)
+        if let Some(peer) = peer
+            && !self.is_trusted(peer)
         {
-            ticket.count(peer, Place::Socket)?;
+            ticket.count(group(peer), Place::Socket)?;
         }
+        ticket.peer = peer;
         Ok(ticket)
+    }
+
+    /// Sockets open now, of every kind.
+    pub fn connections(&self) -> usize {
+        self.total.load(Ordering::SeqCst)
     }
 
     /// Why a room socket from the client of `ticket` would be refused
@@ -108,7 +126,7 @@ impl Admission {
     }
 
     fn is_trusted(&self, peer: IpAddr) -> bool {
-        self.trusted.contains(&group(peer))
+        self.trusted.contains(&canonical(peer))
     }
 }
 
@@ -117,7 +135,7 @@ impl Ticket {
     /// sockets (behind a trusted proxy, the client its `X-Real-IP`
     /// names), or refused.
     pub fn upgrade(&mut self, real_ip: Option<IpAddr>) -> Result<(), HttpError> {
-        if let (Some(peer), Some(real)) = (self.client, real_ip)
+        if let (Some(peer), Some(real)) = (self.peer, real_ip)
             && self.admission.is_trusted(peer)
         {
             self.client = Some(group(real));
@@ -234,5 +252,17 @@ mod tests {
         let mut direct = admission.admit(Some(ip("10.0.0.9"))).unwrap();
         direct.upgrade(Some(ip("192.0.2.7"))).unwrap();
         assert_eq!(direct.client(), Some(ip("10.0.0.9")));
+    }
+
+    #[test]
+    fn an_ipv6_proxy_is_trusted_by_its_exact_address_not_its_64() {
+        let admission = Arc::new(Admission::new(40, 2, vec![ip("2001:db8::1")]));
+        let mut proxied = admission.admit(Some(ip("2001:db8::1"))).unwrap();
+        proxied.upgrade(Some(ip("192.0.2.7"))).unwrap();
+        assert_eq!(proxied.client(), Some(ip("192.0.2.7")));
+        // A neighbour in the proxy's /64 forging the header is itself.
+        let mut neighbour = admission.admit(Some(ip("2001:db8::2"))).unwrap();
+        neighbour.upgrade(Some(ip("192.0.2.8"))).unwrap();
+        assert_eq!(neighbour.client(), Some(ip("2001:db8::")));
     }
 }

@@ -44,10 +44,16 @@ pub fn run(stream: TcpStream, shared: &Shared, address: Option<IpAddr>) {
         return;
     }
     while let Some(incoming) = socket.next() {
+        let read = std::time::Instant::now();
         let result = match incoming {
-            Incoming::Text(text) => {
-                protocol::parse(&text).and_then(|message| this.handle(shared, message))
-            }
+            Incoming::Text(text) => protocol::parse(&text).and_then(|message| {
+                let is_move = matches!(message, ClientMessage::Move { .. });
+                let handled = this.handle(shared, message);
+                if is_move && handled.is_ok() {
+                    shared.metrics.move_accepted(read.elapsed());
+                }
+                handled
+            }),
             Incoming::Binary => Err(RequestError::Binary),
             // Said once; a client that goes on is not answered.
             Incoming::TooFast if socket.dropped() > 1 => Ok(()),
@@ -60,17 +66,36 @@ pub fn run(stream: TcpStream, shared: &Shared, address: Option<IpAddr>) {
                     why: None,
                     rule: None,
                 };
+                refused(shared, "too_large", address, &refusal_text(&refusal));
                 socket.close_too_large(&refusal.to_json());
                 break;
             }
         };
-        if let Err(error) = result
-            && !this.outbound.text(&ServerMessage::error(&error).to_json())
-        {
-            break;
+        if let Err(error) = result {
+            refused(shared, error.kind(), address, &error.to_string());
+            if !this.outbound.text(&ServerMessage::error(&error).to_json()) {
+                break;
+            }
         }
     }
     this.leave(shared);
+}
+
+/// Counts a refusal and logs it with the client's address: the lines an
+/// admin's fail2ban reads (`refused KIND from ADDRESS: why`).
+fn refused(shared: &Shared, kind: &str, address: Option<IpAddr>, why: &str) {
+    shared.metrics.refused(kind);
+    match address {
+        Some(address) => log::info!("refused {kind} from {address}: {why}"),
+        None => log::info!("refused {kind} from an unknown address: {why}"),
+    }
+}
+
+fn refusal_text(message: &ServerMessage) -> String {
+    match message {
+        ServerMessage::Error { message, .. } => message.clone(),
+        _ => String::new(),
+    }
 }
 
 impl Connection {
@@ -139,7 +164,7 @@ impl Connection {
             }
             ClientMessage::Rematch {} => self.act(shared, |room, seat, _| room.check_rematch(seat)),
             ClientMessage::Name { name } => {
-                self.act(shared, |room, seat, _| room.check_name(seat, &name))
+                self.act(shared, |room, seat, now| room.check_name(seat, &name, now))
             }
             ClientMessage::Goto { ply } => {
                 let (live, _) = self.room.as_ref().ok_or(RequestError::NotInRoom)?;
@@ -150,7 +175,13 @@ impl Connection {
 
     /// Joins the room's members and tells everyone.
     fn enter(&mut self, shared: &Shared, live: Arc<Mutex<Live>>, token: Option<String>) {
-        lock(&live).enter(shared, self.id, token.clone(), self.outbound.clone());
+        lock(&live).enter(
+            shared,
+            self.id,
+            token.clone(),
+            self.outbound.clone(),
+            self.address,
+        );
         self.room = Some((live, token));
     }
 

@@ -6,6 +6,11 @@
 //! commit): a sync costs the same for one line or a hundred, so the disk
 //! keeps up with many rooms.
 //!
+//! The first line names the file's format, `{"pasang_journal":2}`; a
+//! file without it is format 1 (the servers of a88ce43 to af49fb0), read
+//! as it is. A format newer than this binary's is refused, and nothing
+//! is rewritten.
+//!
 //! An append-only file of lines was chosen over SQLite: the rooms' state
 //! is small and read whole at start, every change is an append, a torn
 //! last line (a crash mid-write) is found and dropped by its missing
@@ -16,14 +21,26 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 
+use prometheus_client::metrics::histogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 use super::room::Event;
 
 /// The journal's file name in the data folder.
 pub const FILE_NAME: &str = "rooms.jsonl";
+
+/// The journal format this binary writes, and the newest it reads.
+pub const FORMAT: u32 = 2;
+
+/// The first line of a journal: its format.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    pasang_journal: u32,
+}
 
 /// Lines of finished business (closed rooms) the file may hold beyond
 /// twice the open rooms' before it is compacted while the server runs.
@@ -80,6 +97,18 @@ pub enum JournalError {
     /// The writer thread is gone.
     #[error("the journal's writer has stopped")]
     Stopped,
+    /// A journal written by a newer pasang: nothing is read or
+    /// rewritten.
+    #[error(
+        "journal {path} is format {format}, newer than this pasang reads (format {FORMAT}): run \
+         the pasang that wrote it, or a newer one; the file is left as it is"
+    )]
+    TooNew {
+        /// The journal's path.
+        path: PathBuf,
+        /// The format its first line names.
+        format: u32,
+    },
 }
 
 /// A batch's failed write or sync, told to each line of the batch (an
@@ -101,26 +130,40 @@ struct Job {
 #[derive(Clone)]
 pub struct Journal {
     sender: Sender<Job>,
+    /// Whether the last write failed (a full disk): `/healthz` says so.
+    failing: Arc<AtomicBool>,
 }
 
 impl Journal {
     /// Opens the journal in `folder`, which holds exactly `kept` (as
     /// [`rewrite`] left it), for appending, and starts its writer thread.
-    pub fn open(folder: &Path, kept: &[Entry]) -> Result<Journal, JournalError> {
-        Journal::open_with_slack(folder, kept, COMPACT_SLACK)
+    /// Each write and sync is timed into `sync_timer` where given.
+    pub fn open(
+        folder: &Path,
+        kept: &[Entry],
+        sync_timer: Option<Histogram>,
+    ) -> Result<Journal, JournalError> {
+        Journal::open_with_slack(folder, kept, COMPACT_SLACK, sync_timer)
     }
 
     fn open_with_slack(
         folder: &Path,
         kept: &[Entry],
         slack: usize,
+        sync_timer: Option<Histogram>,
     ) -> Result<Journal, JournalError> {
         let path = folder.join(FILE_NAME);
         let io = |source| JournalError::Io {
             path: path.clone(),
             source,
         };
-        let file = private_file(OpenOptions::new().create(true).append(true), &path).map_err(io)?;
+        let mut file =
+            private_file(OpenOptions::new().create(true).append(true), &path).map_err(io)?;
+        if file.metadata().map_err(io)?.len() == 0 {
+            file.write_all(&header_line())
+                .and_then(|()| file.sync_data())
+                .map_err(io)?;
+        }
         let length = file.metadata().map_err(io)?.len();
         let mut rooms: HashMap<String, RoomLines> = HashMap::new();
         let mut next = 0;
@@ -151,34 +194,69 @@ impl Journal {
             slack,
             compact_after: 2 * kept.len() + slack,
             failing: false,
+            failing_flag: Arc::new(AtomicBool::new(false)),
+            sync_timer,
         };
+        let failing = Arc::clone(&writer.failing_flag);
         let (sender, receiver) = mpsc::channel();
         std::thread::Builder::new()
             .name("journal".into())
             .spawn(move || writer.run(receiver))
             .map_err(io)?;
-        Ok(Journal { sender })
+        Ok(Journal { sender, failing })
     }
 
     /// Writes `entry` and returns once it is on disk.
     pub fn append(&self, entry: &Entry) -> Result<(), JournalError> {
-        let (done, wait) = mpsc::sync_channel(1);
-        let job = Job {
-            room: entry.room.clone(),
-            closes: matches!(entry.event, Event::Close),
-            line: line_of(entry)?,
-            done,
-        };
-        self.sender.send(job).map_err(|_| JournalError::Stopped)?;
-        match wait.recv() {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(source)) => Err(JournalError::Write {
-                path: PathBuf::from(FILE_NAME),
-                source,
-            }),
-            Err(_) => Err(JournalError::Stopped),
-        }
+        self.append_all(std::slice::from_ref(entry))
     }
+
+    /// Writes every entry and returns once all are on disk: sent
+    /// together, they go in one write and one sync (group commit).
+    pub fn append_all(&self, entries: &[Entry]) -> Result<(), JournalError> {
+        let mut waits = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let (done, wait) = mpsc::sync_channel(1);
+            let job = Job {
+                room: entry.room.clone(),
+                closes: matches!(entry.event, Event::Close),
+                line: line_of(entry)?,
+                done,
+            };
+            self.sender.send(job).map_err(|_| JournalError::Stopped)?;
+            waits.push(wait);
+        }
+        let mut result = Ok(());
+        for wait in waits {
+            let answer = match wait.recv() {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(source)) => Err(JournalError::Write {
+                    path: PathBuf::from(FILE_NAME),
+                    source,
+                }),
+                Err(_) => Err(JournalError::Stopped),
+            };
+            if result.is_ok() {
+                result = answer;
+            }
+        }
+        result
+    }
+
+    /// Whether the last write failed (and none has succeeded since).
+    pub fn is_failing(&self) -> bool {
+        self.failing.load(Ordering::SeqCst)
+    }
+}
+
+/// The header line this binary writes.
+fn header_line() -> Vec<u8> {
+    let mut line = serde_json::to_vec(&Header {
+        pasang_journal: FORMAT,
+    })
+    .unwrap_or_default();
+    line.push(b'\n');
+    line
 }
 
 fn line_of(entry: &Entry) -> Result<Vec<u8>, JournalError> {
@@ -231,6 +309,10 @@ struct Writer {
     compact_after: usize,
     /// Whether the last write failed (to say when writing works again).
     failing: bool,
+    /// The same, for the server's health.
+    failing_flag: Arc<AtomicBool>,
+    /// Times each write and sync.
+    sync_timer: Option<Histogram>,
 }
 
 impl Writer {
@@ -245,7 +327,12 @@ impl Writer {
             while let Ok(more) = receiver.try_recv() {
                 batch.push(more);
             }
+            let started = std::time::Instant::now();
             let result = self.write(&batch);
+            if let Some(timer) = &self.sync_timer {
+                timer.observe(started.elapsed().as_secs_f64());
+            }
+            self.failing_flag.store(result.is_err(), Ordering::SeqCst);
             match &result {
                 Ok(()) => {
                     if self.failing {
@@ -372,7 +459,17 @@ impl Writer {
 /// not exist). A torn last line (a crash mid-write, never acknowledged)
 /// is dropped with a warning; a bad line with whole lines after it is
 /// refused ([`JournalError::Corrupt`]), never skipped.
+#[cfg(test)]
 pub fn read(folder: &Path) -> Result<Vec<Entry>, JournalError> {
+    Ok(read_numbered(folder)?
+        .into_iter()
+        .map(|(_, entry)| entry)
+        .collect())
+}
+
+/// As [`read`], each entry with its line's number in the file (from 1,
+/// the header line counted).
+pub fn read_numbered(folder: &Path) -> Result<Vec<(usize, Entry)>, JournalError> {
     let path = folder.join(FILE_NAME);
     let file = match File::open(&path) {
         Ok(file) => file,
@@ -389,8 +486,19 @@ pub fn read(folder: &Path) -> Result<Vec<Entry>, JournalError> {
         if let Some((line, why)) = bad {
             return Err(JournalError::Corrupt { path, line, why });
         }
+        if number == 0
+            && let Ok(header) = serde_json::from_slice::<Header>(&line)
+        {
+            if header.pasang_journal > FORMAT {
+                return Err(JournalError::TooNew {
+                    path,
+                    format: header.pasang_journal,
+                });
+            }
+            continue;
+        }
         match serde_json::from_slice::<Entry>(&line) {
-            Ok(entry) => entries.push(entry),
+            Ok(entry) => entries.push((number + 1, entry)),
             Err(error) => bad = Some((number + 1, error.to_string())),
         }
     }
@@ -411,12 +519,12 @@ pub fn rewrite(folder: &Path, entries: &[Entry]) -> Result<(), JournalError> {
     })
 }
 
-/// Writes `lines` to a new file, syncs it, renames it over the journal
-/// and syncs the folder.
+/// Writes the header and `lines` to a new file, syncs it, renames it
+/// over the journal and syncs the folder.
 fn replace<'a>(folder: &Path, lines: impl Iterator<Item = &'a Vec<u8>>) -> std::io::Result<()> {
     let path = folder.join(FILE_NAME);
     let new = folder.join(format!("{FILE_NAME}.new"));
-    let mut bytes = Vec::new();
+    let mut bytes = header_line();
     for line in lines {
         bytes.extend_from_slice(line);
     }
@@ -466,7 +574,7 @@ mod tests {
     #[test]
     fn appended_entries_read_back_and_a_torn_last_line_is_dropped() {
         let folder = folder("torn");
-        let journal = Journal::open(&folder, &[]).unwrap();
+        let journal = Journal::open(&folder, &[], None).unwrap();
         let entries: Vec<Entry> = (0..3).map(|at| entry(at, "r", Event::Close)).collect();
         for entry in &entries {
             journal.append(entry).unwrap();
@@ -494,19 +602,45 @@ mod tests {
     #[test]
     fn a_bad_line_before_good_ones_is_refused_with_its_number() {
         let folder = folder("corrupt");
-        let journal = Journal::open(&folder, &[]).unwrap();
+        let journal = Journal::open(&folder, &[], None).unwrap();
         for at in 0..4 {
             journal.append(&entry(at, "r", Event::Close)).unwrap();
         }
         let path = folder.join(FILE_NAME);
         let mut bytes = std::fs::read(&path).unwrap();
-        let second = bytes.iter().position(|&b| b == b'\n').unwrap() + 3;
-        bytes[second] = b'#';
+        // Line 1 is the header, line 2 the first entry: break line 3.
+        let newlines: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] == b'\n').collect();
+        bytes[newlines[1] + 3] = b'#';
         std::fs::write(&path, &bytes).unwrap();
         match read(&folder) {
-            Err(JournalError::Corrupt { line, .. }) => assert_eq!(line, 2),
+            Err(JournalError::Corrupt { line, .. }) => assert_eq!(line, 3),
             other => panic!("refused, not {other:?}"),
         }
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+
+    #[test]
+    fn the_first_line_names_the_format_and_a_newer_one_is_refused_untouched() {
+        let folder = folder("format");
+        let journal = Journal::open(&folder, &[], None).unwrap();
+        journal.append(&entry(1, "r", Event::Close)).unwrap();
+        let path = folder.join(FILE_NAME);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().next(), Some(r#"{"pasang_journal":2}"#));
+        assert_eq!(read(&folder).unwrap().len(), 1);
+        let newer = text.replacen(r#"{"pasang_journal":2}"#, r#"{"pasang_journal":3}"#, 1);
+        std::fs::write(&path, &newer).unwrap();
+        match read(&folder) {
+            Err(error @ JournalError::TooNew { format: 3, .. }) => {
+                assert!(error.to_string().contains("newer than this pasang reads"));
+            }
+            other => panic!("refused, not {other:?}"),
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), newer);
+        // A journal of format 1 (no header) reads as it is.
+        let old = r#"{"at":1,"room":"r","event":{"kind":"close"}}"#.to_string() + "\n";
+        std::fs::write(&path, &old).unwrap();
+        assert_eq!(read(&folder).unwrap(), vec![entry(1, "r", Event::Close)]);
         let _ = std::fs::remove_dir_all(&folder);
     }
 
@@ -516,7 +650,7 @@ mod tests {
         let folder = folder("compact");
         let kept = vec![entry(0, "open", name(Side::South))];
         rewrite(&folder, &kept).unwrap();
-        let journal = Journal::open_with_slack(&folder, &kept, 10).unwrap();
+        let journal = Journal::open_with_slack(&folder, &kept, 10, None).unwrap();
         for room in 0..20 {
             let code = format!("closed{room}");
             journal.append(&entry(1, &code, name(Side::North))).unwrap();

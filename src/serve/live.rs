@@ -13,12 +13,13 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use super::admission::Admission;
 use super::journal::{self, Entry, Journal};
+use super::metrics::{ConnectionCounts, Metrics};
 use super::protocol::{Presence, RequestError, RoomState, SeatName, ServerMessage};
 use super::room::{Event, Room, RoomError, Side};
 use crate::page::outbound::{Outbound, text_frame};
@@ -80,17 +81,35 @@ impl ServerTime {
     }
 }
 
+/// Whom a page's socket is let in from: the public origin behind a
+/// proxy, or else the host names this server listens as.
+#[derive(Clone, Debug, Default)]
+pub struct Access {
+    /// `--origin`: the only origin let in, where given.
+    pub origin: Option<String>,
+    /// Without `--origin`: the host names a page may use (its address,
+    /// `localhost`, the loopback and, on a wildcard bind, the machine's
+    /// addresses); empty lets any `Host` in.
+    pub hosts: Vec<String>,
+}
+
 /// What every connection shares.
 pub struct Shared {
     pub(super) rooms: Mutex<HashMap<String, Arc<Mutex<Live>>>>,
+    /// Rooms being opened (their `Open` on its way to the disk), counted
+    /// against the limits with the open ones.
+    opening: Mutex<usize>,
     journal: Journal,
     pub(super) records: PathBuf,
     /// Records a failed write held back: path and text, tried again by
     /// the ticker.
     unwritten: Mutex<Vec<(PathBuf, String)>>,
     pub(super) limits: Limits,
-    pub(super) origin: Option<String>,
+    pub(super) access: Access,
     pub(super) admission: Arc<Admission>,
+    pub(super) metrics: Metrics,
+    /// Set by SIGTERM: no change is taken any more.
+    stopping: AtomicBool,
     /// Rooms open by the address that made them.
     rooms_by_address: Mutex<HashMap<IpAddr, usize>>,
     next_id: AtomicU64,
@@ -107,6 +126,10 @@ pub(super) struct Live {
     empty_since: Option<u64>,
     /// The address that made it (counted against its quota).
     creator: Option<IpAddr>,
+    /// When it was opened (or restored), server time ms.
+    since: u64,
+    /// Spectators last logged, to log each change once.
+    spectators_logged: usize,
 }
 
 /// A connection in a room.
@@ -119,8 +142,22 @@ struct Member {
     view: Option<(u32, usize)>,
 }
 
-/// 128 random bits, URL-safe base64 (22 characters): room codes and
-/// seat tokens.
+/// 128 random bits in letters and digits (22 characters): a room code
+/// with no `-`, which `--server-id`'s codes use.
+pub fn random_alphanumeric() -> String {
+    const ALPHABET: &[u8; 62] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    // 62^22 > 2^128: 22 digits in base 62 hold every value.
+    let mut bits: u128 = rand::random();
+    (0..22)
+        .map(|_| {
+            let digit = (bits % 62) as usize;
+            bits /= 62;
+            ALPHABET[digit] as char
+        })
+        .collect()
+}
+
+/// 128 random bits, URL-safe base64 (22 characters): seat tokens.
 pub fn random_code() -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let bits: u128 = rand::random();
@@ -141,67 +178,25 @@ impl Shared {
     pub fn start(
         data: &Path,
         limits: Limits,
-        origin: Option<String>,
+        access: Access,
         time: ServerTime,
     ) -> Result<Shared, super::ServeError> {
         let records = data.join("games");
         std::fs::create_dir_all(&records)
             .map_err(|e| super::ServeError::Data(records.clone(), e))?;
-        let entries = journal::read(data)?;
-        // A closed room's records were written before it closed: its
-        // lines are skipped, not replayed (a journal the server was
-        // killed before compacting may hold thousands of them).
-        let closed: std::collections::HashSet<String> = entries
-            .iter()
-            .filter(|entry| matches!(entry.event, Event::Close))
-            .map(|entry| entry.room.clone())
-            .collect();
+        let metrics = Metrics::new();
+        let Restored {
+            rooms,
+            compacted,
+            unwritten,
+        } = restore(data, &records, true)?;
         let now = time.now_ms();
-        let mut rooms: HashMap<String, Room> = HashMap::new();
-        let mut kept: HashMap<String, Vec<Entry>> = HashMap::new();
-        let mut order = Vec::new();
-        let mut unwritten = Vec::new();
-        for entry in entries {
-            if closed.contains(&entry.room) {
-                continue;
-            }
-            let applied = match (&entry.event, rooms.get_mut(&entry.room)) {
-                (Event::Open { .. }, None) => {
-                    Room::open(&entry.room, &entry.event, entry.at).map(|room| {
-                        rooms.insert(entry.room.clone(), room);
-                        order.push(entry.room.clone());
-                    })
-                }
-                (Event::Close, Some(_)) => {
-                    rooms.remove(&entry.room);
-                    kept.remove(&entry.room);
-                    continue;
-                }
-                (event, Some(room)) => {
-                    if matches!(event, Event::Rematch) {
-                        write_record(&records, room, &mut unwritten);
-                    }
-                    room.apply(event, entry.at)
-                }
-                (_, None) => continue,
-            };
-            match applied {
-                Ok(()) => kept.entry(entry.room.clone()).or_default().push(entry),
-                Err(error) => log::warn!("journal: room {}: {error}", entry.room),
-            }
-        }
-        let mut live = HashMap::new();
-        let mut compacted = Vec::new();
-        for code in order {
-            let (Some(mut room), Some(entries)) = (rooms.remove(&code), kept.remove(&code)) else {
-                continue;
-            };
-            write_record(&records, &room, &mut unwritten);
-            room.resume(now);
-            compacted.extend(entries);
-            live.insert(
-                code,
-                Arc::new(Mutex::new(Live {
+        let live = rooms
+            .into_iter()
+            .map(|mut room| {
+                room.resume(now);
+                let code = room.code.clone();
+                let live = Live {
                     room,
                     members: Vec::new(),
                     // Nobody is connected after a restart: the grace
@@ -209,11 +204,14 @@ impl Shared {
                     away_since: [Some(now); 2],
                     empty_since: Some(now),
                     creator: None,
-                })),
-            );
-        }
+                    since: now,
+                    spectators_logged: 0,
+                };
+                (code, Arc::new(Mutex::new(live)))
+            })
+            .collect();
         journal::rewrite(data, &compacted)?;
-        let journal = Journal::open(data, &compacted)?;
+        let journal = Journal::open(data, &compacted, Some(metrics.journal_sync()))?;
         let admission = Arc::new(Admission::new(
             limits.max_connections,
             limits.per_address,
@@ -221,12 +219,15 @@ impl Shared {
         ));
         Ok(Shared {
             rooms: Mutex::new(live),
+            opening: Mutex::new(0),
             journal,
             records,
             unwritten: Mutex::new(unwritten),
             limits,
-            origin,
+            access,
             admission,
+            metrics,
+            stopping: AtomicBool::new(false),
             rooms_by_address: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(0),
             time,
@@ -248,38 +249,69 @@ impl Shared {
         self.limits.grace_ms / 1000
     }
 
+    /// Refuses a change once the server is stopping.
+    fn refuse_when_stopping(&self) -> Result<(), RequestError> {
+        if self.stopping.load(Ordering::SeqCst) {
+            return Err(RequestError::Restarting);
+        }
+        Ok(())
+    }
+
+    /// Whether the server takes moves now: not stopping, and the journal
+    /// writing (the reason where not), for `/healthz`.
+    pub(super) fn health(&self) -> Result<(), &'static str> {
+        if self.stopping.load(Ordering::SeqCst) {
+            Err("shutting down")
+        } else if self.journal.is_failing() {
+            Err("storage failing: the journal cannot be written")
+        } else {
+            Ok(())
+        }
+    }
+
     /// Opens a room made by `creator` with its `Open` event: within the
-    /// limits, on disk first.
+    /// limits, on disk first. The counts are checked and a place kept
+    /// under the locks, and the journal's sync is waited for with none
+    /// held: a slow disk delays this room only.
     pub(super) fn open_room(
         &self,
         room: Room,
         event: Event,
         creator: Option<IpAddr>,
     ) -> Result<Arc<Mutex<Live>>, RequestError> {
-        // The counts are checked and the room added under the rooms'
-        // lock; the journal is written first.
-        let mut rooms = lock(&self.rooms);
-        if rooms.len() >= self.limits.max_rooms {
-            return Err(RequestError::TooManyRooms(self.limits.max_rooms));
-        }
-        let mut by_address = lock(&self.rooms_by_address);
-        if let Some(address) = creator
-            && by_address.get(&address).copied().unwrap_or(0) >= self.limits.rooms_per_address
+        self.refuse_when_stopping()?;
         {
-            return Err(RequestError::RoomsPerAddress(self.limits.rooms_per_address));
+            let rooms = lock(&self.rooms);
+            let mut opening = lock(&self.opening);
+            if rooms.len() + *opening >= self.limits.max_rooms {
+                return Err(RequestError::TooManyRooms(self.limits.max_rooms));
+            }
+            if let Some(address) = creator {
+                let mut by_address = lock(&self.rooms_by_address);
+                let count = by_address.entry(address).or_default();
+                if *count >= self.limits.rooms_per_address {
+                    return Err(RequestError::RoomsPerAddress(self.limits.rooms_per_address));
+                }
+                *count += 1;
+            }
+            *opening += 1;
         }
-        self.journal
-            .append(&Entry {
-                at: self.time.now_ms(),
-                room: room.code.clone(),
-                event,
-            })
-            .map_err(|error| {
-                log::warn!("{error}");
-                RequestError::Storage
-            })?;
-        if let Some(address) = creator {
-            *by_address.entry(address).or_default() += 1;
+        let rules = match &event {
+            Event::Open { rules, clock, .. } => describe_settings(rules, clock.as_ref()),
+            _ => String::new(),
+        };
+        let stored = self.journal.append(&Entry {
+            at: self.time.now_ms(),
+            room: room.code.clone(),
+            event,
+        });
+        let mut rooms = lock(&self.rooms);
+        *lock(&self.opening) -= 1;
+        if let Err(error) = stored {
+            drop(rooms);
+            self.give_quota_back(creator);
+            log::warn!("{error}");
+            return Err(RequestError::Storage);
         }
         let code = room.code.clone();
         let live = Arc::new(Mutex::new(Live {
@@ -288,8 +320,17 @@ impl Shared {
             away_since: [None; 2],
             empty_since: None,
             creator,
+            since: self.time.now_ms(),
+            spectators_logged: 0,
         }));
-        rooms.insert(code, Arc::clone(&live));
+        rooms.insert(code.clone(), Arc::clone(&live));
+        drop(rooms);
+        self.metrics.room_created();
+        log::info!(
+            "room {} made by {}: {rules}",
+            super::short_id(&code),
+            address_text(creator)
+        );
         Ok(live)
     }
 
@@ -298,21 +339,9 @@ impl Shared {
         lock(&self.rooms).get(code).cloned()
     }
 
-    /// Closes a room (on disk first) and gives its creator's quota back.
-    fn close_room(&self, live: &Live) {
-        let entry = Entry {
-            at: self.time.now_ms(),
-            room: live.room.code.clone(),
-            event: Event::Close,
-        };
-        if self.journal.append(&entry).is_err() {
-            return;
-        }
-        for member in &live.members {
-            member.outbound.shut_down();
-        }
-        lock(&self.rooms).remove(&live.room.code);
-        if let Some(address) = live.creator {
+    /// Gives a room's place in its creator's quota back.
+    fn give_quota_back(&self, creator: Option<IpAddr>) {
+        if let Some(address) = creator {
             let mut by_address = lock(&self.rooms_by_address);
             if let Some(count) = by_address.get_mut(&address) {
                 *count -= 1;
@@ -321,6 +350,100 @@ impl Shared {
                 }
             }
         }
+    }
+
+    /// Closes rooms (on disk first, in one sync for all of them), shuts
+    /// their sockets and gives their creators' quotas back. The rooms'
+    /// own locks are held (nobody is in them), the rooms' map's is not.
+    fn close_rooms(&self, closing: &[MutexGuard<'_, Live>]) {
+        if closing.is_empty() {
+            return;
+        }
+        let at = self.time.now_ms();
+        let entries: Vec<Entry> = closing
+            .iter()
+            .map(|live| Entry {
+                at,
+                room: live.room.code.clone(),
+                event: Event::Close,
+            })
+            .collect();
+        if let Err(error) = self.journal.append_all(&entries) {
+            log::warn!("{error}");
+            return;
+        }
+        for live in closing {
+            for member in &live.members {
+                member.outbound.shut_down();
+            }
+            lock(&self.rooms).remove(&live.room.code);
+            self.give_quota_back(live.creator);
+            log::info!(
+                "room {} closed after {} game(s)",
+                super::short_id(&live.room.code),
+                live.room.number()
+            );
+        }
+    }
+
+    /// Stops taking changes (SIGTERM): every page is told the server is
+    /// restarting, and each room's lock is taken once, so that a change
+    /// on its way to the disk is finished (and acknowledged) before this
+    /// returns. Every acknowledged move is then on disk: the journal
+    /// syncs before it acknowledges.
+    pub(super) fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        let rooms: Vec<Arc<Mutex<Live>>> = lock(&self.rooms).values().cloned().collect();
+        let notice = ServerMessage::error(&RequestError::Restarting).to_json();
+        for live in rooms {
+            let live = lock(&live);
+            for member in &live.members {
+                member.outbound.text(&notice);
+            }
+        }
+        // The writers have a moment to send the notice before the
+        // process exits and the sockets close.
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+
+    /// Each open room as `/rooms` lists it.
+    pub(super) fn room_summaries(&self) -> Vec<super::admin::RoomSummary> {
+        let now = self.time.now_ms();
+        let rooms: Vec<Arc<Mutex<Live>>> = lock(&self.rooms).values().cloned().collect();
+        let mut summaries: Vec<super::admin::RoomSummary> = rooms
+            .iter()
+            .map(|live| {
+                let live = lock(live);
+                let room = &live.room;
+                super::admin::RoomSummary {
+                    id: super::short_id(&room.code),
+                    names: room.names(),
+                    game: room.number(),
+                    ply: room.plies(),
+                    over: room.finish().is_some(),
+                    clocks_ms: room.has_clock().then(|| room.left_at(now)),
+                    players: live.seated_members(),
+                    spectators: live.spectator_count(),
+                    age_seconds: now.saturating_sub(live.since) / 1000,
+                }
+            })
+            .collect();
+        summaries.sort_by(|a, b| b.age_seconds.cmp(&a.age_seconds).then(a.id.cmp(&b.id)));
+        summaries
+    }
+
+    /// The metrics' text, with the rooms and connections counted now.
+    pub(super) fn metrics_text(&self) -> String {
+        let rooms: Vec<Arc<Mutex<Live>>> = lock(&self.rooms).values().cloned().collect();
+        let mut counts = ConnectionCounts::default();
+        for live in &rooms {
+            let live = lock(live);
+            counts.players += live.seated_members() as i64;
+            counts.spectators += live.spectator_count() as i64;
+        }
+        let total = self.admission.connections() as i64;
+        counts.before_upgrade = (total - counts.players - counts.spectators).max(0);
+        self.metrics.encode(rooms.len(), counts)
     }
 
     /// Writes a finished game's record, or keeps it for the ticker to
@@ -343,16 +466,113 @@ impl Shared {
     }
 }
 
-/// Writes a finished game's record as `games/CODE-N.pgn` unless it is
-/// there: written whole to a new file and renamed, so a game has one
-/// record however often this runs. One that cannot be written now is
-/// put in `unwritten`, to be tried again.
+/// The open rooms a journal holds, as [`restore`] finds them.
+pub(super) struct Restored {
+    /// Every open room at its last stored event, in the order they were
+    /// opened.
+    pub(super) rooms: Vec<Room>,
+    /// Their lines, what the journal is rewritten with.
+    pub(super) compacted: Vec<Entry>,
+    /// Records a failed write held back.
+    pub(super) unwritten: Vec<(PathBuf, String)>,
+}
+
+/// Reads the journal in `data` and replays it: every open room at its
+/// last stored event. Records of games the journal finished are written
+/// to `records` where they are missing, unless `write` is false (`pasang
+/// serve --check` writes nothing). A line whose event does not fit its
+/// room (an edited move, a seat taken twice) is refused with its number,
+/// as a line that is not JSON is: replaying past it would cut the game
+/// short, and the rewrite would lose the later moves for good.
+pub(super) fn restore(
+    data: &Path,
+    records: &Path,
+    write: bool,
+) -> Result<Restored, journal::JournalError> {
+    let entries = journal::read_numbered(data)?;
+    // A closed room's records were written before it closed: its lines
+    // are skipped, not replayed (a journal the server was killed before
+    // compacting may hold thousands of them).
+    let closed: std::collections::HashSet<String> = entries
+        .iter()
+        .filter(|(_, entry)| matches!(entry.event, Event::Close))
+        .map(|(_, entry)| entry.room.clone())
+        .collect();
+    let mut rooms: HashMap<String, Room> = HashMap::new();
+    let mut kept: HashMap<String, Vec<Entry>> = HashMap::new();
+    let mut order = Vec::new();
+    let mut unwritten = Vec::new();
+    let corrupt = |line: usize, why: String| journal::JournalError::Corrupt {
+        path: data.join(journal::FILE_NAME),
+        line,
+        why,
+    };
+    for (line, entry) in entries {
+        if closed.contains(&entry.room) {
+            continue;
+        }
+        let applied = match (&entry.event, rooms.get_mut(&entry.room)) {
+            (Event::Open { .. }, None) => {
+                Room::open(&entry.room, &entry.event, entry.at).map(|room| {
+                    rooms.insert(entry.room.clone(), room);
+                    order.push(entry.room.clone());
+                })
+            }
+            (event, Some(room)) => {
+                if matches!(event, Event::Rematch) && write {
+                    write_record(records, room, &mut unwritten);
+                }
+                room.apply(event, entry.at)
+            }
+            (_, None) => Err(RoomError::Journal(
+                "an event for a room never opened".into(),
+            )),
+        };
+        match applied {
+            Ok(()) => kept.entry(entry.room.clone()).or_default().push(entry),
+            Err(error) => {
+                let room = super::short_id(&entry.room);
+                return Err(corrupt(line, format!("room {room}: {error}")));
+            }
+        }
+    }
+    let mut open = Vec::new();
+    let mut compacted = Vec::new();
+    for code in order {
+        let (Some(room), Some(entries)) = (rooms.remove(&code), kept.remove(&code)) else {
+            continue;
+        };
+        if write {
+            write_record(records, &room, &mut unwritten);
+        }
+        compacted.extend(entries);
+        open.push(room);
+    }
+    Ok(Restored {
+        rooms: open,
+        compacted,
+        unwritten,
+    })
+}
+
+/// Writes a finished game's record as `games/YYYY-MM/CODE-N.pgn` (the
+/// month, UTC, of its `Date`) unless it is there: written whole to a new
+/// file and renamed, so a game has one record however often this runs.
+/// One that cannot be written now is put in `unwritten`, to be tried
+/// again.
 fn write_record(folder: &Path, room: &Room, unwritten: &mut Vec<(PathBuf, String)>) {
     let Some(record) = room.record() else { return };
-    let path = folder.join(format!("{}-{}.pgn", room.code, room.number()));
-    if path.exists() || unwritten.iter().any(|(held, _)| *held == path) {
+    let name = format!("{}-{}.pgn", room.code, room.number());
+    if find_record(folder, &name).is_some()
+        || unwritten.iter().any(|(held, _)| held.ends_with(&name))
+    {
         return;
     }
+    let month = record
+        .tag("Date")
+        .and_then(month_of)
+        .unwrap_or_else(|| "undated".to_string());
+    let path = folder.join(month).join(&name);
     let text = record.to_string();
     if let Err(error) = write_whole(&path, &text) {
         log::error!(
@@ -363,8 +583,41 @@ fn write_record(folder: &Path, room: &Room, unwritten: &mut Vec<(PathBuf, String
     }
 }
 
-/// Writes `text` to a new file beside `path`, syncs it and renames it.
+/// The month folder's name, `YYYY-MM`, of a record's `Date` (`YYYY.MM.DD`).
+fn month_of(date: &str) -> Option<String> {
+    let mut parts = date.split('.');
+    let (year, month) = (parts.next()?, parts.next()?);
+    let digits = |text: &str, n: usize| text.len() == n && text.bytes().all(|b| b.is_ascii_digit());
+    (digits(year, 4) && digits(month, 2)).then(|| format!("{year}-{month}"))
+}
+
+/// The record file `name` (`CODE-N.pgn`) in the records folder: in a
+/// month's folder, newest first, or at the top, where servers before the
+/// month folders wrote it.
+pub(super) fn find_record(folder: &Path, name: &str) -> Option<PathBuf> {
+    let top = folder.join(name);
+    if top.is_file() {
+        return Some(top);
+    }
+    let mut months: Vec<PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.is_dir())
+        .collect();
+    months.sort();
+    months
+        .into_iter()
+        .rev()
+        .map(|month| month.join(name))
+        .find(|path| path.is_file())
+}
+
+/// Writes `text` to a new file beside `path` (its folder made where
+/// missing), syncs it and renames it.
 fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
     let new = path.with_extension("pgn.new");
     let written = std::fs::File::create(&new)
         .and_then(|mut file| {
@@ -386,23 +639,77 @@ impl Live {
         id: u64,
         token: Option<String>,
         outbound: Outbound,
+        address: Option<IpAddr>,
     ) {
+        let seat = token.as_deref().and_then(|t| self.room.seat_of(t));
         self.members.push(Member {
             id,
             token,
             outbound,
             view: None,
         });
+        if let Some(side) = seat {
+            log::info!(
+                "room {}: {} seat taken from {}",
+                super::short_id(&self.room.code),
+                Side::from(side).name(),
+                address_text(address)
+            );
+        }
         refresh_presence(self, shared.time.now_ms());
+        self.log_spectators();
         broadcast(shared, self);
     }
 
     /// Takes a connection out of the room's members and tells the others.
     pub(super) fn leave(&mut self, shared: &Shared, id: u64) {
+        let seat = self
+            .members
+            .iter()
+            .find(|member| member.id == id)
+            .and_then(|member| member.token.as_deref())
+            .and_then(|t| self.room.seat_of(t));
         self.members.retain(|member| member.id != id);
+        if let Some(side) = seat {
+            log::info!(
+                "room {}: {} seat left",
+                super::short_id(&self.room.code),
+                Side::from(side).name()
+            );
+        }
         refresh_presence(self, shared.time.now_ms());
+        self.log_spectators();
         let messages = self.room_messages(shared.grace_seconds());
         send_all(self, &messages);
+    }
+
+    /// Members seated in the room (a player may have several pages).
+    fn seated_members(&self) -> usize {
+        self.members.len() - self.spectator_count()
+    }
+
+    /// Members watching.
+    fn spectator_count(&self) -> usize {
+        self.members
+            .iter()
+            .filter(|member| self.seat_of_member(member).is_none())
+            .count()
+    }
+
+    fn seat_of_member(&self, member: &Member) -> Option<Player> {
+        member.token.as_deref().and_then(|t| self.room.seat_of(t))
+    }
+
+    /// Logs the spectators' count where it changed since last logged.
+    fn log_spectators(&mut self) {
+        let spectators = self.spectator_count();
+        if spectators != self.spectators_logged {
+            self.spectators_logged = spectators;
+            log::info!(
+                "room {}: {spectators} spectator(s)",
+                super::short_id(&self.room.code)
+            );
+        }
     }
 
     /// Shows a member the finished game at `ply` (the game's end is its
@@ -419,8 +726,11 @@ impl Live {
         Ok(())
     }
 
-    /// The `room` message for each member.
-    fn room_messages(&self, grace: u64) -> Vec<String> {
+    /// The `room` message for each member, in members' order. It is
+    /// built once for each seat and once for all spectators (at most
+    /// three times, however many watch), and only a seat's own message
+    /// carries its token.
+    fn room_messages(&self, grace: u64) -> Vec<crate::page::outbound::Frame> {
         let room = &self.room;
         let here = |side: Player| self.away_since[side.index()].is_none();
         let presence = Presence {
@@ -428,36 +738,64 @@ impl Live {
             north_taken: room.taken(Player::North),
             south_here: here(Player::South),
             north_here: here(Player::North),
-            spectators: self
-                .members
-                .iter()
-                .filter(|member| {
-                    member
-                        .token
-                        .as_deref()
-                        .and_then(|t| room.seat_of(t))
-                        .is_none()
-                })
-                .count(),
+            spectators: self.spectator_count(),
         };
+        let mut built: [Option<crate::page::outbound::Frame>; 3] = [None, None, None];
         self.members
             .iter()
             .map(|member| {
-                let seat = member.token.as_deref().and_then(|t| room.seat_of(t));
-                ServerMessage::Room {
-                    room: room.code.clone(),
-                    seat: SeatName::from(seat.map(Side::from)),
-                    token: seat.and(member.token.clone()),
-                    game: room.number(),
-                    presence: presence.clone(),
-                    rematch: room.rematch_offers(),
-                    names: room.names(),
-                    grace,
-                }
-                .to_json()
+                let seat = self.seat_of_member(member);
+                built[seat.map_or(2, Player::index)]
+                    .get_or_insert_with(|| {
+                        ROOM_MESSAGES_BUILT.fetch_add(1, Ordering::Relaxed);
+                        text_frame(
+                            &ServerMessage::Room {
+                                room: room.code.clone(),
+                                seat: SeatName::from(seat.map(Side::from)),
+                                token: seat.and_then(|side| room.token(side)),
+                                game: room.number(),
+                                presence: presence.clone(),
+                                rematch: room.rematch_offers(),
+                                names: room.names(),
+                                grace,
+                            }
+                            .to_json(),
+                        )
+                    })
+                    .clone()
             })
             .collect()
     }
+}
+
+/// How many `room` messages have been built, for the test that a big
+/// room builds each once.
+static ROOM_MESSAGES_BUILT: AtomicU64 = AtomicU64::new(0);
+
+/// The settings of a room as its log line says them: the rules that
+/// differ from the defaults and the clock.
+fn describe_settings(
+    rules: &std::collections::BTreeMap<String, String>,
+    clock: Option<&super::room::ClockControl>,
+) -> String {
+    let rules = if rules.is_empty() {
+        "default rules".to_string()
+    } else {
+        rules
+            .iter()
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match clock {
+        Some(clock) => format!("{rules}, clock {}+{}", clock.minutes, clock.increment),
+        None => format!("{rules}, no clock"),
+    }
+}
+
+/// A client's address as logs write it.
+fn address_text(address: Option<IpAddr>) -> String {
+    address.map_or_else(|| "an unknown address".to_string(), |ip| ip.to_string())
 }
 
 /// Stores `event`, applies it, writes the record of a game it ends, and
@@ -468,6 +806,7 @@ pub(super) fn commit(
     event: Event,
     now: u64,
 ) -> Result<(), RequestError> {
+    shared.refuse_when_stopping()?;
     let rematch = matches!(event, Event::Rematch);
     let was_over = live.room.finish().is_some();
     shared
@@ -482,11 +821,25 @@ pub(super) fn commit(
             RequestError::Storage
         })?;
     live.room.apply(&event, now)?;
+    let id = super::short_id(&live.room.code);
     if rematch {
         live.away_since.swap(0, 1);
+        log::info!("room {id}: rematch, game {}", live.room.number());
     }
-    if !was_over && live.room.finish().is_some() {
+    if !was_over && let Some(finish) = live.room.finish() {
         shared.record(&live.room);
+        let termination = super::room::termination(finish.reason);
+        shared.metrics.game_finished(termination);
+        let result = match finish.winner {
+            Some(Side::South) => "1-0",
+            Some(Side::North) => "0-1",
+            None => "1/2-1/2",
+        };
+        log::info!(
+            "room {id}: game {} over: {result} ({termination}) after {} plies",
+            live.room.number(),
+            live.room.plies()
+        );
     }
     broadcast(shared, live);
     Ok(())
@@ -517,10 +870,10 @@ fn refresh_presence(live: &mut Live, now: u64) {
 
 /// Queues each member its message (in members' order); a member whose
 /// queue is full or whose socket is gone is dropped (and shut down).
-fn send_all(live: &mut Live, messages: &[String]) {
+fn send_all(live: &mut Live, messages: &[crate::page::outbound::Frame]) {
     let mut failed = Vec::new();
     for (member, message) in live.members.iter().zip(messages) {
-        if !member.outbound.text(message) {
+        if !member.outbound.frame(message.clone()) {
             failed.push(member.id);
         }
     }
@@ -546,7 +899,7 @@ pub(super) fn broadcast(shared: &Shared, live: &mut Live) {
             && number == live.room.number()
             && let Ok(state) = viewed_state(&live.room, seat, now, ply)
         {
-            if !member.outbound.text(&room_message) || !member.outbound.text(&state) {
+            if !member.outbound.frame(room_message) || !member.outbound.text(&state) {
                 failed.push(member.id);
             }
             continue;
@@ -566,7 +919,7 @@ pub(super) fn broadcast(shared: &Shared, live: &mut Live) {
                 )
             })
             .clone();
-        if !member.outbound.text(&room_message) || !member.outbound.frame(state) {
+        if !member.outbound.frame(room_message) || !member.outbound.frame(state) {
             failed.push(member.id);
         }
     }
@@ -599,8 +952,9 @@ fn viewed_state(
 pub(super) fn tick(shared: &Shared) {
     let now = shared.time.now_ms();
     let rooms: Vec<Arc<Mutex<Live>>> = lock(&shared.rooms).values().cloned().collect();
-    for live in rooms {
-        let mut guard = lock(&live);
+    let mut closing = Vec::new();
+    for live in &rooms {
+        let mut guard = lock(live);
         if let Some(flag) = guard.room.flag(now) {
             let _ = commit(shared, &mut guard, flag, now);
         }
@@ -626,7 +980,10 @@ pub(super) fn tick(shared: &Shared) {
             || (unstarted && empty_for >= ROOM_IDLE_MS)
             || (unjoined && empty_for >= UNJOINED_MS)
         {
-            shared.close_room(&guard);
+            closing.push(guard);
         }
     }
+    // One sync closes them all: with a slow disk, a thousand rooms
+    // closing together cost one sync, not a thousand in a row.
+    shared.close_rooms(&closing);
 }

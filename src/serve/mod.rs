@@ -14,15 +14,22 @@
 //! - `live`: the open rooms in memory, each change through the journal, the
 //!   records, and the ticker's round of clocks, absences and closing;
 //! - `server`: the listener, the refusals, the page's files and
-//!   questions, and the ticker thread.
+//!   questions, and the ticker thread;
+//! - [`metrics`] and `admin`: what an admin reads on `--admin-listen`
+//!   (`/healthz`, `/metrics`, `/rooms`), never on the players' port;
+//! - [`check`]: `pasang serve --check`, a data folder verified without
+//!   serving or writing.
 //!
 //! docs/serve.md is the user's guide and the protocol's reference.
 
+mod admin;
 mod admission;
+pub mod check;
 mod connection;
 pub mod folder;
 pub mod journal;
 mod live;
+pub mod metrics;
 pub mod protocol;
 pub mod room;
 mod rules_session;
@@ -61,6 +68,8 @@ pub struct Settings {
     pub clock_speed: u64,
     /// This server's name among several behind one proxy.
     pub server_id: Option<String>,
+    /// The admin's address (`/healthz`, `/metrics`, `/rooms`), if any.
+    pub admin_listen: Option<String>,
 }
 
 /// The server's id, set once at start (`--server-id`).
@@ -71,14 +80,30 @@ pub fn server_id() -> Option<String> {
     SERVER_ID.get().cloned()
 }
 
-/// A new room's code: 128 random bits, after the server's id and a dash
-/// where it has one (`a-...`), so that a proxy in front of several
-/// servers routes the room by its code.
+/// A new room's code: 128 random bits in letters and digits, after the
+/// server's id and a dash where it has one (`a-...`), so that a proxy in
+/// front of several servers routes the room by its code. Without an id
+/// the code has no dash, so it never looks like another server's.
 pub fn new_room_code() -> String {
     match SERVER_ID.get() {
-        Some(id) => format!("{id}-{}", live::random_code()),
-        None => live::random_code(),
+        Some(id) => format!("{id}-{}", live::random_alphanumeric()),
+        None => live::random_alphanumeric(),
     }
+}
+
+/// The room's name in logs and on `/rooms`: eight hex digits of a hash
+/// of its code. The code is the key to the room (whoever has it may take
+/// a free seat), so it is never logged; the short id tells rooms apart
+/// and is the same across restarts.
+pub fn short_id(code: &str) -> String {
+    // FNV-1a, 64 bits, folded to 32: stable, and nothing to invert from
+    // 32 bits of a 128-bit random code.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in code.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{:08x}", (hash ^ (hash >> 32)) as u32)
 }
 
 /// Why the server could not start.
@@ -96,11 +121,17 @@ pub enum ServeError {
     /// The data folder is another server's, or cannot be held.
     #[error(transparent)]
     Folder(#[from] folder::FolderError),
+    /// The signal handler cannot be installed.
+    #[error("cannot catch SIGTERM: {0}")]
+    Signal(String),
 }
 
-/// Takes the port, holds the data folder, restores the rooms, then
-/// serves until the process is killed. A second server on a port or a
-/// data folder in use stops before it reads or writes anything there.
+/// Takes the port (and the admin's), holds the data folder, restores
+/// the rooms, then serves until SIGTERM or Ctrl-C: every page is told
+/// the server is restarting, moves stop being taken, and the process
+/// exits 0 with every acknowledged move on disk. A second server on a
+/// port or a data folder in use stops before it reads or writes
+/// anything there.
 pub fn run(args: &Settings) -> Result<std::process::ExitCode, ServeError> {
     if let Some(id) = &args.server_id {
         let _ = SERVER_ID.set(id.clone());
@@ -110,6 +141,12 @@ pub fn run(args: &Settings) -> Result<std::process::ExitCode, ServeError> {
     let local = listener
         .local_addr()
         .map_err(|e| ServeError::Bind(args.listen.clone(), e))?;
+    let admin = match &args.admin_listen {
+        Some(address) => {
+            Some(TcpListener::bind(address).map_err(|e| ServeError::Bind(address.clone(), e))?)
+        }
+        None => None,
+    };
     let folder = folder::DataFolder::hold(&args.data)?;
     let limits = Limits {
         max_rooms: args.max_rooms as usize,
@@ -119,28 +156,96 @@ pub fn run(args: &Settings) -> Result<std::process::ExitCode, ServeError> {
         grace_ms: args.grace * 1000,
         trusted_proxies: args.trusted_proxy.clone(),
     };
-    let shared = live::Shared::start(
+    // Without --origin a page's socket is let in only by the names this
+    // server listens as (DNS rebinding: a hostile name that resolves to
+    // this machine must not reach the rooms).
+    let hosts = if args.origin.is_some() {
+        Vec::new()
+    } else {
+        own_host_names(local)
+    };
+    let shared = Arc::new(live::Shared::start(
         folder.path(),
-        limits,
-        args.origin.clone(),
+        limits.clone(),
+        live::Access {
+            origin: args.origin.clone(),
+            hosts,
+        },
         ServerTime::new(args.clock_speed),
-    )?;
+    )?);
+    let stopping = Arc::clone(&shared);
+    ctrlc::set_handler(move || {
+        stopping.stop();
+        log::info!("stopped: every acknowledged move is on disk");
+        std::process::exit(0);
+    })
+    .map_err(|error| ServeError::Signal(error.to_string()))?;
     // An unspecified address (0.0.0.0, ::) is no address to open: the
     // first line names this machine's loopback, the next ones the
-    // addresses others on the network can use.
+    // addresses others on the network can use. Behind a proxy the
+    // public origin is the address to open.
     let shown = usable_addresses(local);
-    println!(
-        "pasang serve: open http://{}/ (rooms: {} open, data in {}; Ctrl-C stops)",
-        shown[0],
-        shared.room_count(),
-        args.data.display()
-    );
+    match &args.origin {
+        Some(origin) => println!(
+            "pasang serve: open {}/ (behind the proxy, which reaches http://{local}/; rooms: {} \
+             open, data in {}; Ctrl-C stops)",
+            origin.trim_end_matches('/'),
+            shared.room_count(),
+            args.data.display()
+        ),
+        None => println!(
+            "pasang serve: open http://{}/ (rooms: {} open, data in {}; Ctrl-C stops)",
+            shown[0],
+            shared.room_count(),
+            args.data.display()
+        ),
+    }
     for other in &shown[1..] {
         println!("pasang serve: on this network: http://{other}/");
     }
-    server::serve(listener, Arc::new(shared));
+    let admin_address = admin.as_ref().and_then(|a| a.local_addr().ok());
+    if let Some(address) = admin_address {
+        println!("pasang serve: admin on http://{address}/ (/healthz, /metrics, /rooms)");
+    }
+    log::info!(
+        "started: pasang {} on {local}{}, data in {}, {} rooms open; limits: {} rooms, {} rooms \
+         an address, {} connections, {} an address, grace {} s",
+        crate::version::version(),
+        admin_address.map_or(String::new(), |a| format!(", admin on {a}")),
+        args.data.display(),
+        shared.room_count(),
+        limits.max_rooms,
+        limits.rooms_per_address,
+        limits.max_connections,
+        limits.per_address,
+        args.grace,
+    );
+    if let Some(admin) = admin {
+        admin::start(admin, Arc::clone(&shared));
+    }
+    server::serve(listener, shared);
     drop(folder);
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The host names a page may reach this server by when no `--origin`
+/// names it: its address, `localhost` and the loopback addresses, and
+/// on a wildcard bind this machine's own addresses.
+fn own_host_names(local: SocketAddr) -> Vec<String> {
+    let mut names: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()];
+    let bracketed = |ip: IpAddr| match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => format!("[{v6}]"),
+    };
+    for address in usable_addresses(local) {
+        names.push(bracketed(address.ip()));
+    }
+    if local.ip().is_unspecified() {
+        names.extend(machine_addresses().into_iter().map(bracketed));
+    }
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The process's descriptor limit against the connections it may hold.

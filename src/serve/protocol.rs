@@ -119,6 +119,10 @@ pub enum RequestError {
     /// The journal could not store it; nothing changed.
     #[error("the server cannot store the game now; try again")]
     Storage,
+    /// The server is stopping (SIGTERM) to restart: nothing changed, and
+    /// the page reconnects by itself when it is back.
+    #[error("the server is restarting; this page reconnects by itself when it is back")]
+    Restarting,
 }
 
 impl RequestError {
@@ -135,6 +139,7 @@ impl RequestError {
             RequestError::RoomsPerAddress(_) => "rooms_per_address",
             RequestError::Room(error) => error.kind(),
             RequestError::Storage => "storage",
+            RequestError::Restarting => "restarting",
         }
     }
 }

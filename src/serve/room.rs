@@ -57,6 +57,16 @@ impl From<Side> for Player {
     }
 }
 
+impl Side {
+    /// The side as the protocol and the logs write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::South => "south",
+            Side::North => "north",
+        }
+    }
+}
+
 impl From<Player> for Side {
     fn from(player: Player) -> Side {
         match player {
@@ -80,6 +90,17 @@ pub enum EndReason {
     Resignation,
     /// The loser was away longer than the grace.
     Abandonment,
+}
+
+/// The records' `Termination` of a game that ended for `reason`.
+pub fn termination(reason: EndReason) -> Termination {
+    match reason {
+        EndReason::Points => Termination::Score,
+        EndReason::Suntuk => Termination::Suntuk,
+        EndReason::Time => Termination::TimeForfeit,
+        EndReason::Resignation => Termination::Resignation,
+        EndReason::Abandonment => Termination::Disconnect,
+    }
 }
 
 /// A finished game: who won and why.
@@ -150,6 +171,26 @@ pub enum Event {
 /// The longest name a player may give, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 
+/// The names a seat may store in a room's life: each is a journal line
+/// kept while the room is open, so a seat that renames itself without
+/// end cannot grow the journal without end.
+pub const MAX_NAME_CHANGES: u32 = 10;
+
+/// The least time between two names a seat stores, ms.
+pub const NAME_SPACING_MS: u64 = 1000;
+
+/// Whether a name may hold `c`: no control characters, and none of the
+/// characters that let a name pose as another or break a line: the
+/// bidirectional controls (U+202A-202E, U+2066-2069), zero-width spaces
+/// (U+200B, U+FEFF) and the line and paragraph separators (U+2028-2029).
+/// The zero-width joiners U+200C and U+200D stay: Jawi names may need
+/// them.
+pub fn allowed_in_name(c: char) -> bool {
+    !(c.is_control()
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || matches!(c, '\u{200B}' | '\u{FEFF}' | '\u{2028}' | '\u{2029}'))
+}
+
 /// Why a request is refused; the room stays as it was.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum RoomError {
@@ -194,8 +235,15 @@ pub enum RoomError {
     #[error("a clock has 1 to 180 minutes and 0 to 180 seconds a move")]
     Clock,
     /// A player's name too long or with a control character.
-    #[error("a name has at most {MAX_NAME_CHARS} characters and no control characters")]
+    #[error(
+        "a name has at most {MAX_NAME_CHARS} characters, and no control, direction or \
+         invisible characters"
+    )]
     Name,
+    /// A seat that has renamed itself as often as a room allows, or too
+    /// soon after its last name.
+    #[error("a seat may change its name {MAX_NAME_CHANGES} times in a room, once a second at most")]
+    NameLimit,
     /// An event that does not fit the room (only a broken journal).
     #[error("the journal's event does not fit the room: {0}")]
     Journal(String),
@@ -216,6 +264,7 @@ impl RoomError {
             RoomError::NoSuchPly(_) => "no_such_ply",
             RoomError::Clock => "clock",
             RoomError::Name => "name",
+            RoomError::NameLimit => "name_limit",
             RoomError::Journal(_) => "journal",
         }
     }
@@ -242,6 +291,10 @@ pub struct Room {
     rematch: [bool; 2],
     /// The players' names by side, where given.
     names: [Option<String>; 2],
+    /// Names stored by each seat in the room's life, and when the last
+    /// one was (a rematch swaps them with the seats).
+    names_stored: [u32; 2],
+    last_name_at: [u64; 2],
 }
 
 /// The rules of a page's `rules` map (page field to value; missing ones
@@ -290,6 +343,8 @@ impl Room {
             finish: None,
             rematch: [false; 2],
             names: [None, None],
+            names_stored: [0; 2],
+            last_name_at: [0; 2],
         })
     }
 
@@ -353,19 +408,40 @@ impl Room {
     /// The event of `seat` taking `name` (trimmed; empty takes it back),
     /// none where the seat has that name already (nothing to store), or
     /// why not.
-    pub fn check_name(&self, seat: Option<Player>, name: &str) -> Result<Option<Event>, RoomError> {
+    pub fn check_name(
+        &self,
+        seat: Option<Player>,
+        name: &str,
+        now: u64,
+    ) -> Result<Option<Event>, RoomError> {
         let seat = seat.ok_or(RoomError::Spectator)?;
         let name = name.trim();
-        if name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        if name.chars().count() > MAX_NAME_CHARS || !name.chars().all(allowed_in_name) {
             return Err(RoomError::Name);
         }
         if self.names[seat.index()].as_deref().unwrap_or("") == name {
             return Ok(None);
         }
+        let stored = self.names_stored[seat.index()];
+        if stored >= MAX_NAME_CHANGES
+            || (stored > 0 && now < self.last_name_at[seat.index()] + NAME_SPACING_MS)
+        {
+            return Err(RoomError::NameLimit);
+        }
         Ok(Some(Event::Name {
             seat: seat.into(),
             name: name.to_string(),
         }))
+    }
+
+    /// A seat's token (the `room` message tells it to that seat only).
+    pub fn token(&self, seat: Player) -> Option<String> {
+        self.tokens[seat.index()].clone()
+    }
+
+    /// Whether the room has a clock.
+    pub fn has_clock(&self) -> bool {
+        self.clock.is_some()
     }
 
     /// Who has offered a rematch.
@@ -543,6 +619,8 @@ impl Room {
                 }
                 self.tokens.swap(0, 1);
                 self.names.swap(0, 1);
+                self.names_stored.swap(0, 1);
+                self.last_name_at.swap(0, 1);
                 self.number += 1;
                 self.game = Game::at_start(self.rules);
                 self.left = [self.clock.map_or(0, |clock| clock.base_ms()); 2];
@@ -556,6 +634,8 @@ impl Room {
                     return Err(RoomError::Journal("a name for a free seat".into()));
                 }
                 self.names[side.index()] = (!name.is_empty()).then(|| name.clone());
+                self.names_stored[side.index()] += 1;
+                self.last_name_at[side.index()] = at;
             }
             Event::Close => {}
         }
@@ -663,13 +743,7 @@ impl Room {
         let finish = self.finish?;
         let end = self.game.end();
         let scores = [end.score(Player::South), end.score(Player::North)];
-        let termination = match finish.reason {
-            EndReason::Points => Termination::Score,
-            EndReason::Suntuk => Termination::Suntuk,
-            EndReason::Time => Termination::TimeForfeit,
-            EndReason::Resignation => Termination::Resignation,
-            EndReason::Abandonment => Termination::Disconnect,
-        };
+        let termination = termination(finish.reason);
         let time_control = self.clock.map_or("-".to_string(), |clock| {
             format!("{}+{}", clock.minutes * 60, clock.increment)
         });
@@ -859,17 +933,17 @@ mod tests {
     #[test]
     fn players_name_themselves_for_the_room_and_the_record() {
         let mut room = open(None);
-        assert_eq!(room.check_name(None, "Ali"), Err(RoomError::Spectator));
+        assert_eq!(room.check_name(None, "Ali", 0), Err(RoomError::Spectator));
         assert_eq!(
-            room.check_name(Some(Player::South), &"x".repeat(41)),
+            room.check_name(Some(Player::South), &"x".repeat(41), 0),
             Err(RoomError::Name)
         );
         assert_eq!(
-            room.check_name(Some(Player::South), "Ali\nBaba"),
+            room.check_name(Some(Player::South), "Ali\nBaba", 0),
             Err(RoomError::Name)
         );
         let south = room
-            .check_name(Some(Player::South), "  Ali \"Baba\"  ")
+            .check_name(Some(Player::South), "  Ali \"Baba\"  ", 1)
             .unwrap()
             .unwrap();
         let text = serde_json::to_string(&south).unwrap();
@@ -879,10 +953,10 @@ mod tests {
         );
         room.apply(&serde_json::from_str(&text).unwrap(), 1)
             .unwrap();
-        let north = room.check_name(Some(Player::North), "Siti").unwrap();
+        let north = room.check_name(Some(Player::North), "Siti", 1).unwrap();
         room.apply(&north.unwrap(), 1).unwrap();
         // The same name again is nothing to store.
-        assert_eq!(room.check_name(Some(Player::North), " Siti "), Ok(None));
+        assert_eq!(room.check_name(Some(Player::North), " Siti ", 1), Ok(None));
         assert_eq!(
             room.names(),
             [Some("Ali \"Baba\"".to_string()), Some("Siti".to_string())]
@@ -899,10 +973,10 @@ mod tests {
         let mut forged = room.clone();
         let name = r#"Siti"] [Result "0-1"] \"#;
         let event = forged
-            .check_name(Some(Player::North), name)
+            .check_name(Some(Player::North), name, 5000)
             .unwrap()
             .unwrap();
-        forged.apply(&event, 2).unwrap();
+        forged.apply(&event, 5000).unwrap();
         let text = forged.record().unwrap().to_string();
         let reread = crate::record::read(&text).unwrap();
         assert_eq!(reread[0].tag("North"), Some(name));
@@ -919,9 +993,52 @@ mod tests {
             room.names(),
             [Some("Siti".to_string()), Some("Ali \"Baba\"".to_string())]
         );
-        let cleared = room.check_name(Some(Player::South), " ").unwrap().unwrap();
-        room.apply(&cleared, 4).unwrap();
+        let cleared = room
+            .check_name(Some(Player::South), " ", 9000)
+            .unwrap()
+            .unwrap();
+        room.apply(&cleared, 9000).unwrap();
         assert_eq!(room.names(), [None, Some("Ali \"Baba\"".to_string())]);
+    }
+
+    #[test]
+    fn names_that_pose_as_others_are_refused_and_renaming_is_bounded() {
+        let mut room = open(None);
+        for spoof in [
+            "Ali\u{202E}ilA",
+            "A\u{200B}li",
+            "\u{FEFF}Ali",
+            "Ali\u{2028}Siti",
+            "Ali\u{2066}x",
+        ] {
+            assert_eq!(
+                room.check_name(Some(Player::South), spoof, 0),
+                Err(RoomError::Name),
+                "{spoof:?}"
+            );
+        }
+        // Jawi's joiners stay.
+        let jawi = "\u{0645}\u{200C}\u{0646}\u{200D}";
+        assert!(
+            room.check_name(Some(Player::South), jawi, 0)
+                .unwrap()
+                .is_some()
+        );
+        // 200 names sent a second apart store at most MAX_NAME_CHANGES;
+        // names sent faster than one a second are refused.
+        let mut stored = 0;
+        for i in 0..200u64 {
+            let at = i * 100;
+            if let Ok(Some(event)) = room.check_name(Some(Player::South), &format!("n{i}"), at) {
+                room.apply(&event, at).unwrap();
+                stored += 1;
+            }
+        }
+        assert_eq!(stored, MAX_NAME_CHANGES);
+        assert_eq!(
+            room.check_name(Some(Player::South), "again", 1_000_000),
+            Err(RoomError::NameLimit)
+        );
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //! queue ([`super::outbound`]); both cost nothing while they wait. See
 //! docs/serve.md for the measured figures.
 
-use std::net::{TcpListener, TcpStream};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::{IpAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::admission::Ticket;
@@ -75,7 +76,13 @@ pub fn serve(listener: TcpListener, shared: Arc<Shared>) {
         let ticket = match shared.admission.admit(peer) {
             Ok(ticket) => ticket,
             Err(error) => {
-                refuser.refuse(stream, error);
+                let kind = refusal_kind(&error);
+                shared.metrics.refused(kind);
+                match peer {
+                    Some(peer) => log::info!("refused {kind} from {peer}: {error}"),
+                    None => log::info!("refused {kind} from an unknown address: {error}"),
+                }
+                refuser.refuse(stream, peer, error);
                 continue;
             }
         };
@@ -90,43 +97,101 @@ pub fn serve(listener: TcpListener, shared: Arc<Shared>) {
     }
 }
 
-/// Answers sockets over a limit from one thread: each gets a short
-/// wait for its request (so that closing it does not reset the answer
-/// away), the refusal, and the close. When refusals come faster than
-/// that, the ones past the queue are closed unanswered.
-struct Refuser {
-    queue: std::sync::mpsc::SyncSender<(TcpStream, HttpError)>,
+/// The kind a connection refused at the door is counted and logged as.
+fn refusal_kind(error: &HttpError) -> &'static str {
+    match error {
+        HttpError::Busy(_) => "busy",
+        HttpError::TooManyFromAddress(_) => "address",
+        HttpError::Forbidden { .. } => "origin",
+        HttpError::UnknownHost { .. } => "host",
+        _ => "http",
+    }
 }
 
-/// Refusals waiting for the refuser.
-const REFUSALS_WAITING: usize = 64;
-/// How long the refuser waits for a refused client's request.
+/// Answers sockets over a limit from a few threads: each gets a short
+/// wait for its request (so that closing it does not reset the answer
+/// away), the refusal, and the close. An address has at most
+/// [`REFUSALS_PER_ADDRESS`] refusals waiting; its others are closed
+/// unanswered, so one flooding address cannot delay another client's
+/// refusal behind its own.
+struct Refuser {
+    queue: std::sync::mpsc::SyncSender<(TcpStream, Option<IpAddr>, HttpError)>,
+    waiting: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// Refusals waiting for the refusers.
+const REFUSALS_WAITING: usize = 256;
+/// Refusals of one address waiting at once.
+const REFUSALS_PER_ADDRESS: usize = 4;
+/// Threads that answer refusals.
+const REFUSERS: usize = 4;
+/// How long a refuser waits for a refused client's request.
 const REFUSAL_READ: Duration = Duration::from_millis(100);
 
 impl Refuser {
     fn start() -> Refuser {
         let (queue, refusals) =
-            std::sync::mpsc::sync_channel::<(TcpStream, HttpError)>(REFUSALS_WAITING);
-        let _ = std::thread::Builder::new()
-            .name("refuser".into())
-            .stack_size(STACK_BYTES)
-            .spawn(move || {
-                for (mut stream, error) in refusals {
-                    let _ = stream.set_read_timeout(Some(REFUSAL_READ));
-                    let _ = stream.set_write_timeout(Some(REFUSAL_READ));
-                    let mut request = [0u8; 4096];
-                    let _ = std::io::Read::read(&mut stream, &mut request);
-                    let _ = http::respond_error(&mut stream, &error);
-                    let _ = stream.shutdown(std::net::Shutdown::Write);
-                    let _ = std::io::Read::read(&mut stream, &mut request);
-                }
-            });
-        Refuser { queue }
+            std::sync::mpsc::sync_channel::<(TcpStream, Option<IpAddr>, HttpError)>(
+                REFUSALS_WAITING,
+            );
+        let refusals = Arc::new(Mutex::new(refusals));
+        let waiting: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
+        for _ in 0..REFUSERS {
+            let refusals = Arc::clone(&refusals);
+            let waiting = Arc::clone(&waiting);
+            let _ = std::thread::Builder::new()
+                .name("refuser".into())
+                .stack_size(STACK_BYTES)
+                .spawn(move || {
+                    loop {
+                        let next = lock(&refusals).recv();
+                        let Ok((mut stream, peer, error)) = next else {
+                            return;
+                        };
+                        let _ = stream.set_read_timeout(Some(REFUSAL_READ));
+                        let _ = stream.set_write_timeout(Some(REFUSAL_READ));
+                        let mut request = [0u8; 4096];
+                        let _ = std::io::Read::read(&mut stream, &mut request);
+                        let _ = http::respond_error(&mut stream, &error);
+                        let _ = stream.shutdown(std::net::Shutdown::Write);
+                        let _ = std::io::Read::read(&mut stream, &mut request);
+                        drop(stream);
+                        if let Some(peer) = peer {
+                            release(&waiting, peer);
+                        }
+                    }
+                });
+        }
+        Refuser { queue, waiting }
     }
 
-    /// Refuses `stream` with `error`, or closes it where too many wait.
-    fn refuse(&self, stream: TcpStream, error: HttpError) {
-        let _ = self.queue.try_send((stream, error));
+    /// Refuses `stream` with `error`, or closes it where too many wait,
+    /// in all or from its address.
+    fn refuse(&self, stream: TcpStream, peer: Option<IpAddr>, error: HttpError) {
+        if let Some(peer) = peer {
+            let mut waiting = lock(&self.waiting);
+            let count = waiting.entry(peer).or_default();
+            if *count >= REFUSALS_PER_ADDRESS {
+                return;
+            }
+            *count += 1;
+        }
+        if self.queue.try_send((stream, peer, error)).is_err()
+            && let Some(peer) = peer
+        {
+            release(&self.waiting, peer);
+        }
+    }
+}
+
+/// One refusal of `peer` is answered.
+fn release(waiting: &Mutex<HashMap<IpAddr, usize>>, peer: IpAddr) {
+    let mut waiting = lock(waiting);
+    if let Some(count) = waiting.get_mut(&peer) {
+        *count -= 1;
+        if *count == 0 {
+            waiting.remove(&peer);
+        }
     }
 }
 
@@ -146,8 +211,14 @@ fn handle(mut stream: TcpStream, shared: &Shared, mut ticket: Ticket) {
         }
         return;
     }
-    let request =
-        head.and_then(|head| http::parse_for(&head, PageServer::Rooms, shared.origin.as_deref()));
+    let request = head.and_then(|head| {
+        http::parse_for(
+            &head,
+            PageServer::Rooms,
+            shared.access.origin.as_deref(),
+            &shared.access.hosts,
+        )
+    });
     let result = match request {
         Ok(request) => match request.route {
             Route::File(kind, body) => {
@@ -161,7 +232,20 @@ fn handle(mut stream: TcpStream, shared: &Shared, mut ticket: Ticket) {
                 }),
             },
         },
-        Err(error) => http::respond_error(&mut stream, &error),
+        Err(error) => {
+            if matches!(
+                error,
+                HttpError::Forbidden { .. } | HttpError::UnknownHost { .. }
+            ) {
+                let kind = refusal_kind(&error);
+                shared.metrics.refused(kind);
+                let client = ticket
+                    .client()
+                    .map_or("an unknown address".into(), |a| a.to_string());
+                log::info!("refused {kind} from {client}: {error}");
+            }
+            http::respond_error(&mut stream, &error)
+        }
     };
     if let Err(error) = result {
         log::debug!("connection ended: {error}");
@@ -182,7 +266,7 @@ fn ws_check(
     // and its page reads the 429 or 503 itself).
     let why = shared.admission.would_refuse(ticket);
     let answer = protocol::CheckAnswer {
-        origin: protocol::expected_origin(shared.origin.as_deref(), check.host.as_deref()),
+        origin: protocol::expected_origin(shared.access.origin.as_deref(), check.host.as_deref()),
         admitted: why.is_none(),
         why,
         room: check
@@ -204,7 +288,8 @@ fn record(
     check: &protocol::CheckRequest,
 ) -> std::io::Result<()> {
     let text = protocol::record_name(check.room.as_deref(), check.game.as_deref())
-        .and_then(|name| std::fs::read_to_string(shared.records.join(name)).ok());
+        .and_then(|name| super::live::find_record(&shared.records, &name))
+        .and_then(|path| std::fs::read_to_string(path).ok());
     match text {
         Some(text) => http::respond(
             stream,

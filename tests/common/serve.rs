@@ -50,16 +50,27 @@ impl Server {
         super::http_answer(&self.address, request)
     }
 
-    /// The records of the finished games.
+    /// The records of the finished games, in `games/` and its month
+    /// folders (`games/YYYY-MM/`).
     pub fn records(&self) -> Vec<PathBuf> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(self.data.join("games"))
-            .map(|dir| {
+        let games = self.data.join("games");
+        let mut folders = vec![games.clone()];
+        if let Ok(dir) = std::fs::read_dir(&games) {
+            folders.extend(
+                dir.map(|entry| entry.unwrap().path())
+                    .filter(|path| path.is_dir()),
+            );
+        }
+        let mut files: Vec<PathBuf> = folders
+            .iter()
+            .filter_map(|folder| std::fs::read_dir(folder).ok())
+            .flat_map(|dir| {
                 dir.map(|entry| entry.unwrap().path())
                     .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
-                    .collect()
+                    .collect::<Vec<_>>()
             })
-            .unwrap_or_default();
-        files.sort();
+            .collect();
+        files.sort_by_key(|path| path.file_name().map(|name| name.to_os_string()));
         files
     }
 }

@@ -772,7 +772,10 @@ fn soak_a_thousand_games_in_two_hundred_rooms_with_a_restart() {
         let name = format!("{}-{}.pgn", game.room, game.number);
         let path = files
             .iter()
-            .find(|path| path.file_name().is_some_and(|n| n.to_string_lossy() == name))
+            .find(|path| {
+                path.file_name()
+                    .is_some_and(|n| n.to_string_lossy() == name)
+            })
             .unwrap_or_else(|| panic!("no record {name}"));
         let text = std::fs::read_to_string(path).unwrap();
         let records = pasang::record::read(&text).unwrap();

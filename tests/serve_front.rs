@@ -72,6 +72,15 @@ fn send(socket: &mut Socket, message: Value) {
     socket.send(Message::text(message.to_string())).unwrap();
 }
 
+/// The next text message, whatever its type.
+fn next_of_any_kind(socket: &mut Socket) -> Value {
+    loop {
+        if let Message::Text(text) = socket.read().expect("a message") {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
 /// The next message of `kind` (others are skipped).
 fn next_of(socket: &mut Socket, kind: &str) -> Value {
     loop {
@@ -218,6 +227,8 @@ fn a_clock_with_a_raw_plus_is_read_and_a_wrong_side_is_refused_by_name() {
         ("clock=3x2", ["clock=3x2", "clock=3+2"]),
         // Refused by the server, which says which choice and what it takes.
         ("ka_entry=hop", ["ka_entry=hop", "slide, jump or both"]),
+        // Fails on af49fb0, which said it and sat at "Connecting…".
+        ("clock=999+0", ["1 to 180 minutes", "1 to 180 minutes"]),
     ] {
         visit(
             &mut page,
@@ -232,6 +243,21 @@ fn a_clock_with_a_raw_plus_is_read_and_a_wrong_side_is_refused_by_name() {
         page.wait_for(&shown("#create-room"), 10);
         assert_eq!(page.eval(&shown("#room")), json!(false));
     }
+    // Fails on af49fb0: a room code that is no room said so and sat at
+    // "Connecting…"; the room maker is offered.
+    visit(
+        &mut page,
+        &format!(
+            "http://{}/?mode=friend&room=NoSuchRoom0123456789ab",
+            server.address
+        ),
+    );
+    page.wait_for(&shown("#create-room"), 20);
+    assert!(
+        page.text("#error").contains("no such room"),
+        "{}",
+        page.text("#error")
+    );
     let rooms = std::fs::read_to_string(data.join("rooms.jsonl")).unwrap();
     assert_eq!(rooms.matches(r#""kind":"open""#).count(), 1, "{rooms}");
 }
@@ -627,7 +653,14 @@ fn two_servers_behind_nginx_route_rooms_by_their_codes() {
         Server::start(
             &folder.join(id),
             &format!("127.0.0.1:{port}"),
-            &["--server-id", id],
+            &[
+                "--server-id",
+                id,
+                "--trusted-proxy",
+                "127.0.0.1",
+                "--max-rooms-per-address",
+                "5",
+            ],
         )
     };
     let _a = start("a", a);
@@ -687,6 +720,38 @@ fn two_servers_behind_nginx_route_rooms_by_their_codes() {
             }
         }
     }
+
+    // Fails on af49fb0, whose file set no X-Real-IP: a client's forged
+    // header went through nginx and was believed, so every create counted
+    // as another address. nginx now replaces it with the client's own:
+    // past the 5 rooms an address may make on each server, refused.
+    let mut forged_rooms = 0;
+    let mut refused = 0;
+    for i in 0..20 {
+        use tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{proxy}/ws").into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("X-Real-IP", format!("10.1.0.{i}").parse().unwrap());
+        let (mut forger, _) = tungstenite::connect(request).unwrap();
+        send(&mut forger, json!({"type": "create"}));
+        loop {
+            let message = next_of_any_kind(&mut forger);
+            if message["type"] == "room" {
+                forged_rooms += 1;
+                break;
+            }
+            if message["type"] == "error" {
+                assert_eq!(message["kind"], "rooms_per_address", "{message}");
+                refused += 1;
+                break;
+            }
+        }
+    }
+    assert!(
+        forged_rooms <= 6 && refused >= 14,
+        "{forged_rooms} made, {refused} refused"
+    );
 
     // Server b dies and comes back on its data: its rooms are there.
     server_b.kill();

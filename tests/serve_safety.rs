@@ -173,19 +173,22 @@ fn a_full_disk_refuses_moves_and_the_server_takes_them_again_once_there_is_room(
         return;
     }
     let data = mount.join("data");
-    let server = Server::start(&data, &[]);
+    let server = Server::start(&data, &["--max-rooms-per-address", "1000"]);
     let (mut south, mut north) = full_room(&server, json!({"type": "create"}));
     for ply in 0..2 {
         play_one(&mut south, &mut north, ply);
     }
     fill(&mount);
-    // The journal's last page may still have room: names (stored, and
-    // never ending the game) go on until one is refused with `storage`.
-    let mut named = 0;
+    // The journal's last page may still have room: new rooms (each an
+    // `open` line of about 200 bytes; names are bounded a seat) go on
+    // until one is refused with `storage`.
+    let mut made = 0;
+    let mut makers = Vec::new();
     loop {
-        south.send(json!({"type": "name", "name": format!("name {named}")}));
+        let mut maker = server.socket();
+        common::serve::send(&mut maker, json!({"type": "create"}));
         let answer = loop {
-            let message = common::serve::next_of_any(&mut south.socket);
+            let message = common::serve::next_of_any(&mut maker);
             if message["type"] == "error" || message["type"] == "room" {
                 break message;
             }
@@ -194,9 +197,9 @@ fn a_full_disk_refuses_moves_and_the_server_takes_them_again_once_there_is_room(
             assert_eq!(answer["kind"], "storage", "{answer}");
             break;
         }
-        named += 1;
-        assert!(named < 200, "a full disk refuses a change");
-        std::thread::sleep(Duration::from_millis(100));
+        makers.push(maker);
+        made += 1;
+        assert!(made < 200, "a full disk refuses a change");
     }
     // A move is refused too, and the room stays as it was.
     let plies = 2;

@@ -455,7 +455,10 @@ mod tests {
         let own: Vec<String> = ["localhost", "127.0.0.1", "[::1]"].map(String::from).into();
         let rebound = good
             .replace("Host: 127.0.0.1:8080", "Host: evil.example:8080")
-            .replace("Origin: http://127.0.0.1:8080", "Origin: http://evil.example:8080");
+            .replace(
+                "Origin: http://127.0.0.1:8080",
+                "Origin: http://evil.example:8080",
+            );
         assert!(matches!(
             parse_for(rebound.as_bytes(), PageServer::Rooms, None, &own),
             Err(HttpError::UnknownHost { host }) if host == "evil.example:8080"
@@ -463,7 +466,10 @@ mod tests {
         assert!(parse_for(good.as_bytes(), PageServer::Rooms, None, &own).is_ok());
         let by_name = good
             .replace("Host: 127.0.0.1:8080", "Host: LOCALHOST:8080")
-            .replace("Origin: http://127.0.0.1:8080", "Origin: http://LOCALHOST:8080");
+            .replace(
+                "Origin: http://127.0.0.1:8080",
+                "Origin: http://LOCALHOST:8080",
+            );
         assert!(parse_for(by_name.as_bytes(), PageServer::Rooms, None, &own).is_ok());
         assert_eq!(host_name("[::1]:8080"), "[::1]");
         assert_eq!(host_name("example.org"), "example.org");

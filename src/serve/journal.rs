@@ -35,6 +35,12 @@ pub const FILE_NAME: &str = "rooms.jsonl";
 /// The journal format this binary writes, and the newest it reads.
 pub const FORMAT: u32 = 2;
 
+/// Folders whose journal syncs this much slower (tests of what waits
+/// for a sync: a slow disk made on purpose).
+#[cfg(test)]
+pub(super) static SLOW_SYNC: std::sync::Mutex<Vec<(PathBuf, std::time::Duration)>> =
+    std::sync::Mutex::new(Vec::new());
+
 /// The first line of a journal: its format.
 #[derive(Clone, Copy, Debug, Eq, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -373,6 +379,15 @@ impl Writer {
         let mut bytes = Vec::with_capacity(batch.iter().map(|job| job.line.len()).sum());
         for job in batch {
             bytes.extend_from_slice(&job.line);
+        }
+        #[cfg(test)]
+        if let Some((_, delay)) = SLOW_SYNC
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(folder, _)| *folder == self.folder)
+        {
+            std::thread::sleep(*delay);
         }
         match self
             .file

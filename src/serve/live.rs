@@ -987,3 +987,121 @@ pub(super) fn tick(shared: &Shared) {
     // closing together cost one sync, not a thousand in a row.
     shared.close_rooms(&closing);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::{TcpListener, TcpStream};
+
+    /// A queue over a loopback socket (its peer kept open, unread).
+    fn outbound(listener: &TcpListener) -> (Outbound, TcpStream) {
+        let stream = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (peer, _) = listener.accept().unwrap();
+        (Outbound::start(Arc::new(stream)).unwrap(), peer)
+    }
+
+    #[test]
+    fn no_lock_of_all_rooms_is_held_across_a_slow_sync() {
+        let folder = std::env::temp_dir().join(format!("pasang-slow-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        let limits = Limits {
+            max_rooms: 10,
+            rooms_per_address: 10,
+            per_address: 10,
+            max_connections: 10,
+            grace_ms: 60_000,
+            trusted_proxies: Vec::new(),
+        };
+        let shared = Arc::new(
+            Shared::start(&folder, limits, Access::default(), ServerTime::new(1)).unwrap(),
+        );
+        let slow = std::time::Duration::from_secs(3);
+        journal::SLOW_SYNC
+            .lock()
+            .unwrap()
+            .push((folder.clone(), slow));
+        let opener = Arc::clone(&shared);
+        let opening = std::thread::spawn(move || {
+            let open = Event::Open {
+                rules: std::collections::BTreeMap::new(),
+                clock: None,
+                seat: Side::South,
+                token: "t".into(),
+            };
+            let room = Room::open("slow", &open, 0).unwrap();
+            opener.open_room(room, open, None).is_ok()
+        });
+        // Let the opener reach the journal, then ask what every page's
+        // lookup asks: the rooms' lock is free while the disk is slow.
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let asked = Instant::now();
+        assert!(shared.find_room("other").is_none());
+        let _ = shared.room_count();
+        assert!(
+            asked.elapsed() < slow / 2,
+            "the rooms' lock was held across the sync: {:?}",
+            asked.elapsed()
+        );
+        assert!(opening.join().unwrap());
+        assert!(shared.find_room("slow").is_some());
+        journal::SLOW_SYNC.lock().unwrap().clear();
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+
+    #[test]
+    fn a_rooms_message_is_built_once_a_seat_and_the_token_goes_to_its_seat_only() {
+        let open = Event::Open {
+            rules: std::collections::BTreeMap::new(),
+            clock: None,
+            seat: Side::South,
+            token: "south-token".into(),
+        };
+        let mut room = Room::open("code", &open, 0).unwrap();
+        let seat = Event::Seat {
+            seat: Side::North,
+            token: "north-token".into(),
+        };
+        room.apply(&seat, 0).unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut peers = Vec::new();
+        let mut members = Vec::new();
+        for (id, token) in [Some("south-token"), Some("north-token")]
+            .into_iter()
+            .chain(std::iter::repeat_n(None, 40))
+            .enumerate()
+        {
+            let (queue, peer) = outbound(&listener);
+            peers.push(peer);
+            members.push(Member {
+                id: id as u64,
+                token: token.map(str::to_string),
+                outbound: queue,
+                view: None,
+            });
+        }
+        let live = Live {
+            room,
+            members,
+            away_since: [None; 2],
+            empty_since: None,
+            creator: None,
+            since: 0,
+            spectators_logged: 0,
+        };
+        let before = ROOM_MESSAGES_BUILT.load(Ordering::Relaxed);
+        let messages = live.room_messages(60);
+        let built = ROOM_MESSAGES_BUILT.load(Ordering::Relaxed) - before;
+        assert_eq!(messages.len(), 42);
+        assert!(built <= 3, "{built} messages built for 42 members");
+        let text =
+            |frame: &crate::page::outbound::Frame| String::from_utf8_lossy(frame).to_string();
+        assert!(text(&messages[0]).contains("south-token"));
+        assert!(!text(&messages[0]).contains("north-token"));
+        assert!(text(&messages[1]).contains("north-token"));
+        for spectator in &messages[2..] {
+            assert!(!text(spectator).contains("-token"));
+            assert!(Arc::ptr_eq(spectator, &messages[2]), "one frame for all");
+        }
+    }
+}

@@ -242,6 +242,13 @@ fn own_host_names(local: SocketAddr) -> Vec<String> {
     }
     if local.ip().is_unspecified() {
         names.extend(machine_addresses().into_iter().map(bracketed));
+        // The machine's own name, as a LAN's mDNS gives it too.
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+        let host = host.trim();
+        if !host.is_empty() {
+            names.push(host.to_string());
+            names.push(format!("{host}.local"));
+        }
     }
     names.sort();
     names.dedup();

@@ -232,6 +232,10 @@ function roomReconnect(connect) {
       if (check.origin && check.origin !== location.origin) {
         return refuse(t("connOrigin", { server: check.origin, page: location.origin }));
       }
+      if (code && check.room === false && !(app.room && app.room.code)) {
+        app.roomLink = "refused";
+        return offerRoomMaker(() => t("room_no_such_room"));
+      }
       if (code && check.room === false) return refuse(t("room_no_such_room"));
       if (!check.admitted) {
         app.roomRefusals += 1;
@@ -272,17 +276,28 @@ function oneOf(values) {
   return values.length < 2 ? values.join("") : `${values.slice(0, -1).join(", ")} ${t("listOr")} ${values[values.length - 1]}`;
 }
 
+// An address that makes or opens no room: its sentence, and the room
+// maker in its place.
+function offerRoomMaker(words) {
+  app.addressErrors.push(words);
+  document.body.classList.remove("room");
+  $("room").hidden = true;
+  app.page = lobbyMode;
+  startLobby();
+}
+
 // A room server's refusal, worded from the table by its kind (an illegal
 // move by its typed reason). A rule choice the server refuses came from
 // the address: it is named, and the room maker is offered instead.
 function onError(message) {
-  if (message.kind === "rules" && message.option && message.value !== undefined && !(app.room && app.room.code)) {
+  const beforeRoom = !(app.room && app.room.code);
+  if (message.kind === "rules" && message.option && message.value !== undefined && beforeRoom) {
     const values = { option: message.option, value: message.value, expected: oneOf(message.expected || []) };
-    app.addressErrors.push(() => t("addressBadRule", values));
-    document.body.classList.remove("room");
-    $("room").hidden = true;
-    app.page = lobbyMode;
-    startLobby();
+    offerRoomMaker(() => t("addressBadRule", values));
+  } else if (beforeRoom && (message.kind === "clock" || message.kind === "no_such_room")) {
+    // The address's clock, or its room, is refused: said, and the room
+    // maker offered, instead of "Connecting…" over an empty board.
+    offerRoomMaker(() => t("room_" + message.kind));
   } else if (message.kind === "illegal_move" && message.reason) sayError(() => t(...reasonWords(message)));
   else if (message.kind && t("room_" + message.kind) !== "room_" + message.kind) sayError(() => t("room_" + message.kind));
   else return false;

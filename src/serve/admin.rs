@@ -12,37 +12,11 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
-
 use super::live::Shared;
 use crate::page::http;
 
 /// Time a client gets to send its request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// One open room as `/rooms` lists it.
-#[derive(Clone, Debug, Serialize)]
-pub struct RoomSummary {
-    /// The room's short id (as the logs name it).
-    pub id: String,
-    /// South's and North's names, where given.
-    pub names: [Option<String>; 2],
-    /// The game's number in the room, from 1.
-    pub game: u32,
-    /// Plies played in the game.
-    pub ply: usize,
-    /// Whether the game is over.
-    pub over: bool,
-    /// South's and North's time left, ms, where the room has a clock.
-    pub clocks_ms: Option<[u64; 2]>,
-    /// Connections seated.
-    pub players: usize,
-    /// Connections watching.
-    pub spectators: usize,
-    /// Seconds since the room was made, or since this server restored
-    /// it.
-    pub age_seconds: u64,
-}
 
 /// Serves the admin's address on its own thread.
 pub fn start(listener: TcpListener, shared: Arc<Shared>) {

@@ -8,7 +8,6 @@
 
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use super::folder::LOCK_FILE;
@@ -88,13 +87,7 @@ fn lock_state(data: &Path) -> String {
             format!("lock {}: free; no server holds the folder", path.display())
         }
         Err(_) => {
-            let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
-            let holder = holder
-                .trim()
-                .parse::<u32>()
-                .map(|pid| format!(" (process {pid})"))
-                .unwrap_or_default();
+            let holder = super::folder::holder(&mut file);
             format!(
                 "lock {}: in use by a running pasang serve{holder}; read all the same, as it \
                  stood at this moment",

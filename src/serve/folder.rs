@@ -54,16 +54,9 @@ impl DataFolder {
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = lock.read_to_string(&mut holder);
-                let holder = holder
-                    .trim()
-                    .parse::<u32>()
-                    .map(|pid| format!(" (process {pid})"))
-                    .unwrap_or_default();
                 return Err(FolderError::InUse {
                     folder: path.to_path_buf(),
-                    holder,
+                    holder: holder(&mut lock),
                 });
             }
             Err(std::fs::TryLockError::Error(error)) => return Err(io(error)),
@@ -83,6 +76,17 @@ impl DataFolder {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// " (process N)" where the lock file names its holder, else nothing.
+pub(super) fn holder(lock: &mut File) -> String {
+    let mut holder = String::new();
+    let _ = lock.read_to_string(&mut holder);
+    holder
+        .trim()
+        .parse::<u32>()
+        .map(|pid| format!(" (process {pid})"))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

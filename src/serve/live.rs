@@ -407,15 +407,15 @@ impl Shared {
     }
 
     /// Each open room as `/rooms` lists it.
-    pub(super) fn room_summaries(&self) -> Vec<super::admin::RoomSummary> {
+    pub(super) fn room_summaries(&self) -> Vec<RoomSummary> {
         let now = self.time.now_ms();
         let rooms: Vec<Arc<Mutex<Live>>> = lock(&self.rooms).values().cloned().collect();
-        let mut summaries: Vec<super::admin::RoomSummary> = rooms
+        let mut summaries: Vec<RoomSummary> = rooms
             .iter()
             .map(|live| {
                 let live = lock(live);
                 let room = &live.room;
-                super::admin::RoomSummary {
+                RoomSummary {
                     id: super::short_id(&room.code),
                     names: room.names(),
                     game: room.number(),
@@ -464,6 +464,30 @@ impl Shared {
             Err(_) => true,
         });
     }
+}
+
+/// One open room as `/rooms` lists it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RoomSummary {
+    /// The room's short id (as the logs name it).
+    pub id: String,
+    /// South's and North's names, where given.
+    pub names: [Option<String>; 2],
+    /// The game's number in the room, from 1.
+    pub game: u32,
+    /// Plies played in the game.
+    pub ply: usize,
+    /// Whether the game is over.
+    pub over: bool,
+    /// South's and North's time left, ms, where the room has a clock.
+    pub clocks_ms: Option<[u64; 2]>,
+    /// Connections seated.
+    pub players: usize,
+    /// Connections watching.
+    pub spectators: usize,
+    /// Seconds since the room was made, or since this server restored
+    /// it.
+    pub age_seconds: u64,
 }
 
 /// The open rooms a journal holds, as [`restore`] finds them.

@@ -21,7 +21,7 @@ use super::admission::Admission;
 use super::journal::{self, Entry, Journal};
 use super::metrics::{ConnectionCounts, Metrics};
 use super::protocol::{Presence, RequestError, RoomState, SeatName, ServerMessage};
-use super::room::{Event, Room, RoomError, Side};
+use super::room::{Event, Room, RoomError, Side, short_id};
 use crate::page::outbound::{Outbound, text_frame};
 use crate::page::wire::ModeName;
 use crate::position::Player;
@@ -328,7 +328,7 @@ impl Shared {
         self.metrics.room_created();
         log::info!(
             "room {} made by {}: {rules}",
-            super::short_id(&code),
+            short_id(&code),
             address_text(creator)
         );
         Ok(live)
@@ -380,7 +380,7 @@ impl Shared {
             self.give_quota_back(live.creator);
             log::info!(
                 "room {} closed after {} game(s)",
-                super::short_id(&live.room.code),
+                short_id(&live.room.code),
                 live.room.number()
             );
         }
@@ -416,7 +416,7 @@ impl Shared {
                 let live = lock(live);
                 let room = &live.room;
                 RoomSummary {
-                    id: super::short_id(&room.code),
+                    id: short_id(&room.code),
                     names: room.names(),
                     game: room.number(),
                     ply: room.plies(),
@@ -555,7 +555,7 @@ pub(super) fn restore(
         match applied {
             Ok(()) => kept.entry(entry.room.clone()).or_default().push(entry),
             Err(error) => {
-                let room = super::short_id(&entry.room);
+                let room = short_id(&entry.room);
                 return Err(corrupt(line, format!("room {room}: {error}")));
             }
         }
@@ -675,7 +675,7 @@ impl Live {
         if let Some(side) = seat {
             log::info!(
                 "room {}: {} seat taken from {}",
-                super::short_id(&self.room.code),
+                short_id(&self.room.code),
                 Side::from(side).name(),
                 address_text(address)
             );
@@ -697,7 +697,7 @@ impl Live {
         if let Some(side) = seat {
             log::info!(
                 "room {}: {} seat left",
-                super::short_id(&self.room.code),
+                short_id(&self.room.code),
                 Side::from(side).name()
             );
         }
@@ -731,7 +731,7 @@ impl Live {
             self.spectators_logged = spectators;
             log::info!(
                 "room {}: {spectators} spectator(s)",
-                super::short_id(&self.room.code)
+                short_id(&self.room.code)
             );
         }
     }
@@ -845,7 +845,7 @@ pub(super) fn commit(
             RequestError::Storage
         })?;
     live.room.apply(&event, now)?;
-    let id = super::short_id(&live.room.code);
+    let id = short_id(&live.room.code);
     if rematch {
         live.away_since.swap(0, 1);
         log::info!("room {id}: rematch, game {}", live.room.number());

@@ -92,6 +92,21 @@ pub enum EndReason {
     Abandonment,
 }
 
+/// The room's name in logs and on `/rooms`: eight hex digits of a hash
+/// of its code. The code is the key to the room (whoever has it may take
+/// a free seat), so it is never logged; the short id tells rooms apart
+/// and is the same across restarts.
+pub fn short_id(code: &str) -> String {
+    // FNV-1a, 64 bits, folded to 32: stable, and nothing to invert from
+    // 32 bits of a 128-bit random code.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in code.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{:08x}", (hash ^ (hash >> 32)) as u32)
+}
+
 /// The records' `Termination` of a game that ended for `reason`.
 pub fn termination(reason: EndReason) -> Termination {
     match reason {

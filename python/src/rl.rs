@@ -27,6 +27,9 @@ pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(symmetry_actions, module)?)?;
     module.add_function(wrap_pyfunction!(symmetry_board, module)?)?;
     module.add_function(wrap_pyfunction!(root_policy, module)?)?;
+    module.add_function(wrap_pyfunction!(teach_positions, module)?)?;
+    module.add("MATE", pasang::search::MATE)?;
+    module.add("MATE_BOUND", pasang::search::MATE_BOUND)?;
     module.add_class::<Batch>()?;
     Ok(())
 }
@@ -102,6 +105,87 @@ fn root_policy(
         .zip(weights)
         .map(|(&mv, weight)| Ok((action::encode(mv).map_err(action_error)?, weight)))
         .collect()
+}
+
+/// One position's lesson: best action, score on the search's internal
+/// scale, value in [-1, 1], win/draw/loss per mille, and each legal id
+/// with its weight.
+type LessonRow = (i64, i32, f64, (u32, u32, u32), Vec<(usize, f64)>);
+
+/// The teacher (`pasang::rl::teacher::teach`, the search of `pasang
+/// datagen --policy`) over `boards`: one engine of `hash` MiB on one
+/// thread, its table emptied before each board, `nodes` nodes each. A
+/// finished game gets best action -1, its final score, no weights.
+#[pyfunction]
+#[pyo3(signature = (boards, nodes, temperature, hash))]
+fn teach_positions(
+    py: Python<'_>,
+    boards: Vec<PyRef<'_, Board>>,
+    nodes: u64,
+    temperature: f64,
+    hash: usize,
+) -> PyResult<Vec<LessonRow>> {
+    let temperature =
+        Temperature::new(temperature).map_err(|error| PyValueError::new_err(error.to_string()))?;
+    if nodes == 0 {
+        return Err(PyValueError::new_err("nodes must be at least 1"));
+    }
+    let mut engine = pasang::engine::Engine::new();
+    engine
+        .set_hash(hash)
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    engine.set_threads(1);
+    let positions: Vec<_> = boards
+        .iter()
+        .map(|board| (board.position(), board.game_rules()))
+        .collect();
+    let limits = pasang::search::Limits {
+        nodes: Some(nodes),
+        ..pasang::search::Limits::default()
+    };
+    py.detach(move || {
+        positions
+            .into_iter()
+            .map(|(position, rules)| {
+                match teacher::teach(&mut engine, position, rules, &limits, temperature) {
+                    Some(lesson) => {
+                        let weights = lesson
+                            .policy
+                            .iter()
+                            .map(|&(mv, weight)| {
+                                Ok((action::encode(mv).map_err(action_error)?, weight))
+                            })
+                            .collect::<PyResult<Vec<_>>>()?;
+                        let best = action::encode(lesson.best).map_err(action_error)? as i64;
+                        let wdl = (lesson.wdl.win, lesson.wdl.draw, lesson.wdl.loss);
+                        Ok((
+                            best,
+                            lesson.score.to_internal(),
+                            lesson.value(),
+                            wdl,
+                            weights,
+                        ))
+                    }
+                    None => {
+                        // The game is over: its score as the engine gives it.
+                        engine.set_rules(rules);
+                        engine.set_position(position);
+                        let (score, wdl) = engine
+                            .final_score()
+                            .unwrap_or((Score::Centipoints(0), pasang::eval::wdl::Wdl::DRAWN));
+                        let value = teacher::value_of(score);
+                        Ok((
+                            -1,
+                            score.to_internal(),
+                            value,
+                            (wdl.win, wdl.draw, wdl.loss),
+                            Vec::new(),
+                        ))
+                    }
+                }
+            })
+            .collect()
+    })
 }
 
 /// What `action` stands for, in the move notation, with no board.

@@ -84,16 +84,24 @@ pub fn samples(text: &str, holdout: u64) -> Result<Vec<Sample>, TuneError> {
                 line: number,
                 error,
             })?;
+            // A proven result says nothing of how the evaluation's terms
+            // weigh: the fit leaves mates out (datagen files keep them).
+            if record.is_mate() {
+                return Ok(None);
+            }
             let own = move_profile(&record.position, &record.rules);
             let terms = terms_of(&record.position, &record.rules, own);
-            Ok(Sample {
+            Ok(Some(Sample {
                 terms: terms.map(f64::from),
                 target: record.result.points(),
                 score: f64::from(record.score),
                 held_out,
-            })
+            }))
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
     if samples.is_empty() {
         return Err(TuneError::Empty);
     }

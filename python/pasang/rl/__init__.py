@@ -36,6 +36,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .._pasang import (
     ACTIONS,
+    MATE,
+    MATE_BOUND,
     OBSERVATION_PLANES as PLANES,
     PLANE_NAMES,
     Board,
@@ -49,10 +51,12 @@ from .._pasang import (
 )
 from .. import _pasang
 from .vector import VectorEnv
-from .teacher import Teaching, teach
+from .teacher import Teaching, score_text, teach
 
 __all__ = [
     "ACTIONS",
+    "MATE",
+    "MATE_BOUND",
     "PLANES",
     "PLANE_NAMES",
     "SIZE",
@@ -73,6 +77,7 @@ __all__ = [
     "VectorEnv",
     "Teaching",
     "teach",
+    "score_text",
 ]
 
 #: Points on a side of the board.

@@ -409,6 +409,63 @@ impl Batch {
             .map_err(|error| PyValueError::new_err(error.to_string()))
     }
 
+    /// The games where `which` is true to their start (reseeded from
+    /// `seed` when given), their rows rewritten into the arrays, the
+    /// others left as they are; the masks must be the arrays the last
+    /// call wrote.
+    #[pyo3(signature = (which, seed, observations, masks, rewards, terminations, to_play))]
+    #[allow(clippy::too_many_arguments)]
+    fn reset_games(
+        &mut self,
+        py: Python<'_>,
+        which: Vec<bool>,
+        seed: Option<u64>,
+        observations: &Bound<'_, PyAny>,
+        masks: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
+        terminations: &Bound<'_, PyAny>,
+        to_play: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let outputs = Outputs::of(
+            self.batch.len(),
+            [observations, masks, rewards, terminations, to_play],
+        )?;
+        let batch = &mut self.batch;
+        // SAFETY: as in `reset`.
+        py.detach(|| batch.reset_games(&which, seed, unsafe { outputs.buffers() }))
+            .map_err(|error| PyValueError::new_err(error.to_string()))
+    }
+
+    /// The games' whole state as text (positions, plies, random streams),
+    /// for pickling: `restore` takes it back.
+    fn state(&self) -> String {
+        self.batch.state()
+    }
+
+    /// Takes back a `state()` of a batch of the same rules and size and
+    /// writes every game's row into the arrays (rewards and terminations
+    /// zero).
+    #[allow(clippy::too_many_arguments)]
+    fn restore(
+        &mut self,
+        py: Python<'_>,
+        state: &str,
+        observations: &Bound<'_, PyAny>,
+        masks: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
+        terminations: &Bound<'_, PyAny>,
+        to_play: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let outputs = Outputs::of(
+            self.batch.len(),
+            [observations, masks, rewards, terminations, to_play],
+        )?;
+        let batch = &mut self.batch;
+        // SAFETY: as in `reset`.
+        py.detach(|| batch.restore(state, unsafe { outputs.buffers() }))
+            .map_err(|error| PyValueError::new_err(error.to_string()))
+    }
+
     /// Plays `actions` (int64, one per game) and writes what follows, as
     /// `reset`; the masks must be the arrays the last call wrote.
     #[allow(clippy::too_many_arguments)]

@@ -241,6 +241,112 @@ def test_vector_env_refuses_bad_actions_and_repeats_with_a_seed():
     assert (run() == run()).all()
 
 
+def test_vector_env_is_a_gymnasium_vector_env():
+    """The shape Gymnasium's vector API promises: the base class, one
+    game's spaces, the autoreset mode, and RecordEpisodeStatistics counting
+    every game's length and return."""
+    gymnasium = framework("gymnasium")
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = rl.VectorEnv(8, seed=2)
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert env.single_action_space == gymnasium.spaces.Discrete(rl.ACTIONS)
+    assert env.single_observation_space["observation"].shape == (rl.PLANES, 11, 11)
+    assert env.single_observation_space["action_mask"].n == rl.ACTIONS
+    wrapped = RecordEpisodeStatistics(env)
+    obs, infos = wrapped.reset(seed=3)
+    assert obs in env.observation_space
+    rng = np.random.default_rng(0)
+    lengths = np.zeros(8, dtype=int)
+    episodes = []
+    for _ in range(400):
+        actions = rl.random_legal_actions(obs["action_mask"], rng)
+        assert all(obs["action_mask"][row, action] for row, action in enumerate(actions))
+        obs, rewards, terminations, truncations, infos = wrapped.step(actions)
+        lengths += 1
+        if terminations.any():
+            assert (infos["episode"]["l"][terminations] == lengths[terminations]).all()
+            episodes += list(infos["episode"]["l"][terminations])
+            lengths[terminations] = 0
+    assert len(episodes) >= 8
+    wrapped.close()
+    with pytest.raises(ValueError, match="no legal action"):
+        rl.random_legal_actions(np.zeros((2, rl.ACTIONS), dtype=bool), rng)
+
+
+def test_vector_env_resets_the_games_a_mask_names():
+    env = rl.VectorEnv(6, seed=4)
+    obs, _ = env.reset()
+    for _ in range(7):
+        obs = env.step(env.sample())[0]
+    before = [env.board(index).fen() for index in range(6)]
+    mask = np.array([True, False, False, True, False, False])
+    obs, _ = env.reset(options={"reset_mask": mask})
+    start = Board()
+    for index in range(6):
+        fen = env.board(index).fen()
+        assert fen == (start.fen() if mask[index] else before[index])
+        assert (np.flatnonzero(obs["action_mask"][index]) == sorted(env.board(index).legal_actions())).all()
+    with pytest.raises(ValueError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.ones(5, dtype=bool)})
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_vector_env_copies_continue_identically(how):
+    import copy
+
+    env = rl.VectorEnv(5, seed=8, **OTHER_RULES)
+    env.reset()
+    for _ in range(33):
+        env.step(env.sample())
+    twin = pickle.loads(pickle.dumps(env)) if how == "pickle" else copy.deepcopy(env)
+
+    def run(env):
+        seen = []
+        for _ in range(150):
+            obs, rewards, terminations, _, _ = env.step(env.sample())
+            seen.append((obs["observation"].copy(), obs["action_mask"].copy(), rewards.copy(), terminations.copy()))
+        return seen
+
+    assert repr(twin) == repr(env)
+    ours, theirs = run(env), run(twin)
+    for a, b in zip(ours, theirs):
+        assert all((x == y).all() for x, y in zip(a, b))
+    # Independent: stepping one leaves the other where it was.
+    env.step(env.sample())
+    assert any(env.board(i).fen() != twin.board(i).fen() for i in range(5))
+
+
+@pytest.mark.parametrize("opponent", ["random", 60])
+def test_gymnasium_env_copies_continue_identically_and_masks_actions(opponent):
+    gymnasium = framework("gymnasium")
+    import copy
+
+    env = gymnasium.make("pasang/Pasang-v0", opponent=opponent, agent="either")
+    observation, info = env.reset(seed=6)
+    mask = env.unwrapped.action_masks()
+    assert mask.dtype == bool and (mask == info["action_mask"].astype(bool)).all()
+    rng = random.Random(1)
+    for _ in range(5):
+        observation, *_ = env.step(rng.choice(np.flatnonzero(env.unwrapped.action_masks()).tolist()))
+    twins = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+
+    def run(env, seed):
+        rng, seen, done = random.Random(seed), [], False
+        while not done:
+            action = rng.choice(np.flatnonzero(env.unwrapped.action_masks()).tolist())
+            observation, reward, done, _, _ = env.step(action)
+            seen.append((action, observation.tobytes(), reward))
+        return seen
+
+    expected = run(env, 2)
+    for twin in twins:
+        assert run(twin, 2) == expected
+    assert not env.unwrapped.action_masks().any()
+
+
 # -- The teacher -------------------------------------------------------------
 
 

@@ -50,7 +50,7 @@ from .._pasang import (
     symmetry_board,
 )
 from .. import _pasang
-from .vector import VectorEnv
+from .vector import VectorEnv, random_legal_actions
 from .teacher import Teaching, score_text, teach
 
 __all__ = [
@@ -75,6 +75,7 @@ __all__ = [
     "view_actions",
     "rule_sets",
     "VectorEnv",
+    "random_legal_actions",
     "Teaching",
     "teach",
     "score_text",

@@ -165,6 +165,8 @@ def teach_positions(
     boards: List[Board], nodes: int, temperature: float, hash: int
 ) -> List[Tuple[int, int, float, Tuple[int, int, int], List[Tuple[int, float]]]]: ...
 
+def score_value(score: int) -> float: ...
+
 MATE: int
 MATE_BOUND: int
 

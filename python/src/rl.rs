@@ -28,6 +28,7 @@ pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(symmetry_board, module)?)?;
     module.add_function(wrap_pyfunction!(root_policy, module)?)?;
     module.add_function(wrap_pyfunction!(teach_positions, module)?)?;
+    module.add_function(wrap_pyfunction!(score_value, module)?)?;
     module.add("MATE", pasang::search::MATE)?;
     module.add("MATE_BOUND", pasang::search::MATE_BOUND)?;
     module.add_class::<Batch>()?;
@@ -186,6 +187,14 @@ fn teach_positions(
             })
             .collect()
     })
+}
+
+/// The value target in [-1, 1] of a score on the search's internal scale
+/// (`teach()`'s `scores`, `read_datagen`'s): +1 or -1 at a mate, else the
+/// engine's WDL model's win minus loss (`pasang::rl::teacher::value_of`).
+#[pyfunction]
+fn score_value(score: i32) -> f64 {
+    teacher::value_of(Score::from_internal(score))
 }
 
 /// What `action` stands for, in the move notation, with no board.

@@ -51,7 +51,7 @@ from .._pasang import (
 )
 from .. import _pasang
 from .vector import VectorEnv, random_legal_actions
-from .teacher import Teaching, score_text, teach
+from .teacher import Teaching, score_text, teach, value_of_score
 
 __all__ = [
     "ACTIONS",
@@ -79,6 +79,7 @@ __all__ = [
     "Teaching",
     "teach",
     "score_text",
+    "value_of_score",
 ]
 
 #: Points on a side of the board.

@@ -6,7 +6,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .._pasang import ACTIONS, MATE, MATE_BOUND, Board, teach_positions
+from .._pasang import ACTIONS, MATE, MATE_BOUND, Board, score_value, teach_positions
 
 #: The table ``pasang datagen`` gives each search, in MiB: the default, so
 #: that a position read back from a datagen file and taught again gets the
@@ -44,6 +44,13 @@ def score_text(score: int) -> str:
     if score <= -MATE_BOUND:
         return "mate {}".format(-((MATE + score) // 2))
     return "cp {}".format(score)
+
+
+def value_of_score(score: int) -> float:
+    """The value target in [-1, 1] of a score of :attr:`Teaching.scores`
+    (or ``pasang.learn.read_datagen``'s): +1 or -1 at a mate, else the
+    engine's WDL model's win minus loss, as ``teach()`` gives it."""
+    return score_value(int(score))
 
 
 def teach(boards: Sequence[Board], nodes: int = 1000, temperature: float = 100.0, hash: int = DATAGEN_HASH) -> Teaching:

@@ -206,6 +206,17 @@ def play(task):
     return pairing, index, score, state.board.ply()
 
 
+def pairing_number(first, second):
+    """The number a pairing's games are seeded with: its place in the
+    list of ``all`` (so a run of some pairings plays the same games as a
+    run of all of them), or 100 + 7 i + j for a pairing ``all`` lists the
+    other way round (player i first, j second)."""
+    ordered = list(itertools.combinations(PLAYERS, 2))
+    if (first, second) in ordered:
+        return ordered.index((first, second))
+    return 100 + len(PLAYERS) * PLAYERS.index(first) + PLAYERS.index(second)
+
+
 def pairings(text):
     if text == "all":
         return list(itertools.combinations(PLAYERS, 2))
@@ -367,7 +378,10 @@ def main():
     if args.games_per_rule_set < 2 or args.games_per_rule_set % 2:
         raise SystemExit("--games-per-rule-set must be even and at least 2 (each pair swaps colours)")
     chosen = pairings(args.pairings or "all")
-    numbers = list(range(len(chosen)))
+    numbers = [pairing_number(first, second) for first, second in chosen]
+    if len(set(numbers)) != len(numbers):
+        raise SystemExit("a pairing is named twice")
+    revision = commit()
     load = os.getloadavg()[0]
     print(
         "# {} pairings x {} games, seed {}, {} job(s); pasang {}, commit {}, Python {}, {}; load average {:.1f}".format(
@@ -376,7 +390,7 @@ def main():
             args.seed,
             args.jobs,
             version(),
-            commit(),
+            revision,
             platform.python_version(),
             cpu(),
             load,
@@ -413,10 +427,10 @@ def main():
     if args.json:
         record = {
             "version": version(),
-            "commit": commit(),
+            "commit": revision,
             "seed": args.seed,
-            "seeds": "game i of pairing p draws from numpy default_rng([seed, p, i]); "
-            "games alternate colours, the first player South in even games",
+            "seeds": "game i of a pairing draws from numpy default_rng([seed, p, i]), p the row's 'pairing': "
+            "its place in the list of all pairings; games alternate colours, the first player South in even games",
             "games_per_rule_set": args.games_per_rule_set,
             "rule_sets": rl.rule_sets(),
             "players": {name: settings(name) for name in sorted(set(itertools.chain(*chosen)))},

@@ -121,8 +121,14 @@ fn pip_install(python: &Path) -> Command {
 }
 
 /// The environment's Python with `pip install ./python` done, or `None`
-/// where no environment can be made (said, or under CI a failure).
+/// where no environment can be made (said, or under CI a failure). Once
+/// per run: the tests share the environment and its build folder.
 fn installed_module() -> Option<PathBuf> {
+    static INSTALLED: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    INSTALLED.get_or_init(install_module).clone()
+}
+
+fn install_module() -> Option<PathBuf> {
     let target = target_dir();
     let python = environment(&target.join("python-venv"))?;
     // `pip install ./python`, as the README says, with the environment's

@@ -442,6 +442,23 @@ mod tests {
         assert!(rescaled(&samples, &centipoints).train_loss > full.train_loss + 1e-3);
     }
 
+    /// A datagen file's mate positions (version 3) stay out of the fit:
+    /// their score is no evaluation to weigh terms against.
+    #[test]
+    fn mate_positions_are_left_out_of_the_samples() {
+        let line = "wwwwwb.bbbw/bwwwwb.bbww/bbwwwb.bwww/bbbw.bNwwww/bbbbwb.wwww/bbbbb+.bbbb/\
+                    .S...bwbbbb/w.wwbbwwbbb/w.wbbbwwwbb/w.bbbbwwwwb/w.bbbbwwwww s 15 7 bg | \
+                    1 jump opposite open | 404 | w 2 | b5e5ns";
+        let text = format!(
+            "# pasang datagen 3 seed 1 nodes 10 random-plies 4\n# game 0 1 jump opposite open plies b g\n\
+             {line}\n{}\n# end 0 south score 89-87\n",
+            line.replace(" | 404 | ", " | mate 3 | ")
+        );
+        let read = samples(&text, 0).unwrap();
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].score, 404.0);
+    }
+
     #[test]
     fn solves_a_small_system() {
         // x + y = 3, x - y = 1.

@@ -60,6 +60,7 @@ fn two_games_at_200_nodes_make_a_consistent_file() {
             random_plies: 4,
             shard: None,
             policy: None,
+            mates: true,
         })
     );
     assert_eq!((summary.games, summary.keep), (2, text.len()));
@@ -151,7 +152,7 @@ fn bad_arguments_are_clear_errors() {
     let _ = std::fs::remove_file(out);
 }
 
-/// `--policy 100`: a version-2 file whose every line carries the legal
+/// `--policy 100`: a version-3 file whose every line carries the legal
 /// moves' distribution, the move played the heaviest; the same games'
 /// other fields read as a version-1 reader's; bad temperatures refused.
 #[test]
@@ -166,7 +167,7 @@ fn policy_adds_each_positions_move_distribution() {
     assert!(output.status.success(), "{stderr}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(
-        text.starts_with("# pasang datagen 2 seed 5 nodes 300 random-plies 4 policy 100\n"),
+        text.starts_with("# pasang datagen 3 seed 5 nodes 300 random-plies 4 policy 100\n"),
         "{}",
         &text[..80]
     );
@@ -219,6 +220,41 @@ fn policy_adds_each_positions_move_distribution() {
     let _ = std::fs::remove_file(out);
 }
 
+/// Mates are kept with their score as `mate n` (version 3) unless
+/// `--skip-mates` leaves them out (version 1, as older files); the two
+/// files hold the same games, the second without the proven positions.
+#[test]
+fn mate_positions_are_kept_unless_skipped() {
+    let (kept, skipped) = (temp("kept"), temp("skipped"));
+    let args = ["--games", "4", "--nodes", "1000", "--seed", "3"];
+    let output = pasang(&[&["--out", kept.to_str().unwrap()][..], &args[..]].concat());
+    assert!(output.status.success(), "{output:?}");
+    let output = pasang(
+        &[
+            &["--out", skipped.to_str().unwrap(), "--skip-mates"][..],
+            &args[..],
+        ]
+        .concat(),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let text = std::fs::read_to_string(&kept).unwrap();
+    assert!(text.starts_with("# pasang datagen 3 seed 3 nodes 1000 random-plies 4\n"));
+    let without = std::fs::read_to_string(&skipped).unwrap();
+    assert!(without.starts_with("# pasang datagen 1 seed 3 nodes 1000 random-plies 4\n"));
+    let all = pasang::datagen::read(&kept).unwrap();
+    let mates: Vec<&DataRecord> = all.iter().filter(|record| record.is_mate()).collect();
+    assert!(!mates.is_empty(), "seed 3's games reach proven endings");
+    for record in &mates {
+        assert_eq!(record.value().abs(), 1.0);
+        assert!(text.contains(&format!(" | {} | ", record.search_score())));
+    }
+    let rest: Vec<DataRecord> = all.iter().filter(|r| !r.is_mate()).cloned().collect();
+    assert_eq!(pasang::datagen::read(&skipped).unwrap(), rest);
+    for path in [kept, skipped] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 /// Two shards of a run merge into one packed file holding every game
 /// once; a shard given twice is refused.
 #[test]
@@ -239,7 +275,7 @@ fn shards_merge_into_one_packed_file() {
     }
     let shard_text = std::fs::read_to_string(&two).unwrap();
     assert!(
-        shard_text.starts_with("# pasang datagen 1 seed 1 nodes 100 random-plies 4 shard 2/2\n")
+        shard_text.starts_with("# pasang datagen 3 seed 1 nodes 100 random-plies 4 shard 2/2\n")
     );
     assert!(shard_text.contains("# game 1 ") && !shard_text.contains("# game 0 "));
     let output = pasang(&[
@@ -281,7 +317,7 @@ fn shards_merge_into_one_packed_file() {
 fn the_documented_sample_is_what_the_command_writes() {
     let page = include_str!("../docs/datagen.md");
     let start = page
-        .find("```text\n# pasang datagen 1 seed 1")
+        .find("```text\n# pasang datagen 3 seed 1")
         .expect("docs/datagen.md has the sample");
     let block = &page[start + "```text\n".len()..];
     let sample: Vec<&str> = block[..block.find("```").expect("the block ends")]
@@ -316,7 +352,8 @@ fn help_describes_the_flags_and_the_format() {
         "--shard",
         "--merge",
         "--policy",
-        "# pasang datagen 2",
+        "--skip-mates",
+        "# pasang datagen 3",
         "File format",
         "# end",
     ] {

@@ -42,8 +42,9 @@ fn describe(output: &Output) -> String {
 }
 
 /// What the environment gets from PyPI: the build backend, the test
-/// runner, and NumPy for `pasang.learn` (optional for users).
-const REQUIREMENTS: [&str; 3] = ["maturin>=1.9.4,<2", "pytest", "numpy"];
+/// runner, NumPy for `pasang.learn` and pyarrow for the data set's
+/// Parquet sample (both optional for users).
+const REQUIREMENTS: [&str; 4] = ["maturin>=1.9.4,<2", "pytest", "numpy", "pyarrow"];
 
 /// The frameworks of `pasang.rl`'s environments (python/pyproject.toml's
 /// `[rl]` extra), whose own tests python/tests/test_rl.py runs. Where
@@ -64,7 +65,8 @@ fn environment(venv: &Path) -> Option<PathBuf> {
     let interpreter = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
     let skip = |what: &str, output: Option<&Output>| {
         let mut install =
-            "a CPython 3.9+ with venv and pip, and PyPI for maturin, pytest and NumPy".to_string();
+            "a CPython 3.9+ with venv and pip, and PyPI for maturin, pytest, NumPy and pyarrow"
+                .to_string();
         if let Some(output) = output {
             install = format!("{install}; {}", describe(output));
         }
@@ -118,12 +120,17 @@ fn pip_install(python: &Path) -> Command {
     command
 }
 
-#[test]
-fn the_python_module_installs_and_passes_its_tests() {
+/// The environment's Python with `pip install ./python` done, or `None`
+/// where no environment can be made (said, or under CI a failure). Once
+/// per run: the tests share the environment and its build folder.
+fn installed_module() -> Option<PathBuf> {
+    static INSTALLED: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    INSTALLED.get_or_init(install_module).clone()
+}
+
+fn install_module() -> Option<PathBuf> {
     let target = target_dir();
-    let Some(python) = environment(&target.join("python-venv")) else {
-        return;
-    };
+    let python = environment(&target.join("python-venv"))?;
     // `pip install ./python`, as the README says, with the environment's
     // maturin (no second download; the build backend runs it from the
     // PATH, as in an activated environment). The module builds into a
@@ -150,6 +157,14 @@ fn the_python_module_installs_and_passes_its_tests() {
         "pip install ./python failed:\n{}",
         describe(&install)
     );
+    Some(python)
+}
+
+#[test]
+fn the_python_module_installs_and_passes_its_tests() {
+    let Some(python) = installed_module() else {
+        return;
+    };
     let pytest = run(Command::new(&python)
         .args([
             "-m",
@@ -173,4 +188,26 @@ fn the_python_module_installs_and_passes_its_tests() {
         "python: pytest {}",
         last.unwrap_or("(no summary)")
     );
+}
+
+/// The baselines docs/rl.md's table is made from replay at the version
+/// that recorded them: `baselines.py --check docs/rl-baselines.json
+/// --pairings 3` (the three quickest pairings, a few seconds; the whole
+/// file takes minutes). Fails once the version moves on: then record the
+/// table again (docs/rl.md, "Baselines").
+#[test]
+#[ignore = "replays recorded games; run with --ignored"]
+fn the_recorded_baselines_replay() {
+    let Some(python) = installed_module() else {
+        return;
+    };
+    let check = run(Command::new(&python).args([
+        "python/benchmarks/baselines.py",
+        "--check",
+        "docs/rl-baselines.json",
+        "--pairings",
+        "3",
+    ]))
+    .expect("python runs");
+    assert!(check.status.success(), "{}", describe(&check));
 }

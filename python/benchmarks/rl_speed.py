@@ -6,16 +6,19 @@ one run on one machine (``pip install "./python[rl]"`` first):
 
 Rows (each the median of ``--runs`` runs of ``--seconds`` seconds):
 
+- ``VectorEnv, default, random_legal_actions``: ``VectorEnv(envs)`` as a
+  user makes it (``copy=True``), each step's actions from
+  ``pasang.rl.random_legal_actions(obs["action_mask"], rng)``, the picker
+  docs/rl.md shows: the default path.
 - ``VectorEnv, NumPy picks``: ``VectorEnv(envs, copy=False)``; each step
   picks a uniformly random true entry of every row of
   ``obs["action_mask"]`` in NumPy (``np.flatnonzero``, one draw per row)
-  and calls ``step``: the planes and masks written, the picking counted.
-- ``VectorEnv, NumPy picks, copies``: the same with ``copy=True`` (the
-  default: every array returned is a fresh copy).
+  and calls ``step``: the planes and masks written, the picking counted;
+  read-only views instead of copies.
 - ``VectorEnv, Rust picks``: actions from ``env.sample()`` (drawn in Rust
   from each game's seeded stream) instead.
 - ``  of which NumPy picking`` and ``  of which step``: where the time of
-  the first row goes, per 1,024 games.
+  the ``copy=False`` row goes, per 1,024 games.
 - ``pasang_v0 (PettingZoo)``: one AEC environment played out at random
   (``np.flatnonzero`` of the mask, ``random.choice``).
 - ``pyspiel othello`` / ``pyspiel chess``: ``state.apply_action(
@@ -48,16 +51,12 @@ def timed(seconds, work):
 
 
 def pick(mask, rng):
-    """A uniformly random true entry of each row of ``mask``: the flat
-    indices of the true entries (``np.flatnonzero`` on the contiguous
-    mask; the two-dimensional ``np.nonzero`` was 250 times slower), their
-    rows, one draw per row."""
-    games, actions = mask.shape
-    flat = np.flatnonzero(mask)
-    counts = np.bincount(flat // actions, minlength=games)
-    starts = np.cumsum(counts) - counts
-    chosen = flat[starts + (rng.random(games) * counts).astype(np.int64)]
-    return chosen - np.arange(games) * actions
+    """A uniformly random true entry of each row of ``mask``:
+    ``pasang.rl.random_legal_actions`` (the flat indices of the true
+    entries by ``np.flatnonzero`` on the contiguous mask, their rows, one
+    draw per row; the two-dimensional ``np.nonzero`` was 250 times
+    slower)."""
+    return rl.random_legal_actions(mask, rng)
 
 
 def vector(envs, copy, rust_picks):
@@ -140,8 +139,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     rows = [
+        ("VectorEnv({}), default, random_legal_actions".format(args.envs), lambda: vector(args.envs, True, False)),
         ("VectorEnv({}), NumPy picks".format(args.envs), lambda: vector(args.envs, False, False)),
-        ("VectorEnv({}), NumPy picks, copies".format(args.envs), lambda: vector(args.envs, True, False)),
         ("VectorEnv({}), Rust picks".format(args.envs), lambda: vector(args.envs, False, True)),
         ("pasang_v0 (PettingZoo), NumPy picks", petting_zoo),
         ("pyspiel othello from Python", lambda: spiel("othello")),

@@ -30,7 +30,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("pasang.learn needs NumPy: pip install numpy") from error
 
-from ._pasang import ACTIONS, PLANES, Board, Move, datagen_rule_sets, rule_options
+from ._pasang import ACTIONS, MATE as _MATE, PLANES, Board, Move, datagen_rule_sets, rule_options
 
 __all__ = [
     "ACTIONS",
@@ -76,8 +76,10 @@ def move_of(board: Board, action: int) -> Move:
 
 class Batch(NamedTuple):
     """Positions of a datagen file: ``boards`` (N, 5, 11, 11) ``uint8`` as
-    :func:`board_array`; ``scores`` (N,) the search's centipoints for the
-    side to move; ``results`` (N,) the game's result for the side to move,
+    :func:`board_array`; ``scores`` (N,) the search's score for the side
+    to move on its internal scale: centipoints, or a mate beyond
+    ``pasang.rl.MATE_BOUND`` (files of format version 3 keep mates:
+    ``pasang.rl.score_text`` writes one as ``mate n``); ``results`` (N,) the game's result for the side to move,
     1 won, 0.5 drawn, 0 lost; ``margins`` (N,) the game's final point
     margin for the side to move; ``fens`` the position strings (None for
     a packed file, which does not keep them); ``rules`` each position's
@@ -132,7 +134,7 @@ def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterato
             policy = _policy(board, played[1]) if len(played) == 2 else None
             points = board.scores
             rows.append(
-                (board_array(board), int(score), _RESULT[result], int(margin), fen, rules, points, action, policy)
+                (board_array(board), _score(score), _RESULT[result], int(margin), fen, rules, points, action, policy)
             )
         except (ValueError, KeyError) as error:
             raise ValueError("line {}: not a datagen position ({})".format(number, error)) from None
@@ -141,6 +143,18 @@ def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterato
             rows = []
     if rows:
         yield _batch(rows)
+
+
+def _score(field: str) -> int:
+    """The third field: centipoints, or ``mate n`` on the search's scale
+    (``pasang::search::Score::to_internal``)."""
+    words = field.split()
+    if len(words) == 2 and words[0] == "mate":
+        moves = int(words[1])
+        if moves > 0:
+            return _MATE - (2 * moves - 1)
+        return -(_MATE - max(1, -2 * moves))
+    return int(field)
 
 
 def _policy(board: Board, field: str) -> list:
@@ -175,7 +189,7 @@ def _batch(rows: list) -> Batch:
     )
 
 
-# The packed format, version 1 (docs/datagen.md): a 32-byte header, then
+# The packed format, versions 1 and 2 (docs/datagen.md; 2 may hold mates): a 32-byte header, then
 # 48-byte little-endian records.
 _MAGIC = b"PSNGDAT\0"
 _RECORD = np.dtype(
@@ -211,8 +225,8 @@ def read_packed_records(path: str) -> "np.ndarray":
         if len(head) < 32:
             raise ValueError("{}: too short for a packed datagen file".format(path))
         magic, version, size, count, _seed = struct.unpack("<8sIIQQ", head)
-        if magic != _MAGIC or version != 1 or size != _RECORD.itemsize:
-            raise ValueError("{}: not a packed datagen file of version 1".format(path))
+        if magic != _MAGIC or version not in (1, 2) or size != _RECORD.itemsize:
+            raise ValueError("{}: not a packed datagen file of version 1 or 2".format(path))
         records = np.fromfile(handle, dtype=_RECORD, count=count)
     if len(records) != count:
         raise ValueError("{}: {} records announced, {} found".format(path, count, len(records)))

@@ -27,6 +27,10 @@ pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(symmetry_actions, module)?)?;
     module.add_function(wrap_pyfunction!(symmetry_board, module)?)?;
     module.add_function(wrap_pyfunction!(root_policy, module)?)?;
+    module.add_function(wrap_pyfunction!(teach_positions, module)?)?;
+    module.add_function(wrap_pyfunction!(score_value, module)?)?;
+    module.add("MATE", pasang::search::MATE)?;
+    module.add("MATE_BOUND", pasang::search::MATE_BOUND)?;
     module.add_class::<Batch>()?;
     Ok(())
 }
@@ -102,6 +106,95 @@ fn root_policy(
         .zip(weights)
         .map(|(&mv, weight)| Ok((action::encode(mv).map_err(action_error)?, weight)))
         .collect()
+}
+
+/// One position's lesson: best action, score on the search's internal
+/// scale, value in [-1, 1], win/draw/loss per mille, and each legal id
+/// with its weight.
+type LessonRow = (i64, i32, f64, (u32, u32, u32), Vec<(usize, f64)>);
+
+/// The teacher (`pasang::rl::teacher::teach`, the search of `pasang
+/// datagen --policy`) over `boards`: one engine of `hash` MiB on one
+/// thread, its table emptied before each board, `nodes` nodes each. A
+/// finished game gets best action -1, its final score, no weights.
+#[pyfunction]
+#[pyo3(signature = (boards, nodes, temperature, hash))]
+fn teach_positions(
+    py: Python<'_>,
+    boards: Vec<PyRef<'_, Board>>,
+    nodes: u64,
+    temperature: f64,
+    hash: usize,
+) -> PyResult<Vec<LessonRow>> {
+    let temperature =
+        Temperature::new(temperature).map_err(|error| PyValueError::new_err(error.to_string()))?;
+    if nodes == 0 {
+        return Err(PyValueError::new_err("nodes must be at least 1"));
+    }
+    let mut engine = pasang::engine::Engine::new();
+    engine
+        .set_hash(hash)
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    engine.set_threads(1);
+    let positions: Vec<_> = boards
+        .iter()
+        .map(|board| (board.position(), board.game_rules()))
+        .collect();
+    let limits = pasang::search::Limits {
+        nodes: Some(nodes),
+        ..pasang::search::Limits::default()
+    };
+    py.detach(move || {
+        positions
+            .into_iter()
+            .map(|(position, rules)| {
+                match teacher::teach(&mut engine, position, rules, &limits, temperature) {
+                    Some(lesson) => {
+                        let weights = lesson
+                            .policy
+                            .iter()
+                            .map(|&(mv, weight)| {
+                                Ok((action::encode(mv).map_err(action_error)?, weight))
+                            })
+                            .collect::<PyResult<Vec<_>>>()?;
+                        let best = action::encode(lesson.best).map_err(action_error)? as i64;
+                        let wdl = (lesson.wdl.win, lesson.wdl.draw, lesson.wdl.loss);
+                        Ok((
+                            best,
+                            lesson.score.to_internal(),
+                            lesson.value(),
+                            wdl,
+                            weights,
+                        ))
+                    }
+                    None => {
+                        // The game is over: its score as the engine gives it.
+                        engine.set_rules(rules);
+                        engine.set_position(position);
+                        let (score, wdl) = engine
+                            .final_score()
+                            .unwrap_or((Score::Centipoints(0), pasang::eval::wdl::Wdl::DRAWN));
+                        let value = teacher::value_of(score);
+                        Ok((
+                            -1,
+                            score.to_internal(),
+                            value,
+                            (wdl.win, wdl.draw, wdl.loss),
+                            Vec::new(),
+                        ))
+                    }
+                }
+            })
+            .collect()
+    })
+}
+
+/// The value target in [-1, 1] of a score on the search's internal scale
+/// (`teach()`'s `scores`, `read_datagen`'s): +1 or -1 at a mate, else the
+/// engine's WDL model's win minus loss (`pasang::rl::teacher::value_of`).
+#[pyfunction]
+fn score_value(score: i32) -> f64 {
+    teacher::value_of(Score::from_internal(score))
 }
 
 /// What `action` stands for, in the move notation, with no board.
@@ -322,6 +415,63 @@ impl Batch {
         // SAFETY: the arrays are borrowed for this call; the Python side
         // does not touch them while it waits.
         py.detach(|| batch.reset(seed, unsafe { outputs.buffers() }))
+            .map_err(|error| PyValueError::new_err(error.to_string()))
+    }
+
+    /// The games where `which` is true to their start (reseeded from
+    /// `seed` when given), their rows rewritten into the arrays, the
+    /// others left as they are; the masks must be the arrays the last
+    /// call wrote.
+    #[pyo3(signature = (which, seed, observations, masks, rewards, terminations, to_play))]
+    #[allow(clippy::too_many_arguments)]
+    fn reset_games(
+        &mut self,
+        py: Python<'_>,
+        which: Vec<bool>,
+        seed: Option<u64>,
+        observations: &Bound<'_, PyAny>,
+        masks: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
+        terminations: &Bound<'_, PyAny>,
+        to_play: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let outputs = Outputs::of(
+            self.batch.len(),
+            [observations, masks, rewards, terminations, to_play],
+        )?;
+        let batch = &mut self.batch;
+        // SAFETY: as in `reset`.
+        py.detach(|| batch.reset_games(&which, seed, unsafe { outputs.buffers() }))
+            .map_err(|error| PyValueError::new_err(error.to_string()))
+    }
+
+    /// The games' whole state as text (positions, plies, random streams),
+    /// for pickling: `restore` takes it back.
+    fn state(&self) -> String {
+        self.batch.state()
+    }
+
+    /// Takes back a `state()` of a batch of the same rules and size and
+    /// writes every game's row into the arrays (rewards and terminations
+    /// zero).
+    #[allow(clippy::too_many_arguments)]
+    fn restore(
+        &mut self,
+        py: Python<'_>,
+        state: &str,
+        observations: &Bound<'_, PyAny>,
+        masks: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
+        terminations: &Bound<'_, PyAny>,
+        to_play: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let outputs = Outputs::of(
+            self.batch.len(),
+            [observations, masks, rewards, terminations, to_play],
+        )?;
+        let batch = &mut self.batch;
+        // SAFETY: as in `reset`.
+        py.detach(|| batch.restore(state, unsafe { outputs.buffers() }))
             .map_err(|error| PyValueError::new_err(error.to_string()))
     }
 

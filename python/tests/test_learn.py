@@ -86,7 +86,7 @@ def test_read_datagen_in_batches(engine_path, tmp_path):
 
 
 def test_read_datagen_gives_the_move_distributions_of_policy_files(engine_path, tmp_path):
-    """``pasang datagen --policy 100`` (format version 2): ``policies``
+    """``pasang datagen --policy 100`` (format version 3): ``policies``
     holds each line's distribution over the legal ids, the move played the
     heaviest; a version-1 file has none."""
     data = tmp_path / "policy.txt"
@@ -95,7 +95,7 @@ def test_read_datagen_gives_the_move_distributions_of_policy_files(engine_path, 
         check=True,
         capture_output=True,
     )
-    assert data.read_text().startswith("# pasang datagen 2 ")
+    assert data.read_text().startswith("# pasang datagen 3 ")
     rows = 0
     for batch in learn.read_datagen(str(data), batch_size=16):
         assert batch.policies.shape == (len(batch.fens), learn.ACTIONS)

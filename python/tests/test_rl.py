@@ -11,6 +11,7 @@ import itertools
 import os
 import pickle
 import random
+import subprocess
 
 import pytest
 
@@ -240,6 +241,112 @@ def test_vector_env_refuses_bad_actions_and_repeats_with_a_seed():
     assert (run() == run()).all()
 
 
+def test_vector_env_is_a_gymnasium_vector_env():
+    """The shape Gymnasium's vector API promises: the base class, one
+    game's spaces, the autoreset mode, and RecordEpisodeStatistics counting
+    every game's length and return."""
+    gymnasium = framework("gymnasium")
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = rl.VectorEnv(8, seed=2)
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert env.single_action_space == gymnasium.spaces.Discrete(rl.ACTIONS)
+    assert env.single_observation_space["observation"].shape == (rl.PLANES, 11, 11)
+    assert env.single_observation_space["action_mask"].n == rl.ACTIONS
+    wrapped = RecordEpisodeStatistics(env)
+    obs, infos = wrapped.reset(seed=3)
+    assert obs in env.observation_space
+    rng = np.random.default_rng(0)
+    lengths = np.zeros(8, dtype=int)
+    episodes = []
+    for _ in range(400):
+        actions = rl.random_legal_actions(obs["action_mask"], rng)
+        assert all(obs["action_mask"][row, action] for row, action in enumerate(actions))
+        obs, rewards, terminations, truncations, infos = wrapped.step(actions)
+        lengths += 1
+        if terminations.any():
+            assert (infos["episode"]["l"][terminations] == lengths[terminations]).all()
+            episodes += list(infos["episode"]["l"][terminations])
+            lengths[terminations] = 0
+    assert len(episodes) >= 8
+    wrapped.close()
+    with pytest.raises(ValueError, match="no legal action"):
+        rl.random_legal_actions(np.zeros((2, rl.ACTIONS), dtype=bool), rng)
+
+
+def test_vector_env_resets_the_games_a_mask_names():
+    env = rl.VectorEnv(6, seed=4)
+    obs, _ = env.reset()
+    for _ in range(7):
+        obs = env.step(env.sample())[0]
+    before = [env.board(index).fen() for index in range(6)]
+    mask = np.array([True, False, False, True, False, False])
+    obs, _ = env.reset(options={"reset_mask": mask})
+    start = Board()
+    for index in range(6):
+        fen = env.board(index).fen()
+        assert fen == (start.fen() if mask[index] else before[index])
+        assert (np.flatnonzero(obs["action_mask"][index]) == sorted(env.board(index).legal_actions())).all()
+    with pytest.raises(ValueError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.ones(5, dtype=bool)})
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_vector_env_copies_continue_identically(how):
+    import copy
+
+    env = rl.VectorEnv(5, seed=8, **OTHER_RULES)
+    env.reset()
+    for _ in range(33):
+        env.step(env.sample())
+    twin = pickle.loads(pickle.dumps(env)) if how == "pickle" else copy.deepcopy(env)
+
+    def run(env):
+        seen = []
+        for _ in range(150):
+            obs, rewards, terminations, _, _ = env.step(env.sample())
+            seen.append((obs["observation"].copy(), obs["action_mask"].copy(), rewards.copy(), terminations.copy()))
+        return seen
+
+    assert repr(twin) == repr(env)
+    ours, theirs = run(env), run(twin)
+    for a, b in zip(ours, theirs):
+        assert all((x == y).all() for x, y in zip(a, b))
+    # Independent: stepping one leaves the other where it was.
+    env.step(env.sample())
+    assert any(env.board(i).fen() != twin.board(i).fen() for i in range(5))
+
+
+@pytest.mark.parametrize("opponent", ["random", 60])
+def test_gymnasium_env_copies_continue_identically_and_masks_actions(opponent):
+    gymnasium = framework("gymnasium")
+    import copy
+
+    env = gymnasium.make("pasang/Pasang-v0", opponent=opponent, agent="either")
+    observation, info = env.reset(seed=6)
+    mask = env.unwrapped.action_masks()
+    assert mask.dtype == bool and (mask == info["action_mask"].astype(bool)).all()
+    rng = random.Random(1)
+    for _ in range(5):
+        observation, *_ = env.step(rng.choice(np.flatnonzero(env.unwrapped.action_masks()).tolist()))
+    twins = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+
+    def run(env, seed):
+        rng, seen, done = random.Random(seed), [], False
+        while not done:
+            action = rng.choice(np.flatnonzero(env.unwrapped.action_masks()).tolist())
+            observation, reward, done, _, _ = env.step(action)
+            seen.append((action, observation.tobytes(), reward))
+        return seen
+
+    expected = run(env, 2)
+    for twin in twins:
+        assert run(twin, 2) == expected
+    assert not env.unwrapped.action_masks().any()
+
+
 # -- The teacher -------------------------------------------------------------
 
 
@@ -257,6 +364,88 @@ def test_the_teacher_gives_values_moves_and_distributions():
         assert abs(first.policies[index].sum() - 1) < 1e-5
         assert set(np.flatnonzero(first.policies[index])) <= set(legal)
         assert abs(first.wdl[index].sum() - 1) < 0.01
+
+
+def test_the_teachers_values_are_proven_at_a_mate_and_in_range_elsewhere():
+    boards = random_boards(30, seed=5)
+    taught = rl.teach(boards, nodes=300)
+    assert taught.values.dtype == np.float32 and taught.scores.dtype == np.int32
+    assert (np.abs(taught.values) <= 1).all()
+    for value, score, wdl in zip(taught.values, taught.scores, taught.wdl):
+        text = rl.score_text(score)
+        if text.startswith("mate "):
+            assert value == (1.0 if int(text.split()[1]) > 0 else -1.0)
+        else:
+            assert abs(value - (wdl[0] - wdl[2])) < 1e-6
+    assert rl.score_text(rl.MATE - 5) == "mate 3"
+    assert rl.score_text(-(rl.MATE - 4)) == "mate -2"
+    assert rl.score_text(-(rl.MATE - 1)) == "mate 0"
+    assert rl.score_text(-250) == "cp -250"
+
+
+def _datagen_lines(engine_path, path, games, nodes, seed):
+    """The positions of a ``pasang datagen --policy 100`` file: (board,
+    score field, move played, {action: weight})."""
+    subprocess.run(
+        [engine_path, "datagen", "--out", str(path), "--games", str(games), "--nodes", str(nodes),
+         "--policy", "100", "--seed", str(seed)],
+        check=True,
+        capture_output=True,
+    )
+    rows = []
+    for line in path.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        fen, rules, score, _result, played, policy = line.split(" | ")
+        board = Board(fen, **dict(zip(("pattern", "ka_entry", "second_column", "centre"), rules.split())))
+        weights = {}
+        for entry in policy.split():
+            move, weight = entry.split(":")
+            weights[board.action_of(board.parse_move(move))] = float(weight)
+        rows.append((board, score, board.action_of(board.parse_move(played)), weights))
+    return rows
+
+
+def test_the_teacher_and_datagen_give_the_same_lessons(engine_path, tmp_path):
+    """Positions read back from ``pasang datagen --policy`` and taught again
+    at the same nodes on one thread: the same best move, score and
+    distribution (within the file's four decimals), mates kept with their
+    proven value, over 200 positions."""
+    rows = _datagen_lines(engine_path, tmp_path / "lessons.txt", games=6, nodes=500, seed=11)
+    assert len(rows) >= 200
+    rows = rows[:200]
+    taught = rl.teach([board for board, *_ in rows], nodes=500)
+    mates = 0
+    for index, (board, score, played, weights) in enumerate(rows):
+        assert taught.best_actions[index] == played
+        text = rl.score_text(taught.scores[index])
+        assert text == (score if score.startswith("mate") else "cp " + score)
+        dense = np.zeros(rl.ACTIONS)
+        for action, weight in weights.items():
+            dense[action] = weight
+        assert np.abs(dense - taught.policies[index]).max() <= 1e-4
+        if score.startswith("mate"):
+            mates += 1
+            assert abs(taught.values[index]) == 1.0
+    assert mates > 0
+
+
+def test_a_forced_win_in_three_is_worth_one_to_both(engine_path, tmp_path):
+    """A position whose search proves a win in three of its own moves
+    (``mate 3`` in the datagen file) has value +1 from the file and from
+    the teacher, and ``pasang tune`` is not misled by it."""
+    import pasang.learn as learn
+
+    path = tmp_path / "mates.txt"
+    rows = _datagen_lines(engine_path, path, games=4, nodes=1000, seed=3)
+    wins = [index for index, (_board, score, *_rest) in enumerate(rows) if score == "mate 3"]
+    assert wins, "seed 3's games hold a proven win in 3"
+    batch = next(learn.read_datagen(str(path), batch_size=len(rows)))
+    taught = rl.teach([rows[index][0] for index in wins], nodes=1000)
+    for slot, index in enumerate(wins):
+        assert rl.score_text(batch.scores[index]) == "mate 3"
+        assert taught.values[slot] == 1.0
+        assert rl.score_text(taught.scores[slot]) == "mate 3"
 
 
 def test_the_teachers_softmax_is_the_cores():

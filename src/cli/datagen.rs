@@ -16,21 +16,24 @@ use crate::schedule::shard::Shard;
 /// The file format, after the flags in `--help`.
 const FORMAT: &str = "\
 File format (text, one line per searched position; docs/datagen.md has more):
-  # pasang datagen 1 seed <S> nodes <N>|depth <D> random-plies <K> [shard <K>/<N>]
+  # pasang datagen 3 seed <S> nodes <N>|depth <D> random-plies <K> [policy <T>] [shard <K>/<N>]
   # game <i> <pattern> <ka entry> <second column> <centre> plies <ply>...
   <position string> | <pattern> <ka entry> <second column> <centre> | <score> | <w|d|l> <margin> | <move played>
   ...
   # end <i> <south|north|draw> <score|suntuk> <S>-<N>
 The side to move is the position string's second field. <score> is the
-search's score in centipoints (100 x expected point margin) and w/d/l and
-<margin> (own points minus the opponent's at the end) the game's result,
-all from the side to move's view. Positions of the random plies and those
-with a mate score are left out. Games are written whole and in order;
+search's score in centipoints (100 x expected point margin), or 'mate n'
+for a proven result (PROTOCOL.md 5.2), and w/d/l and <margin> (own points
+minus the opponent's at the end) the game's result, all from the side to
+move's view. Positions of the random plies are left out, and with
+--skip-mates those with a mate score too (the header then says version 1,
+or 2 with --policy, as older files do). Games are written whole and in order;
 game i depends only on the header and i, so the same flags give the same
 file at any --threads, and --resume continues it exactly. --merge writes
 the packed binary format instead (docs/datagen.md), without the
-distribution. With --policy T the header starts '# pasang datagen 2' and
-ends in 'policy <T>' (before any shard), and each line gains a sixth
+distribution. With --policy T the header ends in 'policy <T>' (before
+any shard), each position is searched from an emptied table, as
+pasang.rl.teach searches it, and each line gains a sixth
 field, ' | <move>:<weight> ...': the legal moves' softmax weights at
 temperature T centipoints, four decimals, heaviest first, those that
 round to 0 left out.";
@@ -85,6 +88,11 @@ pub struct DatagenArgs {
     /// higher weighs e times more). Format version 2: a sixth field.
     #[arg(long, value_name = "T", conflicts_with = "merge")]
     policy: Option<Temperature>,
+    /// Leave out the positions whose score is a mate (a proven win or
+    /// loss), as files of format versions 1 and 2 do; by default they are
+    /// kept with their score as 'mate n' (format version 3).
+    #[arg(long, conflicts_with = "merge")]
+    skip_mates: bool,
     /// Merge these text files (shards) into one packed file at --out,
     /// positions shuffled by --seed; the same game twice is refused.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["games", "positions", "shard", "resume"])]
@@ -149,6 +157,7 @@ pub fn run(args: &DatagenArgs) -> Result<ExitCode, CliError> {
             random_plies: args.random_plies,
             shard: args.shard,
             policy: args.policy,
+            mates: !args.skip_mates,
         },
         threads: args.threads as usize,
         resume: args.resume,

@@ -9,9 +9,12 @@
 //! # end 0 south score 95-85
 //! ```
 //!
-//! With `--policy T` the header says version 2 and ends in `policy T`,
-//! and each record line gains a sixth field, the teacher's distribution
-//! over the legal moves: `<move>:<weight> ...`.
+//! With `--policy T` each record line gains a sixth field, the teacher's
+//! distribution over the legal moves: `<move>:<weight> ...`, and the
+//! header ends in `policy T`. Positions with a mate score are kept, their
+//! score written `mate n` (PROTOCOL.md's form): such files say version 3;
+//! with `--skip-mates` they are left out, and the file is version 1
+//! (without the distribution) or 2 (with it), which older readers read.
 //!
 //! Scores, results and margins are from the view of the side to move of
 //! the line's position (its second field). docs/datagen.md describes the
@@ -26,6 +29,7 @@ use crate::position::{Player, Position};
 use crate::rl::teacher::Temperature;
 use crate::rules::{OptionValueError, Rules};
 use crate::schedule::shard::Shard;
+use crate::search::Score;
 
 /// The header's first words; the number is the format version: 1 for
 /// files without the move distribution, whose lines every reader reads.
@@ -35,6 +39,11 @@ pub const MAGIC: &str = "# pasang datagen 1";
 /// distribution (`--policy`): a sixth field, which readers of version 1
 /// (four or five fields) would refuse, so the version says so first.
 pub const MAGIC_POLICY: &str = "# pasang datagen 2";
+
+/// The header's first words for a file that keeps positions with a mate
+/// score (`mate n` in the score field, which readers of versions 1 and 2
+/// would misread or refuse), with or without the distribution.
+pub const MAGIC_MATES: &str = "# pasang datagen 3";
 
 /// Weights are written with this many decimals; a move whose weight
 /// rounds to 0 is left out of the line.
@@ -72,15 +81,19 @@ pub struct Header {
     /// whose index `i` has `i mod N = K - 1`), or all of them.
     pub shard: Option<Shard>,
     /// With a temperature, every search is MultiPV over all legal moves
-    /// and each line records the distribution (format version 2).
+    /// and each line records the distribution (format version 2, or 3).
     pub policy: Option<Temperature>,
+    /// Positions with a mate score are written (format version 3); files
+    /// of versions 1 and 2 left them out.
+    pub mates: bool,
 }
 
 impl fmt::Display for Header {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let magic = match self.policy {
-            Some(_) => MAGIC_POLICY,
-            None => MAGIC,
+        let magic = match (self.mates, self.policy) {
+            (true, _) => MAGIC_MATES,
+            (false, Some(_)) => MAGIC_POLICY,
+            (false, None) => MAGIC,
         };
         write!(f, "{magic} {}", self.settings())
     }
@@ -106,9 +119,14 @@ impl Header {
 
     /// Parses a header line (without its newline).
     pub fn parse(line: &str) -> Option<Header> {
-        let (rest, with_policy) = match line.strip_prefix(MAGIC) {
-            Some(rest) => (rest, false),
-            None => (line.strip_prefix(MAGIC_POLICY)?, true),
+        // Version 2 must name a temperature, version 1 must not; version 3
+        // may.
+        let (rest, with_policy, mates) = if let Some(rest) = line.strip_prefix(MAGIC) {
+            (rest, Some(false), false)
+        } else if let Some(rest) = line.strip_prefix(MAGIC_POLICY) {
+            (rest, Some(true), false)
+        } else {
+            (line.strip_prefix(MAGIC_MATES)?, None, true)
         };
         let words: Vec<&str> = rest.split_whitespace().collect();
         let (words, shard) = match words.as_slice() {
@@ -116,10 +134,10 @@ impl Header {
             all => (all, None),
         };
         let (words, policy) = match words {
-            [head @ .., "policy", temperature] if with_policy => {
+            [head @ .., "policy", temperature] if with_policy != Some(false) => {
                 (head, Some(temperature.parse::<Temperature>().ok()?))
             }
-            _ if with_policy => return None,
+            _ if with_policy == Some(true) => return None,
             all => (all, None),
         };
         let ["seed", seed, kind, limit, "random-plies", random_plies] = words else {
@@ -136,6 +154,7 @@ impl Header {
             random_plies: random_plies.parse().ok()?,
             shard,
             policy,
+            mates,
         })
     }
 
@@ -285,7 +304,10 @@ pub struct DataRecord {
     pub position: Position,
     /// The rules of the game.
     pub rules: Rules,
-    /// The search's score in centipoints (100 x expected point margin).
+    /// The search's score on its internal scale
+    /// ([`Score::to_internal`]): centipoints (100 x expected point
+    /// margin), or a mate beyond [`crate::search::MATE_BOUND`] (only in
+    /// files of version 3). [`DataRecord::search_score`] tells them apart.
     pub score: i32,
     /// The game's result.
     pub result: DataResult,
@@ -322,8 +344,8 @@ pub enum DataRecordError {
     /// A rule value.
     #[error("rules: {0}")]
     Rule(OptionValueError),
-    /// The score is not an integer.
-    #[error("score '{0}' is not an integer")]
+    /// The score is not an integer or `mate n`.
+    #[error("score '{0}' is not an integer or 'mate n'")]
     Score(String),
     /// The result field is not `w|d|l <margin>`.
     #[error("result '{0}' is not 'w', 'd' or 'l' followed by the point margin")]
@@ -360,7 +382,7 @@ impl fmt::Display for DataRecord {
             "{} | {} | {} | {} {}",
             format_position(&self.position),
             rules_words(&self.rules),
-            self.score,
+            ScoreField(self.search_score()),
             self.result.letter(),
             self.margin
         )?;
@@ -374,7 +396,46 @@ impl fmt::Display for DataRecord {
     }
 }
 
+/// A score as a record line writes it: centipoints as a bare integer,
+/// a mate as `mate n`.
+struct ScoreField(Score);
+
+impl fmt::Display for ScoreField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Score::Centipoints(cp) => write!(f, "{cp}"),
+            mate => write!(f, "{mate}"),
+        }
+    }
+}
+
+/// Reads a score field: an integer (centipoints) or `mate n`.
+fn parse_score(text: &str) -> Option<Score> {
+    let text = text.trim();
+    match text.strip_prefix("mate ") {
+        Some(moves) => moves.trim().parse().ok().map(Score::Mate),
+        None => text.parse().ok().map(Score::Centipoints),
+    }
+}
+
 impl DataRecord {
+    /// The score as the search reported it: centipoints or a mate.
+    pub fn search_score(&self) -> Score {
+        Score::from_internal(self.score)
+    }
+
+    /// Whether the score is a proven win or loss (a mate).
+    pub fn is_mate(&self) -> bool {
+        self.search_score().is_mate()
+    }
+
+    /// The value target in [-1, 1] of the score for the side to move:
+    /// +1 or -1 at a mate, else the WDL model's win minus loss
+    /// ([`crate::rl::teacher::value_of`], as `pasang.rl.teach` gives it).
+    pub fn value(&self) -> f64 {
+        crate::rl::teacher::value_of(self.search_score())
+    }
+
     /// Parses a record line (without its newline).
     pub fn parse(line: &str) -> Result<DataRecord, DataRecordError> {
         let fields: Vec<&str> = line.split(" | ").collect();
@@ -401,10 +462,9 @@ impl DataRecord {
         let policy = policy
             .map(|text| Policy::parse(text, &position, &rules))
             .transpose()?;
-        let score = score
-            .trim()
-            .parse()
-            .map_err(|_| DataRecordError::Score(score.trim().to_string()))?;
+        let score = parse_score(score)
+            .ok_or_else(|| DataRecordError::Score(score.trim().to_string()))?
+            .to_internal();
         let bad_result = || DataRecordError::Result(result.trim().to_string());
         let mut words = result.split_whitespace();
         let result = match words.next() {
@@ -516,6 +576,7 @@ pub fn scan_games(
         random_plies: 0,
         shard: None,
         policy: None,
+        mates: true,
     };
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let number = index + 1;
@@ -731,14 +792,17 @@ mod tests {
         for limit in [SearchLimit::Nodes(5000), SearchLimit::Depth(7)] {
             for shard in [None, Some("3/16".parse().unwrap())] {
                 for policy in [None, Some(Temperature::new(150.0).unwrap())] {
-                    let header = Header {
-                        seed: 42,
-                        limit,
-                        random_plies: 4,
-                        shard,
-                        policy,
-                    };
-                    assert_eq!(Header::parse(&header.to_string()), Some(header));
+                    for mates in [false, true] {
+                        let header = Header {
+                            seed: 42,
+                            limit,
+                            random_plies: 4,
+                            shard,
+                            policy,
+                            mates,
+                        };
+                        assert_eq!(Header::parse(&header.to_string()), Some(header));
+                    }
                 }
             }
         }
@@ -756,6 +820,7 @@ mod tests {
             "# pasang datagen 2 seed 1 nodes 9 random-plies 2",
             "# pasang datagen 2 seed 1 nodes 9 random-plies 2 policy 0",
             "# pasang datagen 2 seed 1 nodes 9 random-plies 2 policy warm",
+            "# pasang datagen 4 seed 1 nodes 9 random-plies 2",
         ] {
             assert_eq!(Header::parse(bad), None, "{bad}");
         }
@@ -775,6 +840,25 @@ mod tests {
             None
         );
         assert_eq!(Header::parse("# pasang datagen 1 seed x"), None);
+        // Version 3 keeps mates, with or without the distribution.
+        let kept = Header::parse("# pasang datagen 3 seed 1 nodes 9 random-plies 2").unwrap();
+        assert!(kept.mates && kept.policy.is_none() && !sharded.mates);
+    }
+
+    #[test]
+    fn mate_scores_are_written_as_the_protocol_writes_them() {
+        let line = record().to_string();
+        let plain = DataRecord::parse(&line).unwrap();
+        assert!(!plain.is_mate());
+        for (mate, value) in [("mate 3", 1.0), ("mate 0", -1.0), ("mate -2", -1.0)] {
+            let text = line.replace(" | -350 | ", &format!(" | {mate} | "));
+            let record = DataRecord::parse(&text).unwrap();
+            assert!(record.is_mate() && record.score.abs() >= crate::search::MATE_BOUND);
+            assert_eq!(record.value(), value);
+            assert_eq!(record.to_string(), text);
+        }
+        let error = DataRecord::parse(&line.replace(" | -350 | ", " | mate x | ")).unwrap_err();
+        assert!(error.to_string().contains("'mate n'"), "{error}");
     }
 
     #[test]
@@ -804,6 +888,7 @@ mod tests {
             random_plies: 2,
             shard: None,
             policy: None,
+            mates: false,
         };
         let mut text = format!("{header}\n");
         for game in 0..games {

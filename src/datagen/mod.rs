@@ -24,14 +24,12 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
 use crate::engine::Engine;
-use crate::movegen::legal_moves;
-use crate::moves::MAX_MOVES;
 use crate::notation::format_position;
 use crate::outcome::Status;
-use crate::rl::teacher::{self, RootLines};
+use crate::rl::teacher;
 use crate::rules::Rules;
 use crate::schedule::openings::{OpeningError, OpeningPlan};
-use crate::search::{Limits, Score, Silent};
+use crate::search::{Limits, Silent};
 
 pub use format::{DataRecord, DataResult, Header, Policy, SearchLimit};
 
@@ -88,8 +86,8 @@ pub enum DatagenError {
     #[error(
         "cannot resume '{}': it was made with '{}' but this run asks for '{}'",
         path.display(),
-        file.settings(),
-        given.settings()
+        file,
+        given
     )]
     Mismatch {
         path: PathBuf,
@@ -113,7 +111,8 @@ pub struct DataGame {
     pub rules: Rules,
     /// The random opening plies.
     pub plies: Vec<String>,
-    /// The positions the engine searched, in order (mate scores left out).
+    /// The positions the engine searched, in order (mate scores left out
+    /// unless the header keeps them).
     pub records: Vec<DataRecord>,
     /// How it ended.
     pub status: Status,
@@ -191,39 +190,43 @@ pub fn play_game(
     // Scores wait for the result; the side to move of each is kept in
     // its position.
     let mut searched = Vec::new();
-    // With --policy, each root move's last score, from the search's
-    // reports (once per line per iteration, never inside the tree).
-    let lines = RootLines::with_lines(MAX_MOVES);
+    engine.set_multipv(1);
     let status = loop {
         let status = Status::of(&position, &rules);
         if status != Status::InPlay {
             break status;
         }
-        engine.set_position(position);
+        let no_move = || DatagenError::NoMove {
+            game: index,
+            position: format_position(&position),
+        };
         // The engine's own settings: its evaluation as it plays. With a
-        // distribution to write, every legal move is a line of its own
-        // (MultiPV), and the game goes on with the first line's move.
-        let legal = legal_moves(&position, &rules);
-        let result = match header.policy {
-            Some(_) => {
-                engine.set_multipv(legal.len());
-                lines.clear();
-                engine.search(&limits, &lines)
+        // distribution to write, each position is the teacher's lesson
+        // (every legal move a line, an emptied table: `pasang.rl.teach`'s
+        // search), and the game goes on with the first line's move.
+        let (mv, score, policy) = match header.policy {
+            Some(temperature) => {
+                let lesson = teacher::teach(engine, position, rules, &limits, temperature)
+                    .ok_or_else(no_move)?;
+                let (moves, weights): (Vec<_>, Vec<_>) = lesson.policy.iter().copied().unzip();
+                (
+                    lesson.best,
+                    Some(lesson.score),
+                    Some(Policy::new(&moves, &weights)),
+                )
             }
-            None => engine.search(&limits, &Silent),
+            None => {
+                engine.set_position(position);
+                let result = engine.search(&limits, &Silent);
+                let mv = result.best_move.ok_or_else(no_move)?;
+                (mv, result.final_info.map(|info| info.score), None)
+            }
         };
-        let Some(mv) = result.best_move else {
-            return Err(DatagenError::NoMove {
-                game: index,
-                position: format_position(&position),
-            });
-        };
-        if let Some(Score::Centipoints(score)) = result.final_info.map(|info| info.score) {
-            let policy = header.policy.map(|temperature| {
-                let weights = teacher::policy(legal.as_slice(), &lines.scored(), temperature);
-                Policy::new(legal.as_slice(), &weights)
-            });
-            searched.push((position, score, mv, policy));
+        match score {
+            Some(score) if header.mates || !score.is_mate() => {
+                searched.push((position, score.to_internal(), mv, policy));
+            }
+            _ => {}
         }
         position = position.play(mv);
     };
@@ -472,6 +475,7 @@ pub fn read(path: &Path) -> Result<Vec<DataRecord>, DatagenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movegen::legal_moves;
 
     fn header() -> Header {
         Header {
@@ -480,6 +484,7 @@ mod tests {
             random_plies: 4,
             shard: None,
             policy: None,
+            mates: false,
         }
     }
 
@@ -659,8 +664,9 @@ mod tests {
         };
         assert_eq!(
             error.to_string(),
-            "cannot resume 'data.txt': it was made with 'seed 7 nodes 200 random-plies 4' \
-             but this run asks for 'seed 7 nodes 200 random-plies 4 shard 2/3'"
+            "cannot resume 'data.txt': it was made with '# pasang datagen 1 seed 7 nodes 200 \
+             random-plies 4' but this run asks for '# pasang datagen 1 seed 7 nodes 200 \
+             random-plies 4 shard 2/3'"
         );
     }
 

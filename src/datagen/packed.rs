@@ -3,7 +3,8 @@
 //! 32-byte header, all little-endian, so a reader in any language maps it
 //! with one array view (docs/datagen.md has the table).
 //!
-//! Header: `PSNGDAT\0`, u32 version (1), u32 record size (48), u64 record
+//! Header: `PSNGDAT\0`, u32 version (2; 1 for files without mate scores,
+//! which this reader still reads), u32 record size (48), u64 record
 //! count, u64 the shuffle's seed.
 //!
 //! Record: u128 white stones, u128 black stones (bit `r * 11 + f` is rank
@@ -11,7 +12,8 @@
 //! entered), u8 South's and North's passage file (255: not taken), u8
 //! South's and North's points, u8 side to move (0 South, 1 North), u8 rule
 //! set (its index in [`crate::rules::Rules::all`]), i16 search score (cp, side
-//! to move's view), u8 result (0 loss, 1 draw, 2 win, side to move's view),
+//! to move's view; a mate on the search's scale, beyond +-29,872: see
+//! [`crate::search::Score::to_internal`]), u8 result (0 loss, 1 draw, 2 win, side to move's view),
 //! u8 0, i16 final margin (side to move's view), u16 the move played as
 //! its action id plus one (`crate::rl::action`; 0: not recorded, as in
 //! files written before it was).
@@ -31,8 +33,11 @@ use crate::position::{Parts, PartsError, Player, Position};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"PSNGDAT\0";
-/// The format version.
-pub const VERSION: u32 = 1;
+/// The format version: 2, whose scores may be mates (version 1 readers
+/// would take them for centipoints, so they refuse it).
+pub const VERSION: u32 = 2;
+/// The version before mates were kept; read as ever.
+const VERSION_WITHOUT_MATES: u32 = 1;
 /// Bytes per record.
 pub const RECORD_BYTES: usize = 48;
 /// Bytes of the header.
@@ -54,7 +59,7 @@ pub enum PackError {
         error: std::io::Error,
     },
     /// Not a packed file of this version.
-    #[error("'{0}' is not a packed datagen file of version {VERSION} (bad header)")]
+    #[error("'{0}' is not a packed datagen file of version 1 or {VERSION} (bad header)")]
     NotPacked(PathBuf),
     /// The length disagrees with the header's count.
     #[error(
@@ -242,7 +247,8 @@ pub fn read(path: &Path) -> Result<Vec<DataRecord>, PackError> {
         return Err(not_packed());
     }
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-    if u32_at(8) != VERSION || u32_at(12) as usize != RECORD_BYTES {
+    if ![VERSION, VERSION_WITHOUT_MATES].contains(&u32_at(8)) || u32_at(12) as usize != RECORD_BYTES
+    {
         return Err(not_packed());
     }
     let count = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
@@ -371,6 +377,7 @@ mod tests {
                 random_plies: 4,
                 shard: shard.map(|s| s.parse().unwrap()),
                 policy: None,
+                mates: true,
             },
             threads: 1,
             resume: false,

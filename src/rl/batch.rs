@@ -3,15 +3,14 @@
 //! planes, legal-action mask, reward, end flag and side to move. A game
 //! that ends starts again at once (the buffers then show the new game),
 //! as Gymnasium's vector environments do in their same-step mode. Games
-//! are stepped on rayon's threads.
+//! are stepped on rayon's threads. A batch's whole state is a short text
+//! ([`Batch::state`]), so a copy continues exactly as the original.
 
-use rand::rngs::SmallRng;
-use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use crate::movegen::legal_moves;
 use crate::moves::{MAX_MOVES, Move};
-use crate::notation::start_position;
+use crate::notation::{format_position, parse_position, start_position};
 use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::Rules;
@@ -33,7 +32,28 @@ struct Slot {
     ids: [u16; MAX_MOVES],
     moves: [Option<Move>; MAX_MOVES],
     count: u8,
-    rng: SmallRng,
+    rng: Stream,
+}
+
+/// A game's random stream (SplitMix64): its whole state is one number,
+/// which [`Batch::state`] writes out and [`Batch::restore`] reads back.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+struct Stream(u64);
+
+impl Stream {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `bound` (> 0), by Lemire's multiply-shift: its bias
+    /// is below bound / 2^64, nothing at these bounds.
+    fn below(&mut self, bound: usize) -> usize {
+        ((u128::from(self.next()) * bound as u128) >> 64) as usize
+    }
 }
 
 /// The buffers a step writes, one row per game: `observations` is games x
@@ -65,6 +85,9 @@ pub enum BatchError {
         /// The length needed.
         expected: usize,
     },
+    /// A state that [`Batch::state`] did not write for this batch.
+    #[error("not a state of this batch: {0}")]
+    State(String),
     /// An action no legal move of its game has.
     #[error("game {game}: action {action} is not legal (legal: {legal:?})")]
     Illegal {
@@ -101,7 +124,7 @@ impl Slot {
             ids: [0; MAX_MOVES],
             moves: [None; MAX_MOVES],
             count: 0,
-            rng: SmallRng::seed_from_u64(seed),
+            rng: Stream(seed),
         }
     }
 
@@ -240,10 +263,116 @@ impl Batch {
             .with_min_len(MIN_GAMES_PER_TASK)
             .for_each(|(index, (((slot, observation), mask), to_play))| {
                 if let Some(seed) = seed {
-                    slot.rng = SmallRng::seed_from_u64(game_seed(seed, index));
+                    slot.rng = Stream(game_seed(seed, index));
                 }
                 slot.restart(start);
                 slot.count = 0;
+                slot.show(&rules, observation, mask, to_play);
+            });
+        Ok(())
+    }
+
+    /// The games where `which` is true back to the start (their streams
+    /// reseeded when `seed` is given, each from the seed and its index,
+    /// as [`Batch::reset`] does), their rows rewritten, reward and end
+    /// flag cleared; the other games and rows are left as they are. The
+    /// masks must be the ones the last call wrote.
+    pub fn reset_games(
+        &mut self,
+        which: &[bool],
+        seed: Option<u64>,
+        buffers: Buffers<'_>,
+    ) -> Result<(), BatchError> {
+        self.check(&buffers)?;
+        if which.len() != self.slots.len() {
+            return Err(BatchError::Length {
+                what: "reset_mask",
+                got: which.len(),
+                expected: self.slots.len(),
+            });
+        }
+        let (rules, start) = (self.rules, self.start);
+        self.slots
+            .par_iter_mut()
+            .zip(buffers.observations.par_chunks_mut(LEN))
+            .zip(buffers.masks.par_chunks_mut(ACTIONS))
+            .zip(buffers.rewards.par_iter_mut())
+            .zip(buffers.terminations.par_iter_mut())
+            .zip(buffers.to_play.par_iter_mut())
+            .enumerate()
+            .with_min_len(MIN_GAMES_PER_TASK)
+            .filter(|(index, _)| which[*index])
+            .for_each(
+                |(index, (((((slot, observation), mask), reward), terminated), to_play))| {
+                    if let Some(seed) = seed {
+                        slot.rng = Stream(game_seed(seed, index));
+                    }
+                    slot.restart(start);
+                    *reward = 0.0;
+                    *terminated = 0;
+                    slot.show(&rules, observation, mask, to_play);
+                },
+            );
+        Ok(())
+    }
+
+    /// The batch's whole state as text: a line per game, its position
+    /// string, plies played and random stream. [`Batch::restore`] on a
+    /// batch of the same rules and size takes it back.
+    pub fn state(&self) -> String {
+        self.slots
+            .iter()
+            .map(|slot| {
+                format!(
+                    "{} | {} | {}\n",
+                    format_position(&slot.position),
+                    slot.ply,
+                    slot.rng.0
+                )
+            })
+            .collect()
+    }
+
+    /// Takes back a [`Batch::state`] and writes every game's row into
+    /// `buffers` (masks cleared whole; rewards and end flags zero).
+    pub fn restore(&mut self, state: &str, buffers: Buffers<'_>) -> Result<(), BatchError> {
+        self.check(&buffers)?;
+        let lines: Vec<&str> = state.lines().collect();
+        if lines.len() != self.slots.len() {
+            return Err(BatchError::State(format!(
+                "{} games, this batch has {}",
+                lines.len(),
+                self.slots.len()
+            )));
+        }
+        let mut slots = Vec::with_capacity(lines.len());
+        for (index, line) in lines.iter().enumerate() {
+            let bad = |why: String| BatchError::State(format!("game {index}: {why}"));
+            let [position, ply, stream] = line.split(" | ").collect::<Vec<_>>()[..] else {
+                return Err(bad("not 'position | ply | stream'".into()));
+            };
+            let position = parse_position(position).map_err(|error| bad(error.to_string()))?;
+            let mut slot = Slot::new(position, 0);
+            slot.ply = ply.parse().map_err(|_| bad(format!("ply '{ply}'")))?;
+            slot.rng = Stream(
+                stream
+                    .parse()
+                    .map_err(|_| bad(format!("stream '{stream}'")))?,
+            );
+            slots.push(slot);
+        }
+        self.slots = slots;
+        let rules = self.rules;
+        buffers.masks.fill(0);
+        buffers.rewards.fill(0.0);
+        buffers.terminations.fill(0);
+        self.slots
+            .par_iter_mut()
+            .zip(buffers.observations.par_chunks_mut(LEN))
+            .zip(buffers.masks.par_chunks_mut(ACTIONS))
+            .zip(buffers.to_play.par_iter_mut())
+            .with_min_len(MIN_GAMES_PER_TASK)
+            .for_each(|(((slot, observation), mask), to_play)| {
                 slot.show(&rules, observation, mask, to_play);
             });
         Ok(())
@@ -306,7 +435,7 @@ impl Batch {
             *action = if count == 0 {
                 0
             } else {
-                i64::from(slot.ids[slot.rng.random_range(0..count)])
+                i64::from(slot.ids[slot.rng.below(count)])
             };
         }
         Ok(())
@@ -437,5 +566,78 @@ mod tests {
         };
         assert_eq!(run(5), run(5));
         assert_ne!(run(5), run(6));
+    }
+
+    /// Plays `steps` sampled steps; returns the actions and rows seen.
+    fn play(
+        batch: &mut Batch,
+        out: &mut Owned,
+        steps: usize,
+    ) -> Vec<(Vec<i64>, Vec<u8>, Vec<f32>)> {
+        let mut actions = vec![0; batch.len()];
+        (0..steps)
+            .map(|_| {
+                batch.sample(&mut actions).unwrap();
+                batch.step(&actions, out.buffers()).unwrap();
+                (
+                    actions.clone(),
+                    out.observations.clone(),
+                    out.rewards.clone(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_restored_state_continues_exactly() {
+        let mut batch = Batch::new(5, Rules::default(), 9);
+        let mut out = Owned::new(5);
+        batch.reset(None, out.buffers()).unwrap();
+        play(&mut batch, &mut out, 70);
+        let state = batch.state();
+        let mut copy = Batch::new(5, Rules::default(), 0);
+        let mut copy_out = Owned::new(5);
+        copy.restore(&state, copy_out.buffers()).unwrap();
+        assert_eq!(copy_out.observations, out.observations);
+        assert_eq!(copy_out.masks, out.masks);
+        assert_eq!(
+            play(&mut copy, &mut copy_out, 120),
+            play(&mut batch, &mut out, 120)
+        );
+        let error = copy.restore("x | 0 | 1\n", copy_out.buffers()).unwrap_err();
+        assert!(error.to_string().contains("1 games, this batch has 5"));
+        let bad = state.replacen(" | ", " | many | ", 1);
+        assert!(copy.restore(&bad, copy_out.buffers()).is_err());
+    }
+
+    #[test]
+    fn a_masked_reset_restarts_only_the_games_chosen() {
+        let mut batch = Batch::new(4, Rules::default(), 2);
+        let mut out = Owned::new(4);
+        batch.reset(None, out.buffers()).unwrap();
+        play(&mut batch, &mut out, 9);
+        let before: Vec<_> = (0..4).map(|game| batch.game(game)).collect();
+        let rows = out.observations.clone();
+        batch
+            .reset_games(&[false, true, false, true], None, out.buffers())
+            .unwrap();
+        let mut fresh = Batch::new(4, Rules::default(), 2);
+        let mut fresh_out = Owned::new(4);
+        fresh.reset(None, fresh_out.buffers()).unwrap();
+        for (game, earlier) in before.into_iter().enumerate() {
+            let row = game * LEN..(game + 1) * LEN;
+            if game % 2 == 1 {
+                assert_eq!(batch.game(game), Some((batch.start, 0)));
+                assert_eq!(out.observations[row.clone()], fresh_out.observations[row]);
+            } else {
+                assert_eq!(batch.game(game), earlier);
+                assert_eq!(out.observations[row.clone()], rows[row]);
+            }
+            let mask = &out.masks[game * ACTIONS..(game + 1) * ACTIONS];
+            let (position, _) = batch.game(game).unwrap();
+            let legal = crate::rl::action::legal_actions(&position, &batch.rules);
+            assert_eq!(mask.iter().filter(|&&bit| bit == 1).count(), legal.len());
+        }
+        assert!(batch.reset_games(&[true], None, out.buffers()).is_err());
     }
 }

@@ -1,14 +1,20 @@
 //! The engine as a teacher: a distribution over a position's legal moves
 //! from one MultiPV search, each root move's score through a softmax with
-//! a temperature in centipoints (docs/rl.md). `pasang datagen --policy`
-//! and Python's `pasang.rl.teach` both use it.
+//! a temperature in centipoints, and a value in [-1, 1] (docs/rl.md).
+//! [`teach`] is that search: `pasang datagen --policy` and Python's
+//! `pasang.rl.teach` both call it, so the two give the same answer.
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
 
+use crate::engine::Engine;
+use crate::eval::wdl::Wdl;
+use crate::movegen::legal_moves;
 use crate::moves::Move;
-use crate::search::{Info, Listener, Score};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::search::{Info, Limits, Listener, Score};
 
 /// Where a won (lost) line's score sits for the softmax: beyond every
 /// centipoint score, so a mate takes the weight whatever the temperature
@@ -153,6 +159,74 @@ pub fn policy(legal: &[Move], scored: &[(Move, Score)], temperature: Temperature
     weights.into_iter().map(|weight| weight / total).collect()
 }
 
+/// What the teacher found in one position in play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lesson {
+    /// The first line's move: the search's best.
+    pub best: Move,
+    /// The search's score for the side to move (a mate as `Score::Mate`).
+    pub score: Score,
+    /// Win, draw and loss per mille at that score.
+    pub wdl: Wdl,
+    /// Each legal move (in the move generator's order) with its weight.
+    pub policy: Vec<(Move, f64)>,
+}
+
+impl Lesson {
+    /// The value target in [-1, 1] for the side to move: +1 for a proven
+    /// win, -1 for a proven loss, else win minus loss of the WDL model.
+    pub fn value(&self) -> f64 {
+        value_of(self.score)
+    }
+}
+
+/// The value in [-1, 1] of a score for the side to move: +1 for a proven
+/// win, -1 for a proven loss, else the WDL model's win minus loss.
+pub fn value_of(score: Score) -> f64 {
+    match score {
+        Score::Mate(moves) if moves > 0 => 1.0,
+        Score::Mate(_) => -1.0,
+        Score::Centipoints(_) => {
+            let wdl = score.wdl();
+            (f64::from(wdl.win) - f64::from(wdl.loss)) / 1000.0
+        }
+    }
+}
+
+/// Searches `position` under `rules` within `limits` on `engine` with
+/// every legal move a line of its own (MultiPV), from an emptied table,
+/// so one thread and a node limit give the same lesson every time; the
+/// engine keeps its other settings. `None` where the game is over (or the
+/// search returned no move). The one search behind `pasang datagen
+/// --policy` and `pasang.rl.teach`.
+pub fn teach(
+    engine: &mut Engine,
+    position: Position,
+    rules: Rules,
+    limits: &Limits,
+    temperature: Temperature,
+) -> Option<Lesson> {
+    let legal = legal_moves(&position, &rules);
+    if legal.is_empty() {
+        return None;
+    }
+    engine.clear_hash();
+    engine.set_rules(rules);
+    engine.set_position(position);
+    engine.set_multipv(legal.len());
+    let lines = RootLines::with_lines(legal.len());
+    let result = engine.search(limits, &lines);
+    let best = result.best_move?;
+    let score = result.final_info.map(|info| info.score)?;
+    let weights = policy(legal.as_slice(), &lines.scored(), temperature);
+    Some(Lesson {
+        best,
+        score,
+        wdl: score.wdl(),
+        policy: legal.as_slice().iter().copied().zip(weights).collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +298,40 @@ mod tests {
         let weights = policy(&legal, &scored, Temperature::new(1000.0).unwrap());
         assert!(weights[1] > weights[0]);
         assert!(weights[0] > 0.2 && weights[2] < 1e-100 && weights[3] == 0.0);
+    }
+
+    #[test]
+    fn values_are_proven_at_a_mate_and_the_models_otherwise() {
+        assert_eq!(value_of(Score::Mate(3)), 1.0);
+        assert_eq!(value_of(Score::Mate(0)), -1.0);
+        assert_eq!(value_of(Score::Mate(-2)), -1.0);
+        assert_eq!(value_of(Score::Centipoints(0)), 0.0);
+        let ahead = value_of(Score::Centipoints(400));
+        assert!(ahead > 0.0 && ahead < 1.0);
+        assert_eq!(value_of(Score::Centipoints(-400)), -ahead);
+    }
+
+    #[test]
+    fn a_lesson_is_the_same_every_time_and_empty_where_the_game_is_over() {
+        let rules = Rules::default();
+        let start = start_position(rules.pattern);
+        let limits = Limits {
+            nodes: Some(300),
+            ..Limits::default()
+        };
+        let temperature = Temperature::new(100.0).unwrap();
+        let mut engine = Engine::new();
+        let first = teach(&mut engine, start, rules, &limits, temperature).unwrap();
+        let total: f64 = first.policy.iter().map(|&(_, weight)| weight).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert_eq!(first.wdl, first.score.wdl());
+        // Another search in between leaves nothing behind.
+        let other = start.play(first.best);
+        teach(&mut engine, other, rules, &limits, temperature).unwrap();
+        assert_eq!(
+            teach(&mut engine, start, rules, &limits, temperature),
+            Some(first)
+        );
     }
 
     #[test]

@@ -32,6 +32,27 @@ impl Score {
             Score::Centipoints(score)
         }
     }
+
+    /// Back to the internal scale, for a number that keeps both kinds
+    /// (data files, `pasang.rl.teach`'s `scores`): centipoints as they
+    /// are, `mate n` (n > 0) as `MATE - (2n - 1)`, `mate -n` as
+    /// `-(MATE - 2n)` and `mate 0` (a loss by one's own move) as
+    /// `-(MATE - 1)`, the shortest line of each; [`Score::from_internal`]
+    /// gives the same score back. Centipoints beyond [`MATE_BOUND`] are
+    /// held inside it.
+    pub fn to_internal(self) -> i32 {
+        match self {
+            Score::Centipoints(cp) => cp.clamp(-(MATE_BOUND - 1), MATE_BOUND - 1),
+            Score::Mate(moves) if moves > 0 => MATE - (2 * moves.min(MAX_PLY as i32) - 1),
+            Score::Mate(0) => -(MATE - 1),
+            Score::Mate(moves) => -(MATE - 2 * (-moves).min(MAX_PLY as i32 / 2)),
+        }
+    }
+
+    /// Whether it is a proven win or loss.
+    pub fn is_mate(self) -> bool {
+        matches!(self, Score::Mate(_))
+    }
 }
 
 impl Score {
@@ -88,5 +109,23 @@ mod tests {
         assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
         assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
         assert_eq!(Score::from_internal(250), Score::Centipoints(250));
+    }
+
+    #[test]
+    fn the_internal_form_gives_the_same_score_back() {
+        for score in [
+            Score::Mate(1),
+            Score::Mate(5),
+            Score::Mate(0),
+            Score::Mate(-1),
+            Score::Mate(-7),
+            Score::Centipoints(-420),
+            Score::Centipoints(0),
+        ] {
+            assert_eq!(Score::from_internal(score.to_internal()), score);
+        }
+        assert_eq!(Score::Mate(1).to_internal(), MATE - 1);
+        assert_eq!(Score::Mate(-1).to_internal(), -(MATE - 2));
+        assert!(Score::Centipoints(i32::MAX).to_internal() < MATE_BOUND);
     }
 }

@@ -84,16 +84,24 @@ pub fn samples(text: &str, holdout: u64) -> Result<Vec<Sample>, TuneError> {
                 line: number,
                 error,
             })?;
+            // A proven result says nothing of how the evaluation's terms
+            // weigh: the fit leaves mates out (datagen files keep them).
+            if record.is_mate() {
+                return Ok(None);
+            }
             let own = move_profile(&record.position, &record.rules);
             let terms = terms_of(&record.position, &record.rules, own);
-            Ok(Sample {
+            Ok(Some(Sample {
                 terms: terms.map(f64::from),
                 target: record.result.points(),
                 score: f64::from(record.score),
                 held_out,
-            })
+            }))
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
     if samples.is_empty() {
         return Err(TuneError::Empty);
     }
@@ -432,6 +440,23 @@ mod tests {
         // Weights far from the truth predict worse.
         centipoints[index::TEMPO] = -400.0;
         assert!(rescaled(&samples, &centipoints).train_loss > full.train_loss + 1e-3);
+    }
+
+    /// A datagen file's mate positions (version 3) stay out of the fit:
+    /// their score is no evaluation to weigh terms against.
+    #[test]
+    fn mate_positions_are_left_out_of_the_samples() {
+        let line = "wwwwwb.bbbw/bwwwwb.bbww/bbwwwb.bwww/bbbw.bNwwww/bbbbwb.wwww/bbbbb+.bbbb/\
+                    .S...bwbbbb/w.wwbbwwbbb/w.wbbbwwwbb/w.bbbbwwwwb/w.bbbbwwwww s 15 7 bg | \
+                    1 jump opposite open | 404 | w 2 | b5e5ns";
+        let text = format!(
+            "# pasang datagen 3 seed 1 nodes 10 random-plies 4\n# game 0 1 jump opposite open plies b g\n\
+             {line}\n{}\n# end 0 south score 89-87\n",
+            line.replace(" | 404 | ", " | mate 3 | ")
+        );
+        let read = samples(&text, 0).unwrap();
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].score, 404.0);
     }
 
     #[test]

@@ -36,6 +36,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .._pasang import (
     ACTIONS,
+    MATE,
+    MATE_BOUND,
     OBSERVATION_PLANES as PLANES,
     PLANE_NAMES,
     Board,
@@ -48,11 +50,13 @@ from .._pasang import (
     symmetry_board,
 )
 from .. import _pasang
-from .vector import VectorEnv
-from .teacher import Teaching, teach
+from .vector import VectorEnv, random_legal_actions
+from .teacher import Teaching, score_text, teach, value_of_score
 
 __all__ = [
     "ACTIONS",
+    "MATE",
+    "MATE_BOUND",
     "PLANES",
     "PLANE_NAMES",
     "SIZE",
@@ -71,8 +75,11 @@ __all__ = [
     "view_actions",
     "rule_sets",
     "VectorEnv",
+    "random_legal_actions",
     "Teaching",
     "teach",
+    "score_text",
+    "value_of_score",
 ]
 
 #: Points on a side of the board.

@@ -18,6 +18,11 @@ agent; ``info["action_mask"]`` (``int8``) marks the legal ids. The reward
 is +1/-1/0 when the game ends. An illegal action ends the episode as a
 loss (terminated, reward -1), as Gymnasium's checker steps unmasked
 actions. Rule options are ``pasang.Board``'s keyword arguments.
+:meth:`PasangEnv.action_masks` gives the legal ids as a ``bool`` array,
+the method sb3-contrib's ``MaskablePPO`` calls. The environment pickles
+and deep-copies, an engine opponent too: the copy continues as the
+original would (the engine's table is emptied before every search, so it
+carries nothing between moves).
 """
 
 from typing import Any, Optional, Union
@@ -80,6 +85,25 @@ class PasangEnv(gymnasium.Env):
         if not self.board.is_game_over():
             mask[self.board.legal_actions()] = 1
         return planes.reshape(OBSERVATION_PLANES, SIZE, SIZE).copy(), {"action_mask": mask}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal ids of the agent's position (``ACTIONS`` ``bool``; all
+        false once the game is over): what ``MaskablePPO`` asks for."""
+        mask = np.zeros(ACTIONS, dtype=bool)
+        if not self.board.is_game_over():
+            mask[self.board.legal_actions()] = True
+        return mask
+
+    def __getstate__(self):
+        # The engine is a handle on native memory; a copy gets its own.
+        state = dict(self.__dict__)
+        state["_searcher"] = None
+        return state
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state)
+        if self.opponent != "random":
+            self._searcher = Searcher(threads=1)
 
     def _reward(self) -> float:
         winner = self.board.outcome().winner

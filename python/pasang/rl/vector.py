@@ -1,5 +1,5 @@
-"""Many games stepped at once in Rust, in the shape of Gymnasium's vector
-API (docs/rl.md)."""
+"""Many games stepped at once in Rust: a ``gymnasium.vector.VectorEnv``
+(docs/rl.md)."""
 
 from typing import Any, Dict, Optional, Tuple
 
@@ -7,32 +7,64 @@ import numpy as np
 
 from .._pasang import ACTIONS, OBSERVATION_PLANES, Batch, Board
 
+try:
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector import VectorEnv as _VectorBase
+except ImportError:  # pragma: no cover - gymnasium is in the [rl] extra
+    spaces = None
+    AutoresetMode = None
+    _VectorBase = object
+
 SIZE = 11
 
 
-class VectorEnv:
+def random_legal_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal id of each row of ``masks`` (``N x ACTIONS``
+    ``bool``, at least one true entry a row), as ``int64``: the fast way to
+    pick from the masks in NumPy (docs/rl.md). One ``np.flatnonzero`` over
+    the whole array finds every legal entry at once; each row then takes
+    the entry at a random offset into its own run of them. The
+    two-dimensional ``np.nonzero`` or a Python loop over the rows is many
+    times slower."""
+    games, actions = masks.shape
+    flat = np.flatnonzero(masks)
+    counts = np.bincount(flat // actions, minlength=games)
+    if not counts.all():
+        raise ValueError("a row of the masks has no legal action")
+    starts = np.cumsum(counts) - counts
+    picks = starts + (rng.random(games) * counts).astype(np.int64)
+    return flat[picks] - np.arange(games, dtype=np.int64) * actions
+
+
+class VectorEnv(_VectorBase):
     """``num_envs`` games under one rule set (``Board()``'s keyword
     arguments), stepped together in Rust with the GIL released, across
-    rayon's threads.
+    rayon's threads: a ``gymnasium.vector.VectorEnv``.
 
-    ``reset(seed=None)`` gives ``(obs, infos)`` and ``step(actions)`` gives
-    ``(obs, rewards, terminations, truncations, infos)``, as Gymnasium's
-    vector environments do: ``obs`` is a dict of ``observation``
-    (``num_envs x PLANES x 11 x 11`` ``uint8``, seen by each game's side to
-    move), ``action_mask`` (``num_envs x ACTIONS`` ``bool``) and
-    ``to_play`` (``uint8``: 0 South, 1 North, to move). ``rewards`` are the
+    ``reset(seed=None, options=None)`` gives ``(obs, infos)`` and
+    ``step(actions)`` gives ``(obs, rewards, terminations, truncations,
+    infos)``: ``obs`` is a dict of ``observation`` (``num_envs x PLANES x
+    11 x 11`` ``uint8``, seen by each game's side to move),
+    ``action_mask`` (``num_envs x ACTIONS`` ``bool``) and ``to_play``
+    (``uint8``: 0 South, 1 North, to move); ``single_observation_space``
+    and ``single_action_space`` describe one game. ``rewards`` are the
     mover's: 1 for the move that won, -1 for one that lost, 0 otherwise.
-    A game that ends starts again in the same step (Gymnasium's
-    ``SAME_STEP`` autoreset): its row of ``obs`` shows the new game, its
-    termination is true. Games never truncate.
+    The autoreset mode is ``AutoresetMode.SAME_STEP`` (in ``metadata``):
+    a game that ends starts again in the same step, its row of ``obs``
+    showing the new game, its termination true. Games never truncate.
+    ``reset(options={"reset_mask": mask})`` restarts only the games where
+    ``mask`` is true, the others going on.
 
     ``seed`` fixes the games' random streams (for :meth:`sample`); the
     games themselves are deterministic. With ``copy=False`` the arrays
     returned are read-only views of the environment's own, overwritten by
-    the next call (faster); by default they are copies.
+    the next call (faster); by default they are copies. Pickling and
+    ``copy.deepcopy`` give an independent environment that continues as
+    this one would.
     """
 
-    metadata: Dict[str, Any] = {"autoreset_mode": "SAME_STEP"}
+    metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP if AutoresetMode else "SAME_STEP"}
 
     def __init__(self, num_envs: int, *, seed: Optional[int] = None, copy: bool = True, **rules: Any) -> None:
         if int(num_envs) < 1:
@@ -48,21 +80,11 @@ class VectorEnv:
         self._terminations = np.zeros(n, dtype=bool)
         self._truncations = np.zeros(n, dtype=bool)
         self._to_play = np.zeros(n, dtype=np.uint8)
-        self._actions = np.zeros(n, dtype=np.int64)
         self._started = False
         self._spaces()
-        if self.metadata.get("autoreset_mode") == "SAME_STEP":
-            try:
-                from gymnasium.vector import AutoresetMode
-
-                self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
-            except ImportError:  # pragma: no cover - depends on the environment
-                pass
 
     def _spaces(self) -> None:
-        try:
-            from gymnasium import spaces
-        except ImportError:  # pragma: no cover - depends on the environment
+        if spaces is None:  # pragma: no cover - depends on the environment
             return
         shape = (OBSERVATION_PLANES, SIZE, SIZE)
         self.single_observation_space = spaces.Dict(
@@ -101,10 +123,26 @@ class VectorEnv:
         }
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        """Every game to its start: ``(obs, infos)``."""
-        del options
-        self._batch.reset(None if seed is None else int(seed), *self._outputs())
-        self._started = True
+        """Every game to its start, or with ``options={"reset_mask":
+        mask}`` (``num_envs`` ``bool``) only the games where ``mask`` is
+        true: ``(obs, infos)``. ``seed`` reseeds the random streams of the
+        games reset."""
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise ValueError("seed is one int for the whole batch, not {!r}".format(seed))
+        if seed is not None and _VectorBase is not object:
+            super().reset(seed=int(seed))
+        seed = None if seed is None else int(seed)
+        mask = (options or {}).get("reset_mask")
+        if mask is None:
+            self._batch.reset(seed, *self._outputs())
+            self._started = True
+            return self._obs(), {}
+        mask = np.asarray(mask)
+        if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+            raise ValueError("reset_mask must be a bool array of shape ({},)".format(self.num_envs))
+        if not self._started:
+            raise RuntimeError("call reset() without a mask first")
+        self._batch.reset_games(mask.tolist(), seed, *self._outputs())
         return self._obs(), {}
 
     def step(self, actions):
@@ -141,8 +179,24 @@ class VectorEnv:
         """Game ``index``'s position as a board (no move stack)."""
         return self._batch.board(int(index))
 
-    def close(self) -> None:
-        """Nothing to release; for the vector API."""
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_batch"] = self._batch.state() if self._started else None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        batch_state = state.pop("_batch")
+        self.__dict__.update(state)
+        self._batch = Batch(self.num_envs, 0, **self.rules)
+        rewards, terminations = self._rewards.copy(), self._terminations.copy()
+        if batch_state is not None:
+            self._batch.restore(batch_state, *self._outputs())
+            # The last step's rewards and end flags, as the original holds them.
+            self._rewards[:] = rewards
+            self._terminations[:] = terminations
 
     def __len__(self) -> int:
         return self.num_envs

@@ -122,13 +122,13 @@ def _half_file_points() -> np.ndarray:
 
 
 _HALF = _half_file_points()
-_LINE = (1 << SIZE) - 1
 
 
 def _spans() -> np.ndarray:
     """``[index, blockers]``: the bits strictly between the nearest bit of
     ``blockers`` below ``index`` and the nearest above, the edges counting
-    as blockers and ``index`` itself never one (the core's ``SPANS``)."""
+    as blockers and ``index`` itself never one (the core's ``SPANS``),
+    by counting: the reference :func:`_span` is tested against."""
     table = np.zeros((SIZE, 1 << SIZE), dtype=np.int32)
     for index in range(SIZE):
         for blockers in range(1 << SIZE):
@@ -142,7 +142,16 @@ def _spans() -> np.ndarray:
     return table
 
 
-_SPANS = _spans()
+
+def _span(index, blockers):
+    """:func:`_spans`'s entry by bit arithmetic, as the core builds its
+    table (a look-up per id in a 22,528-entry table ran no faster)."""
+    above = (blockers | (1 << SIZE)) >> (index + 1)
+    upper = index + 1 + jax.lax.population_count((above & -above) - 1)
+    below = ((blockers << 1) | 1) & ((2 << index) - 1)
+    lower = 31 - jax.lax.clz(below)
+    return ((1 << upper) - 1) & ~((1 << lower) - 1)
+
 _PLAY = np.ones(POINTS, dtype=np.uint8)
 _PLAY[HOLE] = 0
 
@@ -259,6 +268,9 @@ class Env:
         self._rule_planes = np.array(rule_planes, dtype=np.uint8)
         start = Board(**self.rules)
         self._start = _parse(start.fen())
+        # The start state, computed once: init returns it as constants, so
+        # a reset inside a jitted loop costs no move generation.
+        self._start_state = jax.tree_util.tree_map(np.asarray, jax.jit(self._compute_start)())
 
     def __repr__(self) -> str:
         return "pasang.jax.Env({})".format(", ".join("{}={!r}".format(k, v) for k, v in self.rules.items()))
@@ -269,6 +281,9 @@ class Env:
         """The start position of the rule set's pattern (``key`` is taken
         as pgx's ``init`` takes it; the start has no chance)."""
         del key
+        return jax.tree_util.tree_map(jnp.asarray, self._start_state)
+
+    def _compute_start(self) -> State:
         white, black, ka, passage, scores, side = (jnp.asarray(part) for part in self._start)
         return self._finish(white, black, ka, passage, scores, side, jnp.int32(0), jnp.zeros(2, jnp.float32))
 
@@ -357,9 +372,8 @@ class Env:
         """The white and black capture lines through ``index`` of one
         line's words (docs/rules.md, capture lines): the stones of a colour
         between the nearest stones of the other colour or blockers."""
-        spans = jnp.asarray(_SPANS)
-        white = white_word & spans[index, black_word & _LINE]
-        black = black_word & spans[index, white_word & _LINE]
+        white = white_word & _span(index, black_word)
+        black = black_word & _span(index, white_word)
         return white, black
 
     @staticmethod
@@ -428,9 +442,8 @@ class Env:
         ka_at = jnp.maximum(own_ka, 0)
         ka_rank, ka_file = ka_at // SIZE, ka_at % SIZE
         occupied = white_words | black_words
-        spans = jnp.asarray(_SPANS)
-        along_rank = spans[ka_file, occupied[ka_rank]] & ~(1 << ka_file)
-        along_file = spans[ka_rank, occupied[SIZE + ka_file]] & ~(1 << ka_rank)
+        along_rank = _span(ka_file, occupied[ka_rank]) & ~(1 << ka_file)
+        along_file = _span(ka_rank, occupied[SIZE + ka_file]) & ~(1 << ka_rank)
         reach = jnp.where(
             _T["move_axis"] == 0, (along_rank >> to_file) & 1, (along_file >> to_rank) & 1
         )

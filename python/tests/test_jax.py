@@ -255,3 +255,12 @@ def test_jit_vmap_and_scan_play_whole_games():
     # Each game paid its result once, zero-sum.
     totals = np.asarray(rewards).sum(axis=0)
     assert (totals.sum(axis=1) == 0).all() and (np.abs(totals).sum(axis=1) <= 2).all()
+
+
+def test_the_span_arithmetic_matches_the_counted_table():
+    jax, pjax = _jax()
+    index = np.repeat(np.arange(11), 2048).astype(np.int32)
+    blockers = np.tile(np.arange(2048), 11).astype(np.int32)
+    table = pjax._spans()
+    assert (np.asarray(pjax._span(index, blockers)) == table[index, blockers]).all()
+    assert table[5, 0] == 0x7FF and table[5, 1 << 2 | 1 << 8] == 0b000_1111_1000

@@ -266,6 +266,7 @@ class Env:
             self._open,
         ]
         self._rule_planes = np.array(rule_planes, dtype=np.uint8)
+        self._from_parts = None  # from_board's compiled builder, made on first use
         start = Board(**self.rules)
         self._start = _parse(start.fen())
         # The start state, computed once: init returns it as constants, so
@@ -324,10 +325,13 @@ class Env:
         rewards."""
         if dict(board.rules) != self.rules:
             raise ValueError("the board's rules {} are not this environment's {}".format(board.rules, self.rules))
-        white, black, ka, passage, scores, side = (jnp.asarray(part) for part in _parse(board.fen()))
-        return self._finish(
-            white, black, ka, passage, scores, side, jnp.int32(board.ply()), jnp.zeros(2, jnp.float32)
-        )
+        if self._from_parts is None:
+            self._from_parts = jax.jit(
+                lambda white, black, ka, passage, scores, side, ply: self._finish(
+                    white, black, ka, passage, scores, side, ply, jnp.zeros(2, jnp.float32)
+                )
+            )
+        return self._from_parts(*_parse(board.fen()), np.int32(board.ply()))
 
     def to_board(self, state: State) -> Board:
         """``state``'s position as a ``pasang.Board`` under this

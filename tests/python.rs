@@ -52,10 +52,10 @@ const REQUIREMENTS: [&str; 3] = ["maturin>=1.9.4,<2", "pytest", "numpy"];
 const RL_REQUIREMENTS: [&str; 3] = ["gymnasium>=1.0", "pettingzoo>=1.24", "open_spiel>=1.5"];
 
 /// `pasang.jax`'s own needs (the `[jax]` extra), so python/tests/test_jax.py
-/// checks the JAX rules against the core on 200 games. Where they cannot
-/// be installed, this says so and those tests skip (under `CI=true` both
-/// fail).
-const JAX_REQUIREMENTS: [&str; 2] = ["jax", "chex"];
+/// checks the JAX rules against the core on 200 games, and hypothesis for
+/// its property test. Where they cannot be installed, this says so and
+/// those tests skip (under `CI=true` they fail).
+const JAX_REQUIREMENTS: [&str; 3] = ["jax", "chex", "hypothesis"];
 
 /// The environment's Python, made (and given [`REQUIREMENTS`]) on the
 /// first run and again when they change; `None` when this machine cannot
@@ -118,10 +118,10 @@ fn environment(venv: &Path) -> Option<PathBuf> {
         }
         Ok(output) => common::missing_tool(
             "python",
-            "jax or chex (from PyPI)",
+            "jax, chex or hypothesis (from PyPI)",
             &format!("python/tests/test_jax.py skips; {}", describe(&output)),
         ),
-        Err(_) => common::missing_tool("python", "pip", "for jax and chex"),
+        Err(_) => common::missing_tool("python", "pip", "for jax, chex and hypothesis"),
     }
     std::fs::write(&ready, installed).expect("the target folder is writable");
     Some(python)

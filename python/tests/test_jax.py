@@ -264,3 +264,89 @@ def test_the_span_arithmetic_matches_the_counted_table():
     table = pjax._spans()
     assert (np.asarray(pjax._span(index, blockers)) == table[index, blockers]).all()
     assert table[5, 0] == 0x7FF and table[5, 1 << 2 | 1 << 8] == 0b000_1111_1000
+
+
+_COMPILED = {}
+
+
+def _compiled(rules):
+    """One Env and its jitted step per rule set, shared by the examples."""
+    jax, pjax = _jax()
+    key = tuple(sorted(rules.items()))
+    if key not in _COMPILED:
+        env = pjax.Env(**rules)
+        _COMPILED[key] = (env, jax.jit(env.step))
+    return _COMPILED[key]
+
+
+def _agrees(state, board, where):
+    over = board.is_game_over()
+    assert bool(state.terminated) == over, where
+    assert (np.asarray(state.observation).transpose(2, 0, 1) == rl.observation(board)).all(), where
+    assert tuple(np.asarray(state.score)) == tuple(board.scores), where
+    mask = np.asarray(state.legal_action_mask)
+    if over:
+        assert mask.all(), where
+    else:
+        assert sorted(np.flatnonzero(mask)) == sorted(board.legal_actions()), where
+
+
+def test_random_reachable_positions_through_from_board():
+    """Hypothesis: a position reached by a random playout (rule set, seed
+    and length drawn), crossed with from_board, agrees with the core, and
+    so does every child of up to four of its legal moves; to_board gives
+    the position back."""
+    _jax()
+    try:
+        import hypothesis
+        from hypothesis import strategies as st
+    except ImportError as error:
+        message = "hypothesis is not installed ({}): pip install hypothesis".format(error)
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+    @hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
+    @hypothesis.given(
+        rules=st.sampled_from(CI_RULE_SETS),
+        seed=st.integers(0, 2**32 - 1),
+        plies=st.integers(0, 80),
+        picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=4),
+    )
+    def check(rules, seed, plies, picks):
+        env, step = _compiled(rules)
+        rng = random.Random(seed)
+        board = pasang.Board(**rules)
+        while board.ply() < plies and not board.is_game_over():
+            board.push_action(rng.choice(board.legal_actions()))
+        state = env.from_board(board)
+        _agrees(state, board, board.fen())
+        assert env.to_board(state).fen() == board.fen()
+        if board.is_game_over():
+            return
+        legal = board.legal_actions()
+        for pick in picks:
+            action = legal[pick % len(legal)]
+            child = board.copy()
+            child.push_action(action)
+            after = step(state, action)
+            _agrees(after, child, "{} then {}".format(board.fen(), rl.describe_action(action)))
+            if child.is_game_over():
+                winner = child.outcome().winner
+                expected = {"south": [1, -1], "north": [-1, 1], None: [0, 0]}[winner]
+                assert list(np.asarray(after.rewards)) == expected
+
+    check()
+
+
+def test_the_documents_jax_examples_run(root):
+    """docs/rl.md's JAX section: its ``python`` blocks, as written."""
+    _jax()
+    import re
+
+    text = (root / "docs" / "rl.md").read_text().split("\n## JAX\n")[1]
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 1
+    namespace = {"__name__": "jax_walk_through"}
+    exec(compile("\n".join(blocks), "docs/rl.md", "exec"), namespace)
+    assert namespace["env"].rules["centre"] == "open" and int(namespace["state"].ply) == 1

@@ -52,13 +52,24 @@ const REQUIREMENTS: [&str; 4] = ["maturin>=1.9.4,<2", "pytest", "numpy", "pyarro
 /// `CI=true` both fail).
 const RL_REQUIREMENTS: [&str; 3] = ["gymnasium>=1.0", "pettingzoo>=1.24", "open_spiel>=1.5"];
 
+/// `pasang.jax`'s own needs (the `[jax]` extra), so python/tests/test_jax.py
+/// checks the JAX rules against the core on 200 games, and hypothesis for
+/// its property test. Where they cannot be installed, this says so and
+/// those tests skip (under `CI=true` they fail).
+const JAX_REQUIREMENTS: [&str; 3] = ["jax", "chex", "hypothesis"];
+
 /// The environment's Python, made (and given [`REQUIREMENTS`]) on the
 /// first run and again when they change; `None` when this machine cannot
 /// make one (said, or under CI a failure).
 fn environment(venv: &Path) -> Option<PathBuf> {
     let python = venv.join("bin").join("python");
     let ready = venv.join("ready");
-    let wanted = REQUIREMENTS.join("\n") + "\n" + &RL_REQUIREMENTS.join("\n") + "\n";
+    let wanted = REQUIREMENTS.join("\n")
+        + "\n"
+        + &RL_REQUIREMENTS.join("\n")
+        + "\n"
+        + &JAX_REQUIREMENTS.join("\n")
+        + "\n";
     if python.exists() && std::fs::read_to_string(&ready).is_ok_and(|text| text == wanted) {
         return Some(python);
     }
@@ -102,6 +113,17 @@ fn environment(venv: &Path) -> Option<PathBuf> {
             ),
         ),
         Err(_) => common::missing_tool("python", "pip", "for the [rl] frameworks"),
+    }
+    match run(pip_install(&python).args(JAX_REQUIREMENTS)) {
+        Ok(output) if output.status.success() => {
+            installed += &(JAX_REQUIREMENTS.join("\n") + "\n");
+        }
+        Ok(output) => common::missing_tool(
+            "python",
+            "jax, chex or hypothesis (from PyPI)",
+            &format!("python/tests/test_jax.py skips; {}", describe(&output)),
+        ),
+        Err(_) => common::missing_tool("python", "pip", "for jax, chex and hypothesis"),
     }
     std::fs::write(&ready, installed).expect("the target folder is writable");
     Some(python)

@@ -19,7 +19,9 @@
   36,311 moves is gone.
 - :func:`read_datagen`: the positions of a ``pasang datagen`` text file
   (docs/datagen.md) in batches of arrays; :func:`read_packed` the same of
-  the packed file ``pasang datagen --merge`` writes.
+  the packed file ``pasang datagen --merge`` writes. With
+  ``observations=True`` each batch also holds the 19 planes of
+  :func:`pasang.rl.observation`, as the environments give them.
 """
 
 import struct
@@ -30,7 +32,16 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("pasang.learn needs NumPy: pip install numpy") from error
 
-from ._pasang import ACTIONS, MATE as _MATE, PLANES, Board, Move, datagen_rule_sets, rule_options
+from ._pasang import (
+    ACTIONS,
+    MATE as _MATE,
+    OBSERVATION_PLANES,
+    PLANES,
+    Board,
+    Move,
+    datagen_rule_sets,
+    rule_options,
+)
 
 __all__ = [
     "ACTIONS",
@@ -89,7 +100,11 @@ class Batch(NamedTuple):
     file does not record it: the policy target; ``policies`` (N,
     ACTIONS) ``float32`` the engine's distribution over the legal ids
     (``pasang datagen --policy``), rows of zeros where a line has none,
-    or None when no line of the batch has one (and for packed files)."""
+    or None when no line of the batch has one (and for packed files);
+    ``observations`` (N, 19, 11, 11) ``uint8`` the planes of
+    :func:`pasang.rl.observation` (seen by the side to move, as the
+    environments give them) when the reader was asked for them
+    (``observations=True``), else None."""
 
     boards: "np.ndarray"
     scores: "np.ndarray"
@@ -100,6 +115,7 @@ class Batch(NamedTuple):
     points: "np.ndarray"
     actions: "np.ndarray"
     policies: Optional["np.ndarray"] = None
+    observations: Optional["np.ndarray"] = None
 
 
 _RESULT = {"w": 1.0, "d": 0.5, "l": 0.0}
@@ -107,17 +123,27 @@ _RESULT = {"w": 1.0, "d": 0.5, "l": 0.0}
 _RULE_KEYS = tuple(field for field, _name, _values, _default in rule_options())
 
 
-def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterator[Batch]:
+def _observation(board: Board) -> "np.ndarray":
+    """The 19 planes of :func:`pasang.rl.observation`."""
+    return np.frombuffer(board.observation(None), dtype=np.uint8).reshape(OBSERVATION_PLANES, SIZE, SIZE)
+
+
+def read_datagen(
+    source: Union[str, IO[str]], batch_size: int = 1024, observations: bool = False
+) -> Iterator[Batch]:
     """The positions of a ``pasang datagen`` text file (a path or an open
     file), ``batch_size`` at a time (the last batch may be shorter). A line
-    that is not a position of the format raises ``ValueError`` naming it."""
+    that is not a position of the format raises ``ValueError`` naming it.
+    With ``observations=True`` each batch's ``observations`` holds the
+    environments' 19 planes."""
     if isinstance(source, str):
         with open(source) as handle:
-            yield from read_datagen(handle, batch_size)
+            yield from read_datagen(handle, batch_size, observations)
         return
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
     rows: list = []
+    planes: list = []
     for number, line in enumerate(source, 1):
         line = line.strip()
         if not line or line.startswith("#"):
@@ -138,11 +164,13 @@ def read_datagen(source: Union[str, IO[str]], batch_size: int = 1024) -> Iterato
             )
         except (ValueError, KeyError) as error:
             raise ValueError("line {}: not a datagen position ({})".format(number, error)) from None
+        if observations:
+            planes.append(_observation(board))
         if len(rows) == batch_size:
-            yield _batch(rows)
-            rows = []
+            yield _batch(rows, planes)
+            rows, planes = [], []
     if rows:
-        yield _batch(rows)
+        yield _batch(rows, planes)
 
 
 def _score(field: str) -> int:
@@ -168,7 +196,7 @@ def _policy(board: Board, field: str) -> list:
     return pairs
 
 
-def _batch(rows: list) -> Batch:
+def _batch(rows: list, planes: list) -> Batch:
     boards, scores, results, margins, fens, rules, points, actions, policy_rows = zip(*rows)
     policies = None
     if any(row is not None for row in policy_rows):
@@ -186,6 +214,7 @@ def _batch(rows: list) -> Batch:
         np.array(points, dtype=np.int32).reshape(len(rows), 2),
         np.array(actions, dtype=np.int64),
         policies,
+        np.stack(planes) if planes else None,
     )
 
 
@@ -233,12 +262,31 @@ def read_packed_records(path: str) -> "np.ndarray":
     return records
 
 
-def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
+def _packed_fen(record) -> str:
+    """The position string of one packed record (docs/rules.md)."""
+    points = SIZE * SIZE
+    white = np.unpackbits(record["white"], bitorder="little")[:points]
+    black = np.unpackbits(record["black"], bitorder="little")[:points]
+    cells = np.where(white == 1, "w", np.where(black == 1, "b", "."))
+    cells[SIZE * (SIZE // 2) + SIZE // 2] = "+"
+    for ka, letter in zip(record["ka"], "SN"):
+        if ka != _NO_KA:
+            cells[ka] = letter
+    ranks = "/".join("".join(cells[rank * SIZE : (rank + 1) * SIZE]) for rank in reversed(range(SIZE)))
+    passages = "".join("-" if file == _NO_KA else "abcdefghijk"[file] for file in record["passage"])
+    return "{} {} {} {} {}".format(
+        ranks, "sn"[record["side"]], record["points"][0], record["points"][1], passages
+    )
+
+
+def read_packed(path: str, batch_size: int = 1024, observations: bool = False) -> Iterator[Batch]:
     """The positions of a packed datagen file (``pasang datagen --merge``
     writes one, shuffled), ``batch_size`` at a time, as :func:`read_datagen`
     gives them but without the position strings (the points each side
-    had, and the move played, are kept). A file that is not of the format
-    raises ``ValueError``."""
+    had, and the move played, are kept). With ``observations=True`` each
+    batch's ``observations`` holds the environments' 19 planes (made from
+    each record's position, which holds everything they need). A file
+    that is not of the format raises ``ValueError``."""
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
     records = read_packed_records(path)
@@ -257,6 +305,14 @@ def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
             entered = np.flatnonzero(ka != _NO_KA)
             boards[entered, plane, ka[entered]] = 1
         boards[chunk["side"] == 0, 4] = 1
+        planes = None
+        if observations:
+            planes = np.stack(
+                [
+                    _observation(Board(_packed_fen(record), **rule_sets[record["rules"]]))
+                    for record in chunk
+                ]
+            )
         yield Batch(
             boards.reshape(n, PLANES, SIZE, SIZE),
             chunk["score"].astype(np.int32),
@@ -266,4 +322,6 @@ def read_packed(path: str, batch_size: int = 1024) -> Iterator[Batch]:
             [rule_sets[index] for index in chunk["rules"]],
             chunk["points"].astype(np.int32),
             chunk["played"].astype(np.int64) - 1,
+            None,
+            planes,
         )

@@ -573,7 +573,7 @@ impl Board {
         };
         Ok(PyBytes::new(
             py,
-            &planes::planes_seen_by(&position, &self.game_rules(), self.game.len(), viewer),
+            &planes::planes_seen_by(&position, &self.game_rules(), viewer),
         ))
     }
 

@@ -153,6 +153,22 @@ def test_the_packed_file_holds_what_the_text_holds(engine_path, tmp_path):
     assert len(from_text) > 20
     assert rows(from_packed) == from_text
     assert all((batch.actions >= 0).all() for batch in from_packed)
+    # The environments' 19 planes (issue 67): from the text, each the
+    # planes of its position string's board; from the packed file (which
+    # keeps no string), the same planes, position for position.
+    assert all(batch.observations is None for batch in from_packed)
+    text_planes = {}
+    for batch in learn.read_datagen(str(text), batch_size=7, observations=True):
+        assert batch.observations.shape == (len(batch.scores), 19, 11, 11)
+        for fen, rules, planes in zip(batch.fens, batch.rules, batch.observations):
+            board = pasang.Board(fen, **rules)
+            assert (planes == np.frombuffer(board.observation(None), np.uint8).reshape(19, 11, 11)).all()
+            text_planes[(planes.tobytes())] = text_planes.get(planes.tobytes(), 0) + 1
+    packed_planes = {}
+    for batch in learn.read_packed(str(packed), batch_size=7, observations=True):
+        for planes in batch.observations:
+            packed_planes[planes.tobytes()] = packed_planes.get(planes.tobytes(), 0) + 1
+    assert packed_planes == text_planes
     # The whole file as one array, as the trainer reads it: the same
     # positions, scores and results as the batches.
     records = learn.read_packed_records(str(packed))

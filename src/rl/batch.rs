@@ -145,7 +145,7 @@ impl Slot {
                 mask[id] = 1;
             }
         }
-        write(&self.position, rules, usize::from(self.ply), observation);
+        write(&self.position, rules, observation);
         *to_play = self.position.side_to_move().index() as u8;
     }
 
@@ -513,7 +513,7 @@ mod tests {
                 let (position, ply) = shadows[game];
                 assert_eq!(batch.game(game), Some((position, ply)));
                 let row = &out.observations[game * LEN..(game + 1) * LEN];
-                assert_eq!(row, planes(&position, &rules, ply).as_slice());
+                assert_eq!(row, planes(&position, &rules).as_slice());
                 let mask = &out.masks[game * ACTIONS..(game + 1) * ACTIONS];
                 let mut legal = crate::rl::action::legal_actions(&position, &rules);
                 legal.sort_unstable();

@@ -16,13 +16,18 @@
 //! | 7     | the mover's score, on every point      | 0-180  |
 //! | 8     | the opponent's score, on every point   | 0-180  |
 //! | 9-11  | the mover's phase: 1, 2, 3 (one-hot)   | 0/1    |
-//! | 12    | plies played since the start, on every point | 0-255 |
+//! | 12    | stones left on the board, on every point | 0-120 |
 //! | 13    | South to move (ones), North (zeros)    | 0/1    |
 //! | 14    | rule Pattern 2                         | 0/1    |
 //! | 15    | rule Ka Entry lets a stone slide (slide, both) | 0/1 |
 //! | 16    | rule Ka Entry lets a stone jump (jump, both)   | 0/1 |
 //! | 17    | rule Second Column any                 | 0/1    |
 //! | 18    | rule Centre open                       | 0/1    |
+//!
+//! Every plane follows from the position alone, so a board made from a
+//! position string, by a symmetry or by play gives the same planes. Plane
+//! 12 was the ply once; the position string does not hold it, so it is the
+//! stones left instead (the game's progress, which every board has).
 
 use crate::bitboard::{SIZE, Square};
 use crate::position::{Colour, Player, Position};
@@ -49,7 +54,7 @@ pub const NAMES: [&str; PLANES] = [
     "phase 1",
     "phase 2",
     "phase 3",
-    "ply",
+    "stones left",
     "south to move",
     "pattern 2",
     "ka entry slide",
@@ -67,14 +72,14 @@ pub fn view_index(square: Square, side: Player) -> usize {
     }
 }
 
-/// Writes the planes of `position` (played `ply` plies from its game's
-/// start) under `rules` into `out`, which holds [`LEN`] bytes.
+/// Writes the planes of `position` under `rules` into `out`, which holds
+/// [`LEN`] bytes.
 ///
 /// # Panics
 ///
 /// When `out` is not [`LEN`] bytes long (a caller's bug).
-pub fn write(position: &Position, rules: &Rules, ply: usize, out: &mut [u8]) {
-    write_seen_by(position, rules, ply, position.side_to_move(), out);
+pub fn write(position: &Position, rules: &Rules, out: &mut [u8]) {
+    write_seen_by(position, rules, position.side_to_move(), out);
 }
 
 /// [`write`] seen by `viewer` (who may be the player not to move, as
@@ -84,13 +89,7 @@ pub fn write(position: &Position, rules: &Rules, ply: usize, out: &mut [u8]) {
 /// # Panics
 ///
 /// When `out` is not [`LEN`] bytes long (a caller's bug).
-pub fn write_seen_by(
-    position: &Position,
-    rules: &Rules,
-    ply: usize,
-    viewer: Player,
-    out: &mut [u8],
-) {
+pub fn write_seen_by(position: &Position, rules: &Rules, viewer: Player, out: &mut [u8]) {
     assert_eq!(out.len(), LEN, "an observation is {LEN} bytes");
     let side = viewer;
     let other = side.opponent();
@@ -128,7 +127,7 @@ pub fn write_seen_by(
     for number in 1..=3 {
         constant(8 + number, u8::from(number == phase), out);
     }
-    constant(12, ply.min(255) as u8, out);
+    constant(12, position.stone_count() as u8, out);
     constant(13, u8::from(position.side_to_move() == Player::South), out);
     constant(14, u8::from(rules.pattern == Pattern::Two), out);
     constant(15, u8::from(rules.ka_entry != KaEntry::Jump), out);
@@ -139,16 +138,16 @@ pub fn write_seen_by(
 
 /// The planes of `position` seen by `viewer`, as a new buffer (see
 /// [`write_seen_by`]).
-pub fn planes_seen_by(position: &Position, rules: &Rules, ply: usize, viewer: Player) -> Vec<u8> {
+pub fn planes_seen_by(position: &Position, rules: &Rules, viewer: Player) -> Vec<u8> {
     let mut out = vec![0; LEN];
-    write_seen_by(position, rules, ply, viewer, &mut out);
+    write_seen_by(position, rules, viewer, &mut out);
     out
 }
 
 /// The planes of `position` as a new buffer (see [`write`]).
-pub fn planes(position: &Position, rules: &Rules, ply: usize) -> Vec<u8> {
+pub fn planes(position: &Position, rules: &Rules) -> Vec<u8> {
     let mut out = vec![0; LEN];
-    write(position, rules, ply, &mut out);
+    write(position, rules, &mut out);
     out
 }
 
@@ -169,7 +168,7 @@ mod tests {
             ..Rules::default()
         };
         let mut position = start_position(Pattern::One);
-        let start = planes(&position, &rules, 0);
+        let start = planes(&position, &rules);
         assert_eq!(
             start[..POINTS].iter().map(|&b| u32::from(b)).sum::<u32>(),
             60
@@ -187,7 +186,7 @@ mod tests {
         }
         // North to move: its view is the board turned, so its passage on
         // file j (ranks 7-11) is column 1 (k = 0), rows 0-4.
-        let north = planes(&position, &rules, 3);
+        let north = planes(&position, &rules);
         for row in 0..5 {
             assert_eq!(at(&north, 4, row, 1), 1);
             // South's passage c1-c5: rows 10-6, column 8 in North's view.
@@ -198,10 +197,13 @@ mod tests {
         assert_eq!(north[2 * POINTS..3 * POINTS].iter().sum::<u8>(), 0);
         assert_eq!(at(&north, 10, 0, 0), 1); // North enters next: phase 2
         assert_eq!(at(&north, 13, 0, 0), 0);
-        assert_eq!(at(&north, 12, 4, 4), 3);
+        // 120 stones less 10 taken by the passages, 1 entered as a ka and
+        // 3 it captured.
+        assert_eq!(at(&north, 12, 4, 4), 106);
+        assert_eq!(at(&start, 12, 0, 0), 120);
         assert_eq!(at(&north, 8, 0, 0) as u32, position.score(Player::South));
         // The same position seen by South, not to move: South's own view.
-        let south = planes_seen_by(&position, &rules, 3, Player::South);
+        let south = planes_seen_by(&position, &rules, Player::South);
         assert_eq!(at(&south, 2, 3, 2), 1); // its ka on c4
         assert_eq!(at(&south, 11, 0, 0), 1); // its phase: 3
         assert_eq!(at(&south, 13, 0, 0), 0); // North to move
@@ -211,7 +213,6 @@ mod tests {
         let south_view = planes(
             &position.play(crate::movegen::legal_moves(&position, &rules)[0]),
             &rules,
-            4,
         );
         assert_eq!(south_view[13 * POINTS], 1);
     }

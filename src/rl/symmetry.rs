@@ -256,7 +256,6 @@ mod tests {
                     .iter()
                     .map(|symmetry| symmetry.position(&position).ok())
                     .collect();
-                let mut ply = 0;
                 loop {
                     for (index, symmetry) in Symmetry::ALL.into_iter().enumerate() {
                         if images[index].is_none() && position.phase() == Phase::KaMove {
@@ -271,8 +270,8 @@ mod tests {
                             .collect();
                         assert_eq!(sorted(mapped), sorted(legal_actions(&image, &rules)));
                         let mut out = vec![0; LEN];
-                        symmetry.planes(&planes(&position, &rules, ply), &mut out);
-                        assert_eq!(out, planes(&image, &rules, ply), "{symmetry:?}");
+                        symmetry.planes(&planes(&position, &rules), &mut out);
+                        assert_eq!(out, planes(&image, &rules), "{symmetry:?}");
                     }
                     let moves = legal_moves(&position, &rules);
                     let status = Status::of(&position, &rules);
@@ -311,7 +310,6 @@ mod tests {
                         }
                     }
                     position = position.play(mv);
-                    ply += 1;
                 }
             }
         }

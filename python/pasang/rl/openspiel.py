@@ -11,7 +11,7 @@ game string reads ``pattern=1`` back as an int), ``ka_entry``,
 North; actions are :data:`pasang.rl.ACTIONS` ids; returns are +1/-1/0 at
 the end. The observer gives the planes of :func:`pasang.rl.observation`
 seen by the player asked for, as ``float32`` in [0, 1]: the two score
-planes divided by 180 and the ply plane by 255, as OpenSpiel's own games
+planes divided by 180 and the stones-left plane by 120, as OpenSpiel's own games
 scale their counters (chess's), so a network such as OpenSpiel's
 AlphaZero models takes the tensor as it is. States pickle (a
 ``pasang.Board`` pickles) and serialise as their action history.
@@ -119,11 +119,11 @@ class PasangState(pyspiel.State):
 
 
 #: What each plane is divided by in the observer: the raw counts of the
-#: score planes (7, 8: 0-180) and the ply plane (12: 0-255) would feed a
+#: score planes (7, 8: 0-180) and the stones-left plane (12: 0-120) would feed a
 #: network inputs a hundred times larger than the 0/1 planes.
 _SCALE = np.ones((OBSERVATION_PLANES, 1, 1), np.float32)
 _SCALE[7:9] = 1.0 / 180.0
-_SCALE[12] = 1.0 / 255.0
+_SCALE[12] = 1.0 / 120.0
 
 
 class PlanesObserver:

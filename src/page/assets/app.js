@@ -396,6 +396,8 @@ function setUpControls() {
     renderPicker();
     send({ type: "new", rules: chosenRules() });
   };
+  // New game under the board: the rules box's New game, within reach.
+  $("new-game").onclick = () => $("new").click();
   $("setup").onclick = () => {
     if (app.friend) app.friend.position = $("fen").value.trim() || null;
     fresh();

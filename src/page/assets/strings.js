@@ -732,7 +732,20 @@ export function currentLanguage() {
 /** The words for `key` in the page's language, with `{name}` filled from `values`. */
 export function t(key, values = {}) {
   const text = (STRINGS[language] && STRINGS[language][key]) || STRINGS.en[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? values[name] : `{${name}}`));
+  return pointerWords(text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? values[name] : `{${name}}`)));
+}
+
+// Whether the screen is touched rather than clicked: its main pointer is
+// a finger.
+const touch = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+
+/** `text` as a touch screen's player reads it: "tap" for "click"
+ * ("ketik" for "klik"); elsewhere as it is. */
+export function pointerWords(text) {
+  if (!touch) return text;
+  return text
+    .replace(/\b([Cc])lick(s|ed|ing)?\b/g, (_, c, end) => (c === "C" ? "Tap" : "tap") + ({ s: "s", ed: "ped", ing: "ping" }[end] || ""))
+    .replace(/\b([Kk])lik\b/g, (_, k) => (k === "K" ? "Ketik" : "ketik"));
 }
 
 /** What `words()` says in the language `code`. */

@@ -22,7 +22,7 @@ play gui ?mode=play&side=south&skill=3&$opening
 analyse gui ?mode=analyse&multipv=3&$opening
 watch gui ?mode=watch&movetime=300
 review gui ?mode=review&$opening
-learn gui ?mode=learn
+learn gui ?mode=learn&lesson=ka-entry
 puzzle gui ?mode=puzzle&id=e6ad0820cd0f
 friend gui ?mode=friend&south=Ali&north=Siti&$opening
 rooms serve ?mode=friend&room=new&side=south

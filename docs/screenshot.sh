@@ -6,7 +6,7 @@
 # PAGE is the part of the address after the server's (by default the worked
 # opening of docs/rules.md under analysis with three lines), SECONDS how long
 # the page runs before the picture is taken (the engine analyses meanwhile).
-# A width under 600 is laid out as a phone's screen. PASANG names the
+# A width under 600 is laid out as a phone's touch screen. PASANG names the
 # binary (default target/release/pasang, built by `cargo build --release`),
 # CHROMIUM the browser (default chromium), SERVER=serve takes the picture
 # on `pasang serve` (rooms) instead of `pasang gui`. OUT ending in .jpg is
@@ -104,6 +104,10 @@ session=$(call 2 "{\"id\":2,\"method\":\"Target.attachToTarget\",\"params\":{\"t
     grep -o '"sessionId":"[0-9A-F]*"' | head -1 | cut -d'"' -f4)
 [ -n "$session" ] || fail "cannot attach to the page"
 call 3 "{\"id\":3,\"sessionId\":\"$session\",\"method\":\"Emulation.setDeviceMetricsOverride\",\"params\":{\"width\":$width,\"height\":$height,\"deviceScaleFactor\":1,\"mobile\":$mobile}}" >/dev/null
+if [ "$mobile" = true ]; then
+    # A phone's screen is touched: the page says "tap" there.
+    call 6 "{\"id\":6,\"sessionId\":\"$session\",\"method\":\"Emulation.setTouchEmulationEnabled\",\"params\":{\"enabled\":true,\"maxTouchPoints\":5}}" >/dev/null
+fi
 call 4 "{\"id\":4,\"sessionId\":\"$session\",\"method\":\"Page.navigate\",\"params\":{\"url\":\"$address$page\"}}" >/dev/null
 sleep "$seconds"
 case $out in

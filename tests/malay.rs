@@ -101,10 +101,13 @@ fn a_whole_game_in_malay_on_a_phone() {
         .eval("document.querySelector('#moves').children.length")
         .as_u64()
         .unwrap_or_default();
-    // The result in Malay ("... menang ..." or "Seri ..."), and the hint.
+    // The result in Malay, to the player ("Anda menang", "Anda kalah" or
+    // "Seri"), and the hint.
     let status = browser.text("#status");
     assert!(
-        status.contains("menang") || status.starts_with("Seri"),
+        ["Anda menang", "Anda kalah", "Seri"]
+            .iter()
+            .any(|start| status.starts_with(start)),
         "{status}"
     );
     let malay = strings(browser.eval(ON_SCREEN));

@@ -197,8 +197,10 @@ impl Game {
     }
 
     /// The game's record, lost by `loser` other than by a move (a flag
-    /// that fell, a resignation: its result then says so, with a
-    /// `Termination` tag), else as [`Game::record`].
+    /// that fell, a resignation: its result then says so), else as
+    /// [`Game::record`]. Every finished game's record names how it
+    /// ended in a `Termination` tag, whatever ended it, so that a reader
+    /// never has to guess from the moves.
     pub fn record_ending(
         &self,
         event: &'static str,
@@ -215,7 +217,21 @@ impl Game {
                     scores: None,
                 }),
             ),
-            None => (GameResult::of_status(&self.end_status()), None),
+            None => {
+                let status = self.end_status();
+                let ending = match status {
+                    Status::Over { reason, scores, .. } => Some(Ending {
+                        termination: match reason {
+                            Reason::Score => Termination::Score,
+                            Reason::Suntuk => Termination::Suntuk,
+                        },
+                        detail: Some(describe_result(&status, self.end().side_to_move())),
+                        scores: Some(scores),
+                    }),
+                    Status::InPlay => None,
+                };
+                (GameResult::of_status(&status), ending)
+            }
         };
         Record::from_game(Scoresheet {
             players: [south.to_string(), north.to_string()],
@@ -396,6 +412,28 @@ mod tests {
         assert_eq!(state["over"]["winner"], "north");
         assert!(state["status"].as_str().unwrap().contains("suntuk"));
         assert_eq!(game.play("a1a2n"), Err(GameError::GameOver));
+    }
+
+    #[test]
+    fn every_finished_record_says_how_it_ended() {
+        // Suntuk: South to move with no legal move.
+        let suntuk = ".........../.........../.........../.........../.........../.....+...../.........../.........../.........../w........../SN........b s 50 60 ak";
+        let game = Game::new(Rules::default(), Some(suntuk)).unwrap();
+        let record = game.record("pasang gui", "Anonymous", "pasang");
+        assert_eq!(record.tag("Termination"), Some("suntuk"));
+        assert_eq!(record.tag("Scores"), Some("50-60"));
+        assert!(record.tag("TerminationDetail").unwrap().contains("suntuk"));
+        let resigned = game.record_ending(
+            "pasang gui",
+            "a",
+            "b",
+            Some((Player::South, Termination::Resignation)),
+        );
+        assert_eq!(resigned.tag("Termination"), Some("resignation"));
+        // A game in play has none; its result is `*`.
+        let mut open = Game::new(Rules::default(), None).unwrap();
+        open.play("c").unwrap();
+        assert_eq!(open.record("pasang gui", "a", "b").tag("Termination"), None);
     }
 
     #[test]

@@ -278,6 +278,16 @@ impl Browser {
         );
     }
 
+    /// Makes the screen a touch screen (its main pointer a finger, as
+    /// CSS's `pointer: coarse` sees it); clicks still land as before.
+    #[allow(dead_code)]
+    pub fn touch(&mut self) {
+        self.call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": true, "maxTouchPoints": 5}),
+        );
+    }
+
     /// Chooses `path` in the file input `selector`, as a person would in
     /// the file dialog (the page gets its `change` event).
     pub fn choose_file(&mut self, selector: &str, path: &std::path::Path) {

@@ -52,6 +52,9 @@ export const app = {
   searchInfo: null,    // the last "search" message
   watchLines: {},      // watch mode: the last line of each side
   evalPly: null,       // the ply of the position the shown evaluation is of
+  evalShown: null,     // the evaluation shown: { text, share } (South's share, percent)
+  restoreEval: null,   // a reopened game's kept evaluation, shown once its moves are back
+  sentName: null,      // the person's name last sent to the session in play
   clockAt: 0,          // when the last state's clock readings were taken
   review: null,        // the last "review" message
   games: null,         // the last "games" message (a file of several)

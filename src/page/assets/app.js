@@ -34,7 +34,7 @@ import { forgetStaleEvaluation, goto, render, renderLines, setUpResign, showCloc
 import { download, renderPicker, setUpRecords } from "./records.js";
 import { copyText } from "./sharing.js";
 import { setUpSound, soundFor } from "./sound.js";
-import { loadJson, saveJson } from "./storage.js";
+import { loadJson, loadText, saveJson, saveText } from "./storage.js";
 import { LANGUAGES, STRINGS, applyLanguage, currentLanguage, inLanguage, setLanguage, t } from "./strings.js";
 import { openTransport, send } from "./transport.js";
 import { labelRuleValues, refusalWords, sayError, showError } from "./words.js";
@@ -66,6 +66,8 @@ function onMessage(event) {
       app.state = message;
       keepLastGame();
       forgetStaleEvaluation();
+      restoreEvaluation();
+      if (message.mode === "play" && !app.friend && !app.page) sendPlayerName();
       app.lastError = null;
       showError();
       $("choice").hidden = true;
@@ -139,7 +141,40 @@ function keepLastGame() {
   if (app.page || !["play", "friend"].includes(state.mode) || document.body.classList.contains("welcoming")) return;
   saveJson(LAST_GAME_KEY, state.mode === "friend"
     ? { mode: "friend" }
-    : { mode: "play", side: state.person, rules: state.rules, position: state.start, moves: state.moves });
+    : { mode: "play", side: state.person, rules: state.rules, position: state.start, moves: state.moves, eval: keptEvaluation() });
+}
+
+// The engine's last evaluation in play, kept with the game: a reload
+// replays the moves, and the engine (waiting for the person) would not
+// say it again.
+function keptEvaluation() {
+  if (app.evalPly === null || !app.evalShown || !app.evalShown.text) return app.restoreEval || null;
+  return { ply: app.evalPly, plies: app.state.moves.length, text: app.evalShown.text, share: app.evalShown.share };
+}
+
+// The kept evaluation, shown once the reopened game is back at its end.
+function restoreEvaluation() {
+  const kept = app.restoreEval;
+  const state = app.state;
+  if (!kept || state.mode !== "play") return;
+  if (state.moves.length !== kept.plies || state.cursor !== kept.plies) return;
+  app.restoreEval = null;
+  if (app.evalPly === null) {
+    app.evalPly = kept.ply;
+    showEval(String(kept.text), Number(kept.share) || 50);
+  }
+}
+
+// Play's name field: the person's name for the record, kept in this
+// browser; none is "Anonymous" in the page's language. Sent when it
+// changes (the session keeps the last names it was given).
+const PLAYER_NAME_KEY = "pasang-player-name";
+
+function sendPlayerName() {
+  const name = $("player-name").value.trim() || t("anonymous");
+  if (app.sentName === name) return;
+  app.sentName = name;
+  send({ type: "names", south: name, north: name });
 }
 
 // The bare address: the last game kept here, reopened with its moves, or
@@ -158,6 +193,7 @@ function startBare() {
     friendMode.start();
     return;
   }
+  if (last.eval && typeof last.eval === "object") app.restoreEval = last.eval;
   send({ type: "new", rules: last.rules || {}, position: last.position || undefined });
   send({ type: "mode", mode: "analyse" });
   send({ type: "run", on: false });
@@ -276,6 +312,7 @@ function connect() {
   app.socket.onrestart = () => {
     // Kept on the page: the player should know, whatever comes next.
     app.notice = () => t("restartedWorker");
+    app.sentName = null;
     showError();
     const state = app.state;
     if (!state) { app.socket.onopen(); return; }
@@ -305,6 +342,8 @@ function setUpLanguage() {
     labelRuleValues();
     renderPicker();
     showError();
+    // "Anonymous" in the new language.
+    if (app.state && app.state.mode === "play" && !app.friend && !app.page) sendPlayerName();
     if (app.state) render();
     else if (app.mode.render) app.mode.render();
   };
@@ -336,6 +375,11 @@ function setUpControls() {
     const [minutes, increment] = $("clock").value.split("+").map(Number);
     send({ type: "settings", clock_minutes: minutes, clock_increment: increment });
   };
+  $("player-name").value = loadText(PLAYER_NAME_KEY) || "";
+  $("player-name").onchange = () => {
+    saveText(PLAYER_NAME_KEY, $("player-name").value.trim());
+    if (app.state && app.state.mode === "play" && !app.friend && !app.page) sendPlayerName();
+  };
   setInterval(showClocks, 200);
   $("run").onclick = () => send({ type: "run", on: !app.state.running });
   $("first").onclick = () => goto(0);
@@ -352,6 +396,8 @@ function setUpControls() {
     renderPicker();
     send({ type: "new", rules: chosenRules() });
   };
+  // New game under the board: the rules box's New game, within reach.
+  $("new-game").onclick = () => $("new").click();
   $("setup").onclick = () => {
     if (app.friend) app.friend.position = $("fen").value.trim() || null;
     fresh();

@@ -49,7 +49,8 @@ export function drawBoard() {
     if (c === "S" || c === "N") {
       const player = c === "S" ? "south" : "north";
       el("rect", { class: "ka-" + player, x: x - 22, y: y - 22, width: 44, height: 44, rx: 8, transform: `rotate(45 ${x} ${y})`, "data-ka": player }, g);
-      el("text", { class: "ka-letter", x, y }, g).textContent = c;
+      // The ka's mark in the page's language (Utara's U in Malay).
+      el("text", { class: "ka-letter", x, y, "data-ka-letter": player }, g).textContent = t(player === "south" ? "kaLetterSouth" : "kaLetterNorth");
     }
     // "origin" picks the stone to move, "target" plays (or asks which line).
     if (marks.legal.has(name)) g.classList.add("legal", marks.legal.get(name) ? "target" : "origin");

@@ -10,7 +10,7 @@ import { bareKaMove, drawBoard, legalMove, sendMove } from "./board.js";
 import { $, el, node, params } from "./dom.js";
 import { centre, rankOf } from "./geometry.js";
 import { loadJson, saveJson } from "./storage.js";
-import { currentLanguage, t } from "./strings.js";
+import { currentLanguage, pointerWords, t } from "./strings.js";
 import { send } from "./transport.js";
 import { reasonWords, refusalWords, showError } from "./words.js";
 
@@ -19,7 +19,7 @@ const PROGRESS_KEY = "pasang-learn";
 
 const currentStep = () => app.learn.lesson.steps[app.learn.step];
 // A course text ({en, ms}) in the page's language.
-const words = (text) => (text && (text[currentLanguage()] || text.en)) || "";
+const words = (text) => pointerWords((text && (text[currentLanguage()] || text.en)) || "");
 const loadProgress = () => loadJson(PROGRESS_KEY, {});
 
 // ?mode=learn: the course menu; &lesson=ID one lesson from its first step
@@ -189,15 +189,18 @@ function renderLesson() {
     node("p", { id: "lesson-text", class: "complete" }, t("lessonComplete"), box);
   } else {
     node("p", { class: "step-count" }, t("stepOf", { step: app.learn.step + 1, count }), box);
-    node("p", { id: "lesson-text" }, words(currentStep().text), box);
-  }
-  if (app.learn.feedback && app.learn.phase !== "done") {
-    node("p", { id: "lesson-feedback", class: app.learn.feedback.kind, role: "alert" }, app.learn.feedback.say(), box);
-  }
-  if (app.learn.phase === "right") {
-    const last = app.learn.step + 1 >= lesson.steps.length;
-    const next = node("button", { type: "button", id: "lesson-next", class: "primary" }, t(last ? "lessonFinish" : "lessonNext"), box);
-    next.onclick = advance;
+    stepText(box);
+    // The answer's room is kept, empty or not: the board does not move
+    // when a try's feedback or the way on appears.
+    const answer = node("div", { class: "lesson-answer" }, null, box);
+    if (app.learn.feedback) {
+      node("p", { id: "lesson-feedback", class: app.learn.feedback.kind, role: "alert" }, app.learn.feedback.say(), answer);
+    }
+    if (app.learn.phase === "right") {
+      const last = app.learn.step + 1 >= lesson.steps.length;
+      const next = node("button", { type: "button", id: "lesson-next", class: "primary" }, t(last ? "lessonFinish" : "lessonNext"), answer);
+      next.onclick = advance;
+    }
   }
   const links = node("p", { class: "lesson-links" }, null, box);
   node("a", { href: "?mode=learn", id: "back-to-course" }, t("backToCourse"), links);
@@ -206,6 +209,25 @@ function renderLesson() {
     const next = lessons[lessons.indexOf(lesson) + 1];
     node("a", { href: lessonLink(lesson.id, 0), id: "restart-lesson" }, t("restartLesson"), links);
     if (next) node("a", { href: lessonLink(next.id, 0), id: "next-lesson", class: "primary" }, `${t("nextLesson")}: ${words(next.title)}`, links);
+  }
+}
+
+// The step's words: five lines, and the rest behind "more" (#lesson-more)
+// where they run longer; the choice holds for the step.
+function stepText(box) {
+  const text = node("p", { id: "lesson-text" }, words(currentStep().text), box);
+  const key = `${app.learn.lesson.id}/${app.learn.step}`;
+  const open = app.learn.moreOpen === key;
+  text.classList.toggle("clamped", !open);
+  // Laid out by now (the box is in the page): a clamped text that hides
+  // lines is taller inside than it shows.
+  if (open || text.scrollHeight > text.clientHeight + 2) {
+    const more = node("a", { href: "#", id: "lesson-more", role: "button", "aria-expanded": String(open) }, t(open ? "lessonLess" : "lessonMore"), box);
+    more.onclick = (event) => {
+      event.preventDefault();
+      app.learn.moreOpen = open ? null : key;
+      renderLesson();
+    };
   }
 }
 

@@ -181,12 +181,15 @@ function puzzleWhy(p, solver) {
   const solverMoved = played > 0 && moverOf(played) === solver;
   if (state.last && solverMoved) {
     const taken = state.last.captures.length;
-    words.push(taken
-      ? t("puzzleWhyTook", { move: state.last.move, count: taken, points: state.last.points })
-      : t("puzzleWhyQuiet", { move: state.last.move }));
+    const key = taken === 1 ? "puzzleWhyTookOne" : taken ? "puzzleWhyTook" : "puzzleWhyQuiet";
+    words.push(t(key, { move: state.last.move, count: taken, points: state.last.points }));
   }
   words.push(t("puzzleWhyScore", { south: state.scores[0], north: state.scores[1] }));
   const sides = { solver: t(solver), loser: t(other(solver)) };
+  // What the opponent can still do: few moves left is the point of many
+  // puzzles (a game over says its own reason below).
+  const left = state.over ? 0 : state.legal.length;
+  if (left && left <= 3) words.push(t(left === 1 ? "puzzleWhyOneLeft" : "puzzleWhyLeft", { loser: sides.loser, count: left }));
   for (const theme of p.themes) {
     const key = `why-${theme}`;
     if (t(key) !== key) words.push(t(key, sides));

@@ -166,5 +166,12 @@ export const reviewMode = {
   unlisted: (move) => { send({ type: "move", move }); return false; },
   decorate: drawReviewArrows,
   render: renderReview,
+  // The game's players keep their names in review: a friend game's as
+  // they were given here, else as the review's record names them.
+  playerName: (side) => {
+    const given = app.friend && app.friend.names ? app.friend.names[side] : "";
+    const named = app.review && app.review.players ? app.review.players[side] : "";
+    return given || (named && named !== "?" ? named : "");
+  },
   keys: true,
 };

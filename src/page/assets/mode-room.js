@@ -326,6 +326,8 @@ export const roomMode = {
   onClose: roomReconnect,
   render: renderRoom,
   hint,
+  // A seated player's result says "you".
+  yourSide: () => (app.room && ["south", "north"].includes(app.room.seat) ? app.room.seat : null),
   playerName: (side) => (Array.isArray((app.room || {}).names) ? app.room.names[side === "south" ? 0 : 1] || "" : ""),
   // A room's game is the server's: it is shown at its last move while it
   // is played; once over, each page steps through it on its own.

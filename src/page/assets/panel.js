@@ -190,6 +190,7 @@ export function forgetStaleEvaluation() {
 
 // The evaluation in words and, in the bar, South's share (percent).
 export function showEval(text, southShare) {
+  app.evalShown = { text, share: southShare };
   $("eval").textContent = text;
   $("evalfill").style.height = southShare.toFixed(1) + "%";
 }
@@ -208,14 +209,31 @@ function statusText() {
   if (state.mode === "friend" && !state.over && playerName(app.mode, state.side)) {
     return t("toMove", { side: named(state.side) });
   }
-  if (currentLanguage() === "en" && !(names && state.over)) return state.status;
+  const you = state.over ? yourSide() : null;
+  if (currentLanguage() === "en" && !(names && state.over) && !you) return state.status;
   const points = t("points", { south: state.scores[0], north: state.scores[1] });
   if (!state.over) return t("toMove", { side: t(state.side) });
   const winner = state.over.winner;
+  const reason = { points: "Points", suntuk: "Suntuk", time: "Time", resignation: "Resign", abandonment: "Abandon" }[state.over.reason] || "Points";
+  // The player's own game speaks to them, as lichess's "You won" does;
+  // the other side keeps its name.
+  if (you && !winner) return t("youDrew", { points });
+  if (you) {
+    const other = you === "south" ? "north" : "south";
+    return t((winner === you ? "youWon" : "youLost") + reason, { loser: named(other), points });
+  }
   if (!winner) return t("draw", { points });
   const loser = winner === "south" ? "north" : "south";
-  const key = { points: "winsOnPoints", suntuk: "winsSuntuk", time: "winsOnTime", resignation: "winsResign", abandonment: "winsAbandon" }[state.over.reason] || "winsOnPoints";
+  const key = { Points: "winsOnPoints", Suntuk: "winsSuntuk", Time: "winsOnTime", Resign: "winsResign", Abandon: "winsAbandon" }[reason];
   return t(key, { winner: named(winner), loser: named(loser), points });
+}
+
+// The side the person at this page played, where the page knows it: the
+// person's side against the engine, a room's seat. A friend game on one
+// device has two players, so none.
+function yourSide() {
+  if (app.mode.yourSide) return app.mode.yourSide() || null;
+  return app.state.mode === "play" && app.state.person ? app.state.person : null;
 }
 
 // The name of `side`'s player, if the mode knows it (in a room, as the room has it).

@@ -101,13 +101,16 @@ export const STRINGS = {
     notTheMove: "Not the move: try again.",
     puzzleShown: "The solution is played on the board.",
     puzzleFacts: "Puzzle {id}, rated {rating}: {themes}",
-    puzzleWhyTook: "{move} takes {count} and scores {points}.",
+    puzzleWhyTook: "{move} takes {count} stones and scores {points}.",
+    puzzleWhyTookOne: "{move} takes one stone and scores {points}.",
     puzzleWhyQuiet: "{move} takes nothing.",
     puzzleWhyScore: "Points now: South {south}, North {north}.",
     "why-suntuk": "{loser} is left with no legal move: suntuk ends the game.",
     "why-last-stones": "No stone is left to take, so the points decide.",
-    "why-endgame-proof": "From here the endgame search proves the win against every defence; every other move lets {loser} off.",
-    "why-even-runs": "A quiet move: it leaves {loser} at most two moves, and the runs {loser} could reach are even.",
+    "why-endgame-proof": "Whatever {loser} plays now, no answer saves {loser}: {solver} wins. Any other move would have let {loser} escape.",
+    "why-even-runs": "It takes little, but {loser} is left with at most two moves, and every line {loser}'s ka can reach holds an even number of stones, which cannot be taken.",
+    puzzleWhyLeft: "{loser} has {count} moves left.",
+    puzzleWhyOneLeft: "{loser} has only one move left.",
     "why-save": "It saves a game {solver} was losing.",
     showSolution: "Show the solution",
     nextPuzzle: "Next puzzle",
@@ -122,9 +125,9 @@ export const STRINGS = {
     "theme-suntuk": "suntuk (no move left)",
     "theme-last-stones": "the last stones",
     "theme-big-capture": "big capture",
-    "theme-endgame-proof": "endgame proof",
+    "theme-endgame-proof": "a sure win",
     "theme-ka-entry": "ka entry",
-    "theme-even-runs": "only even runs left",
+    "theme-even-runs": "only even lines left",
     "theme-save": "saving the game",
     "theme-endgame": "endgame",
     "theme-middlegame": "middlegame",
@@ -204,6 +207,23 @@ export const STRINGS = {
     yourTurn: "Your move",
     winsResign: "{winner} wins: {loser} resigned ({points})",
     winsAbandon: "{winner} wins: {loser} left the game ({points})",
+    youWonPoints: "You won on points: no stone is left ({points})",
+    youLostPoints: "You lost on points: no stone is left ({points})",
+    youWonSuntuk: "You won: {loser} has no legal move (suntuk) ({points})",
+    youLostSuntuk: "You lost: you have no legal move (suntuk) ({points})",
+    youWonTime: "You won on time: {loser}'s clock ran out ({points})",
+    youLostTime: "You lost on time: your clock ran out ({points})",
+    youWonResign: "You won: {loser} resigned ({points})",
+    youLostResign: "You lost: you resigned ({points})",
+    youWonAbandon: "You won: {loser} left the game ({points})",
+    youLostAbandon: "You lost: you left the game ({points})",
+    youDrew: "You drew: no stone is left and the scores are level ({points})",
+    kaLetterSouth: "S",
+    kaLetterNorth: "N",
+    playerName: "Your name",
+    anonymous: "Anonymous",
+    lessonMore: "more",
+    lessonLess: "less",
     room_spectator: "Spectators watch; only the two players move.",
     room_not_your_turn: "It is not your turn.",
     room_game_over: "The game is over.",
@@ -340,13 +360,16 @@ export const STRINGS = {
     notTheMove: "Bukan langkah itu: cuba lagi.",
     puzzleShown: "Penyelesaiannya dimainkan di atas papan.",
     puzzleFacts: "Teka-teki {id}, penarafan {rating}: {themes}",
-    puzzleWhyTook: "{move} menawan {count} buah dan mendapat {points} mata.",
+    puzzleWhyTook: "{move} menangkap {count} buah dan mendapat {points} mata.",
+    puzzleWhyTookOne: "{move} menangkap sebiji buah dan mendapat {points} mata.",
     puzzleWhyQuiet: "{move} tidak menawan apa-apa.",
     puzzleWhyScore: "Mata sekarang: Selatan {south}, Utara {north}.",
     "why-suntuk": "{loser} tiada langkah sah lagi: suntuk menamatkan permainan.",
     "why-last-stones": "Tiada buah lagi untuk ditawan, jadi mata yang menentukan.",
-    "why-endgame-proof": "Dari sini carian akhir permainan membuktikan kemenangan walau apa pun pertahanannya; langkah lain melepaskan {loser}.",
-    "why-even-runs": "Langkah senyap: {loser} tinggal paling banyak dua langkah, dan larian yang boleh dicapai {loser} semuanya genap.",
+    "why-endgame-proof": "Apa pun langkah {loser} sekarang, tiada jawapan yang menyelamatkan {loser}: {solver} menang. Langkah lain akan membolehkan {loser} terlepas.",
+    "why-even-runs": "Ia menangkap sedikit, tetapi {loser} tinggal paling banyak dua langkah, dan setiap barisan yang boleh dicapai oleh ka {loser} mempunyai bilangan buah yang genap, yang tidak boleh ditangkap.",
+    puzzleWhyLeft: "{loser} tinggal {count} langkah.",
+    puzzleWhyOneLeft: "{loser} tinggal satu langkah sahaja.",
     "why-save": "Ia menyelamatkan permainan yang hampir kalah bagi {solver}.",
     showSolution: "Tunjukkan penyelesaian",
     nextPuzzle: "Teka-teki seterusnya",
@@ -361,7 +384,7 @@ export const STRINGS = {
     "theme-suntuk": "suntuk (tiada langkah lagi)",
     "theme-last-stones": "buah terakhir",
     "theme-big-capture": "tangkapan besar",
-    "theme-endgame-proof": "bukti akhir permainan",
+    "theme-endgame-proof": "kemenangan pasti",
     "theme-ka-entry": "kemasukan ka",
     "theme-even-runs": "tinggal barisan genap sahaja",
     "theme-save": "menyelamatkan permainan",
@@ -443,6 +466,23 @@ export const STRINGS = {
     yourTurn: "Giliran anda",
     winsResign: "{winner} menang: {loser} menyerah kalah ({points})",
     winsAbandon: "{winner} menang: {loser} meninggalkan permainan ({points})",
+    youWonPoints: "Anda menang mata: tiada buah lagi ({points})",
+    youLostPoints: "Anda kalah mata: tiada buah lagi ({points})",
+    youWonSuntuk: "Anda menang: {loser} tiada langkah sah (suntuk) ({points})",
+    youLostSuntuk: "Anda kalah: anda tiada langkah sah (suntuk) ({points})",
+    youWonTime: "Anda menang masa: jam {loser} telah habis ({points})",
+    youLostTime: "Anda kalah masa: jam anda telah habis ({points})",
+    youWonResign: "Anda menang: {loser} menyerah kalah ({points})",
+    youLostResign: "Anda kalah: anda menyerah kalah ({points})",
+    youWonAbandon: "Anda menang: {loser} meninggalkan permainan ({points})",
+    youLostAbandon: "Anda kalah: anda meninggalkan permainan ({points})",
+    youDrew: "Seri: tiada buah lagi dan mata sama ({points})",
+    kaLetterSouth: "S",
+    kaLetterNorth: "U",
+    playerName: "Nama anda",
+    anonymous: "Tanpa Nama",
+    lessonMore: "selanjutnya",
+    lessonLess: "ringkaskan",
     room_spectator: "Penonton hanya menonton; hanya dua pemain yang bergerak.",
     room_not_your_turn: "Bukan giliran anda.",
     room_game_over: "Permainan sudah tamat.",
@@ -702,7 +742,20 @@ export function currentLanguage() {
 /** The words for `key` in the page's language, with `{name}` filled from `values`. */
 export function t(key, values = {}) {
   const text = (STRINGS[language] && STRINGS[language][key]) || STRINGS.en[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? values[name] : `{${name}}`));
+  return pointerWords(text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? values[name] : `{${name}}`)));
+}
+
+// Whether the screen is touched rather than clicked: its main pointer is
+// a finger.
+const touch = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+
+/** `text` as a touch screen's player reads it: "tap" for "click"
+ * ("ketik" for "klik"); elsewhere as it is. */
+export function pointerWords(text) {
+  if (!touch) return text;
+  return text
+    .replace(/\b([Cc])lick(s|ed|ing)?\b/g, (_, c, end) => (c === "C" ? "Tap" : "tap") + ({ s: "s", ed: "ped", ing: "ping" }[end] || ""))
+    .replace(/\b([Kk])lik\b/g, (_, k) => (k === "K" ? "Ketik" : "ketik"));
 }
 
 /** What `words()` says in the language `code`. */

@@ -347,8 +347,12 @@ fn a_phone_player_is_spoken_to_and_nothing_is_off_the_screen() {
             json!(name)
         );
         assert!(browser.click("#resign"));
+        browser.wait_for(
+            "document.querySelector('#resign').dataset.confirm === 'true'",
+            10,
+        );
         assert!(browser.click("#resign"));
-        browser.wait_for(&format!("{BOARD}.over === '0-1'"), 10);
+        browser.wait_for(&format!("{BOARD}.over === '0-1'"), 30);
         let status = browser.text("#status");
         assert!(
             status.starts_with(say(lang, "You lost", "Anda kalah")),
@@ -492,8 +496,12 @@ fn a_rooms_controls_are_on_the_first_screen_and_its_result_says_you() {
         browser.wait_for(&shown("#resign"), 10);
         on_first_screen(&mut browser, "#resign", lang);
         assert!(browser.click("#resign"));
+        browser.wait_for(
+            "document.querySelector('#resign').dataset.confirm === 'true'",
+            10,
+        );
         assert!(browser.click("#resign"));
-        browser.wait_for(&format!("{BOARD}.over === '0-1'"), 10);
+        browser.wait_for(&format!("{BOARD}.over === '0-1'"), 30);
         let status = browser.text("#status");
         assert!(
             status.starts_with(say(lang, "You lost", "Anda kalah")),

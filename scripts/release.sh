@@ -58,6 +58,14 @@ npm_version="$(sed -n 's/^ *"version": *"\(.*\)",*$/\1/p' web/package.json | hea
 [ "$npm_version" = "$VERSION" ] \
     || die "the version differs between the manifests: web/package.json says '$npm_version', Cargo.toml's [workspace.package] says '$VERSION'"
 
+# --- a build starts from committed files ---
+if [ -z "$check_dir" ]; then
+    command -v git >/dev/null 2>&1 || die "'git' is missing: apt-get install git"
+    if [ "$allow_dirty" = no ] && [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+        die "the tree has uncommitted changes (git status): commit them, or pass --allow-dirty for a build that says -dirty"
+    fi
+fi
+
 # --- the tools, each with the package that brings it ---
 need() { # need COMMAND "how to get it"
     command -v "$1" >/dev/null 2>&1 || die "'$1' is missing: $2"
@@ -86,7 +94,6 @@ if wants deb; then
     need systemd-analyze "apt-get install systemd"
 fi
 if [ -z "$check_dir" ]; then
-    need git "apt-get install git"
     need cargo "rustup (https://rustup.rs), then rustup toolchain install stable"
     need rustup "rustup (https://rustup.rs)"
     if wants npm; then need wasm-opt "apt-get install binaryen"; fi
@@ -271,9 +278,6 @@ if [ -n "$check_dir" ]; then
 fi
 
 # --- the build ---
-if [ "$allow_dirty" = no ] && [ -n "$(git status --porcelain --untracked-files=no)" ]; then
-    die "the tree has uncommitted changes (git status): commit them, or pass --allow-dirty for a build that says -dirty"
-fi
 mkdir -p "${out:-$TOP/dist}"
 DIST="$(cd "${out:-$TOP/dist}" && pwd)"
 # Its own target folder, so that the portable flags do not rebuild the

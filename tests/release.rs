@@ -107,3 +107,116 @@ fn the_binary_names_the_version_and_the_commit() {
         common::stdout(&output)
     );
 }
+
+/// A copy of what the script reads before it builds (its manifests), in a
+/// folder of its own, `edit` applied; the script's answer to `args`.
+fn script_in_copy(edit: impl Fn(&Path), args: &[&str], path: Option<&str>) -> std::process::Output {
+    let copy = std::env::temp_dir().join(format!(
+        "pasang-release-{}-{}",
+        std::process::id(),
+        args.join("-").replace('/', "_")
+    ));
+    let _ = std::fs::remove_dir_all(&copy);
+    for file in [
+        "scripts/release.sh",
+        "Cargo.toml",
+        "python/Cargo.toml",
+        "web/Cargo.toml",
+        "web/package.json",
+    ] {
+        let to = copy.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(Path::new(ROOT).join(file), to).unwrap();
+    }
+    edit(&copy);
+    let mut command = std::process::Command::new("bash");
+    command.arg(copy.join("scripts/release.sh")).args(args);
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    let output = command.output().expect("bash runs");
+    let _ = std::fs::remove_dir_all(&copy);
+    output
+}
+
+#[test]
+fn the_release_script_refuses_manifests_that_disagree() {
+    let output = script_in_copy(
+        |copy| {
+            let file = copy.join("web/package.json");
+            let text = std::fs::read_to_string(&file).unwrap();
+            let text = text.replacen(
+                &format!("\"version\": \"{}\"", workspace_version()),
+                "\"version\": \"9.9.9\"",
+                1,
+            );
+            std::fs::write(file, text).unwrap();
+        },
+        &["--check", "."],
+        None,
+    );
+    let said = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("the version differs between the manifests: web/package.json says '9.9.9'"),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_release_script_refuses_a_dirty_tree_and_names_a_missing_tool() {
+    let git = |dir: &Path, args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .output()
+            .is_ok_and(|output| output.status.success())
+    };
+    if !git(Path::new(ROOT), &["--version"]) {
+        common::missing_tool("release", "git", "apt-get install git");
+        return;
+    }
+    // A committed copy with a change: refused before anything is built.
+    let output = script_in_copy(
+        |copy| {
+            assert!(git(copy, &["init", "-q"]));
+            assert!(git(copy, &["add", "."]));
+            assert!(git(copy, &["commit", "-q", "-m", "copy"]));
+            let file = copy.join("Cargo.toml");
+            let text = std::fs::read_to_string(&file).unwrap();
+            std::fs::write(file, text + "\n# a change\n").unwrap();
+        },
+        &["--only", "x86_64"],
+        None,
+    );
+    let said = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("the tree has uncommitted changes"), "{said}");
+    assert!(said.contains("--allow-dirty"), "{said}");
+    // A PATH with nothing but the shell's basics: the first tool missing
+    // is named with the package that brings it.
+    let bin = std::env::temp_dir().join(format!("pasang-release-bin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&bin);
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in [
+        "bash", "sed", "grep", "head", "dirname", "mkdir", "pwd", "cat",
+    ] {
+        for folder in ["/usr/bin", "/bin"] {
+            let from = Path::new(folder).join(tool);
+            if from.exists() {
+                let _ = std::os::unix::fs::symlink(&from, bin.join(tool));
+                break;
+            }
+        }
+    }
+    let output = script_in_copy(|_| {}, &["--check", ".", "--only", "deb"], bin.to_str());
+    let _ = std::fs::remove_dir_all(&bin);
+    let said = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("'sha256sum' is missing: apt-get install coreutils"),
+        "{said}"
+    );
+}

@@ -100,7 +100,7 @@ if [ -z "$check_dir" ]; then
     if wants wheel || wants wheel-aarch64 || wants sdist; then
         python_module maturin "maturin"
     fi
-    if wants wheel || wants wheel-aarch64 || wants aarch64; then
+    if wants wheel || wants wheel-aarch64; then
         python_module ziglang "ziglang"
     fi
     if wants deb; then need cargo-deb "cargo install cargo-deb --locked"; fi
@@ -298,15 +298,6 @@ target() { # TRIPLE: rustup installs it, or the artifact is skipped loudly
     return 1
 }
 
-ZIG_CC="$work/zig-cc"
-zig_linker() { # a cc for cargo that is zig's, for the aarch64 binary
-    cat >"$ZIG_CC" <<ZIG
-#!/bin/sh
-exec python3 -m ziglang cc -target aarch64-linux-musl "\$@"
-ZIG
-    chmod +x "$ZIG_CC"
-}
-
 built=""
 if wants x86_64 && target x86_64-unknown-linux-musl; then
     say "the x86_64 static binary (musl, x86-64-v2)"
@@ -318,9 +309,8 @@ if wants x86_64 && target x86_64-unknown-linux-musl; then
 fi
 if wants aarch64 && target aarch64-unknown-linux-musl; then
     say "the aarch64 static binary (musl)"
-    zig_linker
-    RUSTFLAGS="-C target-feature=+crt-static $REMAP" \
-    CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER="$ZIG_CC" \
+    # rustup's own lld links it, with the target's self-contained musl.
+    RUSTFLAGS="-C linker=rust-lld -C linker-flavor=ld.lld -C target-feature=+crt-static $REMAP" \
         cargo build --release --locked --target aarch64-unknown-linux-musl --bin pasang
     tar -czf "$DIST/pasang-$VERSION-aarch64-linux.tar.gz" --owner=0 --group=0 \
         -C "$CARGO_TARGET_DIR/aarch64-unknown-linux-musl/release" pasang

@@ -25,7 +25,7 @@ mkdir -p web/dist
 # own calls; no pause is reached through a function pointer or trait
 # object, so indirect calls are left alone: 2.5x the speed of instrumenting
 # them too); -O3 after it.
-wasm-opt target/wasm32-unknown-unknown/release/pasang_web.wasm \
+wasm-opt "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/pasang_web.wasm" \
     --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-simd --enable-multivalue \
     --enable-reference-types \

@@ -223,9 +223,9 @@ check_sdist() { # SDIST
 
 check_deb() { # DEB
     local deb="$1" root="$work/deb-root"
-    lintian --fail-on error "$deb" >"$work/lintian.txt" 2>&1 || fail "lintian $deb: $(cat "$work/lintian.txt")"
+    lintian --fail-on error "$deb" >"$work/lintian.txt" 2>&1 || fail "lintian $deb: $(grep -v '^W: ' "$work/lintian.txt")"
     dpkg-deb -x "$deb" "$root"
-    for path in usr/bin/pasang lib/systemd/system/pasang-serve.service etc/default/pasang-serve \
+    for path in usr/bin/pasang usr/lib/systemd/system/pasang-serve.service etc/default/pasang-serve \
         usr/share/bash-completion/completions/pasang usr/share/zsh/vendor-completions/_pasang \
         usr/share/fish/vendor_completions.d/pasang.fish usr/share/man/man1/pasang.1.gz \
         usr/share/man/man1/pasang-serve.1.gz; do
@@ -233,8 +233,11 @@ check_deb() { # DEB
     done
     case "$(file -b "$root/usr/bin/pasang")" in *"dynamically linked"*) ;; *) fail "$deb: /usr/bin/pasang should be a dynamic glibc build" ;; esac
     no_home_paths "$root/usr/bin/pasang"
-    local unit="$root/lib/systemd/system/pasang-serve.service"
-    # The unit checked statically, with the binary at its ExecStart path.
+    local unit="$root/usr/lib/systemd/system/pasang-serve.service"
+    # The unit checked statically, with the binary at its ExecStart path
+    # (verify fails without it) and this machine's own systemd units
+    # beside it (the targets it is ordered against).
+    cp -rn /usr/lib/systemd/system/. "$root/usr/lib/systemd/system/" 2>/dev/null || true
     SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --root="$root" --man=no "$unit" >"$work/verify.txt" 2>&1 \
         || fail "systemd-analyze verify: $(cat "$work/verify.txt")"
     local exposure
@@ -347,6 +350,11 @@ if wants deb && target x86_64-unknown-linux-gnu; then
     rm -rf target/deb-assets
     "$CARGO_TARGET_DIR/release/pasang" generate-man target/deb-assets/man
     "$CARGO_TARGET_DIR/release/pasang" generate-completions target/deb-assets/completions
+    # Debian's own changelog (lintian wants one beside the upstream
+    # CHANGELOG.md): this version, dated by its commit.
+    printf 'pasang (%s-1) unstable; urgency=medium\n\n  * Release %s: see /usr/share/doc/pasang/changelog.gz.\n\n -- %s  %s\n' \
+        "$VERSION" "$VERSION" "the pasang developers <pasang@users.noreply.github.com>" \
+        "$(git log -1 --format=%aD)" >target/deb-assets/changelog.Debian
     RUSTFLAGS="$V2 $REMAP" cargo deb --no-build --output "$DIST/pasang_${VERSION}_amd64.deb" >&2
     built="$built deb"
 fi

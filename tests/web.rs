@@ -82,11 +82,14 @@ fn wasm_engine(site: &Path) -> Session {
 }
 
 /// What a search or perft printed that both builds must agree on: every
-/// line but its timings (`nps`, `time`) and `currmove` reports.
+/// line but its timings (`nps`, `time`), `currmove` reports and the
+/// banner (its version line names the commit each was built from, which
+/// differs when a commit falls between the two builds).
 fn comparable(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .filter(|line| !line.contains(" currmove "))
+        .filter(|line| !line.ends_with(" by the pasang developers (type 'help' for the commands)"))
         .map(|line| {
             let words: Vec<&str> = line.split(' ').collect();
             let mut kept = Vec::new();

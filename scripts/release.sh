@@ -206,7 +206,10 @@ no_so_paths() { # WHEEL
 
 check_sdist() { # SDIST
     local sdist="$1"
-    tar -tzf "$sdist" | grep -q '/pyproject.toml$' || fail "$sdist has no pyproject.toml"
+    # The listing first: grep -q would close the pipe on tar (pipefail).
+    local listing
+    listing="$(tar -tzf "$sdist")"
+    grep -q '/pyproject.toml$' <<<"$listing" || fail "$sdist has no pyproject.toml"
     if ! command -v cargo >/dev/null 2>&1; then
         say "$sdist: listed (no cargo here to build it)"
         return

@@ -95,4 +95,5 @@ pub mod browser {
 #[cfg(feature = "cli")]
 pub(crate) mod tune;
 pub(crate) mod version;
+pub use version::VERSION;
 pub(crate) mod zobrist;

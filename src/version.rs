@@ -1,7 +1,8 @@
-//! The version line: the crate version and the target this binary was
+//! The version line: the crate version and the commit it was built from
+//! (`0.2.0 (1a2b3c4)`, from build.rs), and the target this binary was
 //! compiled for (the architecture and the instruction-set features the
 //! compiler was allowed to use), so `pasang --version`, the protocol
-//! handshake and bug reports say what ran.
+//! handshake, Python's `pasang.__version__` and bug reports say what ran.
 //!
 //! A build from source targets the build machine (`.cargo/config.toml`);
 //! a portable build names fewer features here.
@@ -35,11 +36,18 @@ pub fn target() -> &'static str {
     })
 }
 
-/// The version line: `0.1.0 (x86_64 popcnt ...)`.
+/// The version and the commit: `0.2.0 (1a2b3c4)`, `0.2.0 (1a2b3c4-dirty)`
+/// from a tree with changes, `0.2.0` where the build had no git (the
+/// sdist, the packaged crate).
+pub const VERSION: &str = env!("PASANG_VERSION");
+
+/// What `pasang --version` prints after the program's name: the version
+/// and commit, then on a second line what the binary was built for
+/// (`built for x86_64 popcnt ...`).
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub fn version() -> &'static str {
-    static VERSION: OnceLock<String> = OnceLock::new();
-    VERSION.get_or_init(|| format!("{} ({})", env!("CARGO_PKG_VERSION"), target()))
+    static VERSION_LINES: OnceLock<String> = OnceLock::new();
+    VERSION_LINES.get_or_init(|| format!("{VERSION}\nbuilt for {}", target()))
 }
 
 #[cfg(test)]
@@ -50,5 +58,21 @@ mod tests {
     fn version_names_the_architecture() {
         assert!(version().starts_with(env!("CARGO_PKG_VERSION")));
         assert!(target().starts_with(std::env::consts::ARCH));
+        let (first, second) = version().split_once('\n').unwrap();
+        assert_eq!(first, VERSION);
+        assert_eq!(second, format!("built for {}", target()));
+    }
+
+    #[test]
+    fn the_commit_is_seven_hex_digits_and_maybe_dirty() {
+        let Some(rest) = VERSION.strip_prefix(concat!(env!("CARGO_PKG_VERSION"), " (")) else {
+            // Built without git: the version alone.
+            assert_eq!(VERSION, env!("CARGO_PKG_VERSION"));
+            return;
+        };
+        let commit = rest.strip_suffix(')').unwrap();
+        let hash = commit.strip_suffix("-dirty").unwrap_or(commit);
+        assert_eq!(hash.len(), 7, "{VERSION}");
+        assert!(hash.chars().all(|c| c.is_ascii_hexdigit()), "{VERSION}");
     }
 }

@@ -1,8 +1,12 @@
 //! The Python module (python/, issue 39) built and tested as a user would:
 //! a virtual environment under the target folder (made once, then reused)
-//! gets maturin, pytest and NumPy from PyPI, `pip install ./python` builds and
-//! installs the module `pasang` from the repository's top folder, and
-//! pytest runs python/tests against the engine binary under test.
+//! gets maturin, pytest, NumPy, ziglang and auditwheel from PyPI;
+//! `scripts/release.sh --only wheel` builds the release's x86_64 wheel
+//! (abi3, manylinux_2_28, x86-64-v2) and checks it in a fresh environment
+//! of its own (issue 65: docs/release.md); that wheel is installed here and
+//! pytest runs python/tests against the engine binary under test. One
+//! build serves both, so CI checks the released wheel at no second
+//! compile.
 //!
 //! Without Python 3 with venv and pip, or without PyPI, the test says so
 //! and passes, except under `CI=true`, where it fails. A module that does
@@ -43,8 +47,17 @@ fn describe(output: &Output) -> String {
 
 /// What the environment gets from PyPI: the build backend, the test
 /// runner, NumPy for `pasang.learn` and pyarrow for the data set's
-/// Parquet sample (both optional for users).
-const REQUIREMENTS: [&str; 4] = ["maturin>=1.9.4,<2", "pytest", "numpy", "pyarrow"];
+/// Parquet sample (both optional for users), and what the release script
+/// builds and checks a manylinux wheel with (zig as the linker for glibc
+/// 2.28, auditwheel to read the wheel's tags).
+const REQUIREMENTS: [&str; 6] = [
+    "maturin>=1.9.4,<2",
+    "pytest",
+    "numpy",
+    "pyarrow",
+    "ziglang",
+    "auditwheel",
+];
 
 /// The frameworks of `pasang.rl`'s environments (python/pyproject.toml's
 /// `[rl]` extra), whose own tests python/tests/test_rl.py runs. Where
@@ -153,30 +166,49 @@ fn installed_module() -> Option<PathBuf> {
 fn install_module() -> Option<PathBuf> {
     let target = target_dir();
     let python = environment(&target.join("python-venv"))?;
-    // `pip install ./python`, as the README says, with the environment's
-    // maturin (no second download; the build backend runs it from the
-    // PATH, as in an activated environment). The module builds into a
-    // target folder of its own: this test's cargo holds the lock on this
-    // one.
+    // The release's wheel, built and checked by the release script with
+    // the environment's maturin, ziglang and auditwheel (its `python3` is
+    // the environment's, as in an activated one). The script builds into
+    // a target folder of its own (target/release-build): this test's
+    // cargo holds the lock on this one.
     let bin = python.parent().expect("the environment's bin folder");
     let path = std::env::var_os("PATH").unwrap_or_default();
     let path = std::env::join_paths(
         std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&path)),
     )
     .expect("a PATH of folders");
+    let wheels = target.join("python-wheel");
+    let _ = std::fs::remove_dir_all(&wheels);
+    let release = run(Command::new("bash")
+        .arg("scripts/release.sh")
+        .args(["--only", "wheel", "--allow-dirty", "--out"])
+        .arg(&wheels)
+        .env("PATH", path))
+    .expect("bash runs");
+    let report = describe(&release);
+    if !release.status.success() && report.contains("is missing: apt-get install") {
+        // A tool of the wheel's checks (qemu-user) that this machine
+        // lacks: said, or under CI a failure.
+        common::missing_tool("python", "a tool of scripts/release.sh", &report);
+        return None;
+    }
+    assert!(
+        release.status.success(),
+        "scripts/release.sh --only wheel failed:\n{report}"
+    );
+    let wheel = std::fs::read_dir(&wheels)
+        .expect("the wheel's folder")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .find(|path| path.extension().is_some_and(|ext| ext == "whl"))
+        .expect("scripts/release.sh wrote a wheel");
     let install = run(pip_install(&python)
-        .args([
-            "--no-build-isolation",
-            "--force-reinstall",
-            "--no-deps",
-            "./python",
-        ])
-        .env("PATH", path)
-        .env("CARGO_TARGET_DIR", target.join("python-build")))
+        .args(["--force-reinstall", "--no-deps"])
+        .arg(&wheel))
     .expect("pip runs");
     assert!(
         install.status.success(),
-        "pip install ./python failed:\n{}",
+        "pip install {} failed:\n{}",
+        wheel.display(),
         describe(&install)
     );
     Some(python)

@@ -1,7 +1,10 @@
 //! The WebAssembly build (web/), driven as a browser or a harness does:
 //! `web/build.sh` writes web/dist/ once per run, then Node runs the engine
 //! (web/dist/engine.mjs on stdin/stdout) beside the native binary, and the
-//! typed rules API (web/tests/board.mjs).
+//! typed rules API (web/tests/board.mjs). The npm package made from
+//! web/dist/ (`npm pack`) is checked by `scripts/release.sh --check` as a
+//! user gets it: installed in an empty folder, a game and a search in Node,
+//! `tsc --noEmit` on a consumer of its types (issue 65, docs/release.md).
 //!
 //! Where the wasm32 target cannot be installed (rustup's server refused),
 //! the tests say so and skip, even under CI (ISSUE-NOTES: that target comes
@@ -79,11 +82,14 @@ fn wasm_engine(site: &Path) -> Session {
 }
 
 /// What a search or perft printed that both builds must agree on: every
-/// line but its timings (`nps`, `time`) and `currmove` reports.
+/// line but its timings (`nps`, `time`), `currmove` reports and the
+/// banner (its version line names the commit each was built from, which
+/// differs when a commit falls between the two builds).
 fn comparable(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .filter(|line| !line.contains(" currmove "))
+        .filter(|line| !line.ends_with(" by the pasang developers (type 'help' for the commands)"))
         .map(|line| {
             let words: Vec<&str> = line.split(' ').collect();
             let mut kept = Vec::new();
@@ -222,6 +228,46 @@ fn stop_and_isready_are_heard_while_it_searches() {
         "bestmove after {stopped:?}"
     );
     wasm.quit(LONG);
+}
+
+#[test]
+fn the_npm_tarball_holds_the_package_and_installs_where_no_repository_is() {
+    let Some(site) = site("the_npm_tarball_holds_the_package_and_installs_where_no_repository_is")
+    else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dist = std::env::temp_dir().join(format!("pasang-npm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dist);
+    std::fs::create_dir_all(&dist).unwrap();
+    let pack = Command::new("npm")
+        .args(["pack", "--silent", "--pack-destination"])
+        .arg(&dist)
+        .current_dir(site)
+        .output()
+        .expect("npm runs");
+    assert!(pack.status.success(), "npm pack: {pack:?}");
+    let sums = Command::new("sh")
+        .args(["-c", "sha256sum -- * > SHA256SUMS"])
+        .current_dir(&dist)
+        .status()
+        .expect("sha256sum runs");
+    assert!(sums.success());
+    let check = Command::new("bash")
+        .arg(root.join("scripts/release.sh"))
+        .args(["--only", "npm", "--check"])
+        .arg(&dist)
+        .current_dir(root)
+        .output()
+        .expect("bash runs");
+    let _ = std::fs::remove_dir_all(&dist);
+    assert!(
+        check.status.success(),
+        "scripts/release.sh --check --only npm:\n{}\n{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+    eprintln!("{}", String::from_utf8_lossy(&check.stderr).trim());
 }
 
 #[test]

@@ -25,7 +25,7 @@ mkdir -p web/dist
 # own calls; no pause is reached through a function pointer or trait
 # object, so indirect calls are left alone: 2.5x the speed of instrumenting
 # them too); -O3 after it.
-wasm-opt target/wasm32-unknown-unknown/release/pasang_web.wasm \
+wasm-opt "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/pasang_web.wasm" \
     --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-simd --enable-multivalue \
     --enable-reference-types \
@@ -33,7 +33,7 @@ wasm-opt target/wasm32-unknown-unknown/release/pasang_web.wasm \
     --pass-arg=asyncify-ignore-indirect \
     -O3 -o web/dist/pasang.wasm
 cp web/js/pasang.mjs web/js/pasang.d.ts web/js/engine.mjs web/js/worker.mjs \
-    web/js/board-worker.mjs web/package.json web/README.md web/dist/
+    web/js/board-worker.mjs web/package.json web/README.md LICENSE web/dist/
 # The board page, the rules, the manifest and the service worker.
 node web/js/build-site.mjs src/page/assets web/dist
 echo "web/dist/pasang.wasm: $(wc -c < web/dist/pasang.wasm) bytes, $(gzip -9 -c web/dist/pasang.wasm | wc -c) gzipped"

@@ -18,6 +18,11 @@ python-chess's names where they fit::
 - :func:`search` and :func:`stop`: the engine's search in this process
   (one engine, kept between calls; :class:`Searcher` for one of your own).
 
+``__version__`` is the engine's version and the commit it was built from,
+as ``pasang --version`` says it: ``"0.2.0 (1a2b3c4)"`` (the version alone
+from a build without git, such as the sdist's);
+``importlib.metadata.version("pasang")`` gives the package's ``"0.2.0"``.
+
 Errors are exceptions named for what went wrong, all ``ValueError``
 subclasses carrying the engine's own message: :class:`IllegalMoveError`,
 :class:`InvalidMoveError`, :class:`InvalidPositionError`,
@@ -28,6 +33,7 @@ import threading
 from typing import TYPE_CHECKING, List, Optional
 
 from ._pasang import (
+    __version__,
     Board,
     Searcher,
     IllegalMoveError,

@@ -2,6 +2,8 @@
 
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union, final
 
+#: The engine's version and commit, e.g. "0.2.0 (1a2b3c4)".
+__version__: str
 #: The size of the fixed action space (see pasang.rl).
 ACTIONS: int
 #: Planes of Board.planes().

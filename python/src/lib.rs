@@ -54,6 +54,9 @@ create_exception!(
 #[pymodule]
 fn _pasang(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
+    // The engine's version and the commit it was built from, as `pasang
+    // --version` and `id name` say it: `0.2.0 (1a2b3c4)`.
+    module.add("__version__", pasang::VERSION)?;
     module.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     module.add("InvalidMoveError", py.get_type::<InvalidMoveError>())?;
     module.add(

@@ -11,6 +11,7 @@ mod bench;
 mod datagen;
 mod error;
 mod gui;
+mod manuals;
 mod matches;
 mod openings;
 mod perft;
@@ -43,7 +44,7 @@ pub(crate) use progress::Progress;
 /// Pasang engine: speaks a UCI-style protocol on stdin/stdout when run
 /// without a subcommand.
 #[derive(Parser, Debug)]
-#[command(name = "pasang", version = crate::version::version(), about, long_about = None, propagate_version = true)]
+#[command(name = "pasang", version = crate::version::VERSION, long_version = crate::version::version(), about, long_about = None, propagate_version = true)]
 pub(crate) struct Cli {
     /// Record every protocol line, both ways, with timestamps in this file
     /// (appended). Applies to the protocol loop only.
@@ -95,6 +96,14 @@ enum CliCommand {
     /// Serves rooms where two people play each other in real time on the
     /// board page, and others watch; every move is kept on disk.
     Serve(serve::ServeArgs),
+    /// Writes the man pages, one per subcommand, into a folder (for
+    /// packagers).
+    #[command(hide = true)]
+    GenerateMan(manuals::OutArgs),
+    /// Writes bash, zsh and fish completions into a folder (for
+    /// packagers).
+    #[command(hide = true)]
+    GenerateCompletions(manuals::OutArgs),
 }
 
 #[derive(Args, Debug)]
@@ -293,6 +302,8 @@ pub fn run() -> ExitCode {
         Some(CliCommand::Serve(args)) => {
             crate::serve::run(&args.settings()).map_err(CliError::Serve)
         }
+        Some(CliCommand::GenerateMan(args)) => manuals::man(&args),
+        Some(CliCommand::GenerateCompletions(args)) => manuals::completions(&args),
     };
     match result {
         Ok(code) => code,

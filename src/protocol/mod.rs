@@ -59,13 +59,13 @@ use queue::{JobQueue, PushError};
 /// to their end) without holding them in memory.
 pub(crate) const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// Name and version for `id name`.
-pub(crate) const ENGINE_NAME: &str = concat!("pasang ", env!("CARGO_PKG_VERSION"));
+/// Name, version and commit for `id name`: `pasang 0.2.0 (1a2b3c4)`.
+pub(crate) const ENGINE_NAME: &str = concat!("pasang ", env!("PASANG_VERSION"));
 
 /// The line printed when the loop starts, as Stockfish prints one.
 pub(crate) const BANNER: &str = concat!(
     "pasang ",
-    env!("CARGO_PKG_VERSION"),
+    env!("PASANG_VERSION"),
     " by the pasang developers (type 'help' for the commands)"
 );
 

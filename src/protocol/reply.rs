@@ -324,8 +324,8 @@ mod tests {
             assert_eq!(OptionLine::parse(bad), None, "{bad}");
         }
         assert_eq!(
-            Reply::parse("id name pasang 0.1.0"),
-            Some(Reply::Id(IdField::Name, "pasang 0.1.0".into()))
+            Reply::parse("id name pasang 0.2.0 (1a2b3c4)"),
+            Some(Reply::Id(IdField::Name, "pasang 0.2.0 (1a2b3c4)".into()))
         );
         assert_eq!(Reply::parse("id version 3"), None);
         assert_eq!(Reply::parse("nonsense"), None);

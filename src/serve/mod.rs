@@ -193,9 +193,10 @@ pub fn run(args: &Settings) -> Result<std::process::ExitCode, ServeError> {
         println!("pasang serve: admin on http://{address}/ (/healthz, /metrics, /rooms)");
     }
     log::info!(
-        "started: pasang {} on {local}{}, data in {}, {} rooms open; limits: {} rooms, {} rooms \
-         an address, {} connections, {} an address, grace {} s",
-        crate::version::version(),
+        "started: pasang {} (built for {}) on {local}{}, data in {}, {} rooms open; limits: {} \
+         rooms, {} rooms an address, {} connections, {} an address, grace {} s",
+        crate::version::VERSION,
+        crate::version::target(),
         admin_address.map_or(String::new(), |a| format!(", admin on {a}")),
         args.data.display(),
         shared.room_count(),

@@ -101,8 +101,9 @@ impl Engine {
         };
         // The banner comes first, before any input.
         let banner = engine.expect_line("the banner", |_| true, WORK);
-        let expected = format!("pasang {} by ", env!("CARGO_PKG_VERSION"));
-        if !banner.starts_with(&expected) {
+        // `pasang 0.2.0 (1a2b3c4) by ...`: the version line, then who.
+        let expected = format!("pasang {}", env!("CARGO_PKG_VERSION"));
+        if !banner.starts_with(&expected) || !banner.contains(" by the pasang developers") {
             engine.fail(&format!("the first line should be a banner, got: {banner}"));
         }
         engine

@@ -107,6 +107,14 @@ impl Browser {
 
     /// Calls a DevTools method and returns its result.
     pub fn call(&mut self, method: &str, params: Value) -> Value {
+        let answer = self.try_call(method, params);
+        assert!(answer["error"].is_null(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
+    /// Calls a DevTools method and returns its whole answer, an error
+    /// included.
+    fn try_call(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let message = json!({"id": id, "method": method, "params": params});
@@ -119,8 +127,7 @@ impl Browser {
             };
             let value: Value = serde_json::from_str(text.as_str()).unwrap();
             if value["id"] == id {
-                assert!(value["error"].is_null(), "{method}: {value}");
-                return value["result"].clone();
+                return value;
             }
         }
     }
@@ -132,6 +139,28 @@ impl Browser {
             "Runtime.evaluate",
             json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
         );
+        assert!(
+            result["exceptionDetails"].is_null(),
+            "{expression}: {result}"
+        );
+        result["result"]["value"].clone()
+    }
+
+    /// As [`Browser::eval`], but a page that navigates away while the
+    /// expression runs (a click that changed the address) reads as null,
+    /// for [`Browser::wait_for`] to ask again on the next page.
+    #[allow(dead_code)]
+    fn eval_across_navigation(&mut self, expression: &str) -> Value {
+        let answer = self.try_call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+        );
+        let error = answer["error"]["message"].as_str().unwrap_or("");
+        if error.contains("navigated or closed") || error.contains("context") {
+            return Value::Null;
+        }
+        assert!(answer["error"].is_null(), "Runtime.evaluate: {answer}");
+        let result = &answer["result"];
         assert!(
             result["exceptionDetails"].is_null(),
             "{expression}: {result}"
@@ -163,7 +192,7 @@ impl Browser {
     /// Waits until `condition` is true in the page.
     pub fn wait_for(&mut self, condition: &str, seconds: u64) {
         let deadline = Instant::now() + Duration::from_secs(seconds);
-        while self.eval(condition) != json!(true) {
+        while self.eval_across_navigation(condition) != json!(true) {
             assert!(
                 Instant::now() < deadline,
                 "timed out waiting for {condition}"

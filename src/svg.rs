@@ -41,6 +41,9 @@ pub struct Marks {
     /// A move from one point to another that the rules refuse: a dashed
     /// arrow ending in a cross.
     pub refused: Option<(Square, Square)>,
+    /// The letters on South's and North's kas, where not `S` and `N`
+    /// (a picture for a page in another language: `S` and `U` in Malay).
+    pub ka_letters: Option<[&'static str; 2]>,
 }
 
 /// The SVG text of `position`; `last` is the last move and the position
@@ -87,7 +90,7 @@ pub fn render_marked(position: &Position, last: Option<(Position, Move)>, marks:
     if let Some((before, mv)) = last {
         last_move(&mut svg, &before, mv);
     }
-    pieces(&mut svg, position);
+    pieces(&mut svg, position, marks);
     if let Some((_, mv)) = last
         && !mv.is_passage()
     {
@@ -152,7 +155,7 @@ fn grid_and_coordinates(svg: &mut String, grid: i32) {
     svg.push_str("  </g>\n");
 }
 
-fn pieces(svg: &mut String, position: &Position) {
+fn pieces(svg: &mut String, position: &Position, marks: &Marks) {
     let stone = CELL * 2 / 5;
     // The hole: a pit smaller than a stone, ringed, with the grid lines
     // cut around it, so it never reads as a black stone.
@@ -182,9 +185,10 @@ fn pieces(svg: &mut String, position: &Position) {
             None => {}
         }
     }
+    let [south, north] = marks.ka_letters.unwrap_or(["S", "N"]);
     for (player, fill, label) in [
-        (Player::South, "#b03a2e", "S"),
-        (Player::North, "#1f5f99", "N"),
+        (Player::South, "#b03a2e", south),
+        (Player::North, "#1f5f99", north),
     ] {
         if let Some(square) = position.ka(player) {
             let (x, y) = centre(square);
@@ -327,6 +331,7 @@ mod tests {
             caption: false,
             rings: vec![c4, c7],
             refused: Some((c4, c7)),
+            ka_letters: None,
         };
         let svg = render_marked(&position, None, &marks);
         assert_eq!(svg.matches("stroke=\"#1e8449\"").count(), 2);

@@ -53,7 +53,7 @@ pub fn page() -> &'static str {
                         // A key of the strings table is an identifier.
                         let key = format!("rulesFig_{}", name.replace('-', "_"));
                         body.push_str(&format!(
-                            "<figure><img src=\"/rules/img/players/{name}.svg\" data-i18n-alt=\"{key}\" alt=\"\" width=\"488\" height=\"488\">\
+                            "<figure><img src=\"/rules/img/players/{name}.svg\" data-ms-src=\"/rules/img/players/ms/{name}.svg\" data-i18n-alt=\"{key}\" alt=\"\" width=\"488\" height=\"488\">\
                              <figcaption data-i18n=\"{key}\"></figcaption></figure>\n"
                         ));
                     }
@@ -92,6 +92,15 @@ pub fn spec() -> &'static str {
 /// specification's, or the players' page's `img/players/NAME.svg`.
 pub fn picture(path: &str) -> Option<&'static str> {
     if let Some(name) = path
+        .strip_prefix("img/players/ms/")
+        .and_then(|file| file.strip_suffix(".svg"))
+    {
+        return figures_in_malay()
+            .iter()
+            .find(|(figure, _)| *figure == name)
+            .map(|(_, svg)| svg.as_str());
+    }
+    if let Some(name) = path
         .strip_prefix("img/players/")
         .and_then(|file| file.strip_suffix(".svg"))
     {
@@ -113,8 +122,11 @@ for (const [code, name] of Object.entries(LANGUAGES)) {\
 const option = document.createElement('option'); option.value = code; option.textContent = name;\
 document.getElementById('language').appendChild(option); }\
 document.getElementById('language').value = currentLanguage();\
-document.getElementById('language').onchange = (event) => setLanguage(event.target.value);\
-applyLanguage();";
+const pictures = () => { for (const img of document.querySelectorAll('img[data-ms-src]')) {\
+img.dataset.enSrc = img.dataset.enSrc || img.getAttribute('src');\
+img.setAttribute('src', currentLanguage() === 'ms' ? img.dataset.msSrc : img.dataset.enSrc); } };\
+document.getElementById('language').onchange = (event) => { setLanguage(event.target.value); pictures(); };\
+applyLanguage(); pictures();";
 
 const PLAYERS_STYLE: &str = "nav{display:flex;justify-content:space-between;align-items:center;gap:10px}\
 figure{margin:12px 0}figure img{display:block;width:100%;max-width:420px}figcaption{font-size:14px;color:#d8cfc4;max-width:420px}";
@@ -367,7 +379,7 @@ fn point(figure: &'static str, name: &'static str) -> Result<Square, FigureError
 impl Figure {
     /// The position shown, the move played into it (with the position
     /// before), and the marks.
-    fn draw(&self) -> Result<String, FigureError> {
+    fn draw(&self, ka_letters: Option<[&'static str; 2]>) -> Result<String, FigureError> {
         let text = self.position.map_or_else(
             || self.rules.pattern.start_position_string(),
             str::to_string,
@@ -381,7 +393,10 @@ impl Figure {
         for text in self.before {
             position = position.play(play(&position, text)?);
         }
-        let mut marks = Marks::default();
+        let mut marks = Marks {
+            ka_letters,
+            ..Marks::default()
+        };
         for name in self.rings {
             marks.rings.push(point(self.name, name)?);
         }
@@ -417,7 +432,22 @@ fn figures() -> &'static [(&'static str, String)] {
     FIGURES_DRAWN.get_or_init(|| {
         FIGURES
             .iter()
-            .filter_map(|figure| figure.draw().ok().map(|svg| (figure.name, svg)))
+            .filter_map(|figure| figure.draw(None).ok().map(|svg| (figure.name, svg)))
+            .collect()
+    })
+}
+
+/// The same pictures for the page in Malay: North's ka is marked U
+/// (Utara), as on the board.
+fn figures_in_malay() -> &'static [(&'static str, String)] {
+    static FIGURES_DRAWN: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
+    FIGURES_DRAWN.get_or_init(|| {
+        FIGURES
+            .iter()
+            .filter_map(|figure| {
+                let svg = figure.draw(Some(["S", "U"])).ok()?;
+                Some((figure.name, svg))
+            })
             .collect()
     })
 }
@@ -698,9 +728,24 @@ mod tests {
     }
 
     #[test]
+    fn the_malay_pictures_mark_norths_ka_u_as_the_board_does() {
+        let page = page();
+        let mut kas = 0;
+        for (name, english) in figures() {
+            let malay = picture(&format!("img/players/ms/{name}.svg")).unwrap();
+            assert!(page.contains(&format!("data-ms-src=\"/rules/img/players/ms/{name}.svg\"")));
+            let norths = english.matches(">N</text>").count();
+            assert_eq!(malay.matches(">U</text>").count(), norths, "{name}");
+            assert_eq!(malay.matches(">N</text>").count(), 0, "{name}");
+            kas += norths;
+        }
+        assert!(kas > 0, "some picture shows North's ka");
+    }
+
+    #[test]
     fn every_figure_is_drawn_as_its_table_says() {
         for figure in FIGURES {
-            let svg = figure.draw().unwrap_or_else(|error| panic!("{error}"));
+            let svg = figure.draw(None).unwrap_or_else(|error| panic!("{error}"));
             assert!(svg.starts_with("<svg"), "{}", figure.name);
             assert_eq!(
                 picture(&format!("img/players/{}.svg", figure.name)),
@@ -750,7 +795,7 @@ mod tests {
                 .map(copy)
                 .unwrap()
         };
-        let svg = wall.draw().unwrap();
+        let svg = wall.draw(None).unwrap();
         assert_eq!(svg.matches(" captured</title>").count(), 1);
         assert!(svg.contains("c6 captured"));
         // Suntuk: the side to move has no move while stones are left.
@@ -777,7 +822,10 @@ mod tests {
             shown: Shown::Refused("d1", "d3"),
             ..copy(FIGURES.iter().find(|f| f.name == "capture-three").unwrap())
         };
-        assert!(matches!(figure.draw(), Err(FigureError::NotRefused(..))));
+        assert!(matches!(
+            figure.draw(None),
+            Err(FigureError::NotRefused(..))
+        ));
     }
 
     /// The page's keys, each in both languages of the strings table.

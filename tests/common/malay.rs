@@ -126,7 +126,9 @@ pub fn every_mode(record: &Path, rules: &str) -> Vec<Mode> {
         Mode {
             name: "rules",
             address: rules.into(),
-            ready: "document.readyState === 'complete' && document.querySelectorAll('h2').length > 5 && [...document.images].every((i) => i.complete && i.naturalWidth > 0)",
+            // The pictures in the page's language too: North's ka is U
+            // (Utara) in the Malay ones.
+            ready: "document.readyState === 'complete' && document.querySelectorAll('h2').length > 5 && [...document.images].every((i) => i.complete && i.naturalWidth > 0) && document.querySelectorAll('img[data-ms-src]').length > 5 && [...document.querySelectorAll('img[data-ms-src]')].every((i) => i.getAttribute('src') === (document.querySelector('#language').value === 'ms' ? i.dataset.msSrc : i.dataset.enSrc))",
             act: Box::new(|_| {}),
         },
     ]

@@ -683,7 +683,7 @@ Object.assign(STRINGS.ms, {
     rulesFig_pattern_2: "Permulaan corak 2.",
     rulesStonesTitle: "Buah, ka dan mata",
     rulesStones1: "Buah tidak pernah bergerak: ia meninggalkan papan hanya apabila ditangkap. Buah putih bernilai 2 mata dan buah hitam 1 mata; kesemuanya bernilai 180 mata.",
-    rulesStones2: "Pada langkah keduanya, setiap pemain menjadikan sebiji buah sebagai kanya, satu-satunya buah yang bergerak (dilukis sebagai segi empat bertanda S atau N). Ka tidak berwarna, tidak pernah ditangkap dan tidak bernilai apa-apa.",
+    rulesStones2: "Pada langkah keduanya, setiap pemain menjadikan sebiji buah sebagai kanya, satu-satunya buah yang bergerak (dilukis sebagai segi empat bertanda S atau U). Ka tidak berwarna, tidak pernah ditangkap dan tidak bernilai apa-apa.",
     rulesStones3: "Setiap langkah mesti menangkap. Langkah yang tidak menangkap apa-apa tidak dibenarkan.",
     rulesPassageTitle: "Langkah pertama: laluan",
     rulesPassage1: "Langkah pertama anda mengosongkan satu lajur di separuh papan anda sendiri: lima titik dari tepi papan anda hingga baris 5 (Selatan) atau baris 7 (Utara). Anda mendapat mata bagi buah yang diambil, dan lajur yang kosong itu menjadi laluan anda.",

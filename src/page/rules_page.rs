@@ -91,23 +91,20 @@ pub fn spec() -> &'static str {
 /// A picture of the rules pages by its path under `/rules/`: the
 /// specification's, or the players' page's `img/players/NAME.svg`.
 pub fn picture(path: &str) -> Option<&'static str> {
-    if let Some(name) = path
-        .strip_prefix("img/players/ms/")
-        .and_then(|file| file.strip_suffix(".svg"))
-    {
-        return figures_in_malay()
-            .iter()
-            .find(|(figure, _)| *figure == name)
-            .map(|(_, svg)| svg.as_str());
-    }
-    if let Some(name) = path
-        .strip_prefix("img/players/")
-        .and_then(|file| file.strip_suffix(".svg"))
-    {
-        return figures()
-            .iter()
-            .find(|(figure, _)| *figure == name)
-            .map(|(_, svg)| svg.as_str());
+    // The Malay figures first: their prefix is the longer.
+    for (prefix, drawn) in [
+        ("img/players/ms/", figures_in_malay()),
+        ("img/players/", figures()),
+    ] {
+        if let Some(name) = path
+            .strip_prefix(prefix)
+            .and_then(|file| file.strip_suffix(".svg"))
+        {
+            return drawn
+                .iter()
+                .find(|(figure, _)| *figure == name)
+                .map(|(_, svg)| svg.as_str());
+        }
     }
     PICTURES
         .iter()
@@ -429,27 +426,22 @@ impl Figure {
 /// gets wrong is left out (the tests see to it that none is).
 fn figures() -> &'static [(&'static str, String)] {
     static FIGURES_DRAWN: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
-    FIGURES_DRAWN.get_or_init(|| {
-        FIGURES
-            .iter()
-            .filter_map(|figure| figure.draw(None).ok().map(|svg| (figure.name, svg)))
-            .collect()
-    })
+    FIGURES_DRAWN.get_or_init(|| draw_all(None))
 }
 
 /// The same pictures for the page in Malay: North's ka is marked U
 /// (Utara), as on the board.
 fn figures_in_malay() -> &'static [(&'static str, String)] {
     static FIGURES_DRAWN: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
-    FIGURES_DRAWN.get_or_init(|| {
-        FIGURES
-            .iter()
-            .filter_map(|figure| {
-                let svg = figure.draw(Some(["S", "U"])).ok()?;
-                Some((figure.name, svg))
-            })
-            .collect()
-    })
+    FIGURES_DRAWN.get_or_init(|| draw_all(Some(["S", "U"])))
+}
+
+/// Every figure that draws, with the kas lettered as given.
+fn draw_all(ka_letters: Option<[&'static str; 2]>) -> Vec<(&'static str, String)> {
+    FIGURES
+        .iter()
+        .filter_map(|figure| figure.draw(ka_letters).ok().map(|svg| (figure.name, svg)))
+        .collect()
 }
 
 const STYLE: &str = "body{max-width:46em;margin:0 auto;padding:10px 14px;font:16px/1.5 system-ui,sans-serif;\

@@ -250,7 +250,21 @@ impl Batch {
     /// is given), written into `buffers`, whose masks are cleared whole.
     pub fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) -> Result<(), BatchError> {
         self.check(&buffers)?;
-        let (rules, start) = (self.rules, self.start);
+        let start = self.start;
+        self.show_all(buffers, |index, slot| {
+            if let Some(seed) = seed {
+                slot.rng = Stream(game_seed(seed, index));
+            }
+            slot.restart(start);
+            slot.count = 0;
+        });
+        Ok(())
+    }
+
+    /// Every game, after `prepare` (given its index), written whole into
+    /// `buffers`: masks cleared, rewards and end flags zero.
+    fn show_all(&mut self, buffers: Buffers<'_>, prepare: impl Fn(usize, &mut Slot) + Sync) {
+        let rules = self.rules;
         buffers.masks.fill(0);
         buffers.rewards.fill(0.0);
         buffers.terminations.fill(0);
@@ -262,14 +276,9 @@ impl Batch {
             .enumerate()
             .with_min_len(MIN_GAMES_PER_TASK)
             .for_each(|(index, (((slot, observation), mask), to_play))| {
-                if let Some(seed) = seed {
-                    slot.rng = Stream(game_seed(seed, index));
-                }
-                slot.restart(start);
-                slot.count = 0;
+                prepare(index, slot);
                 slot.show(&rules, observation, mask, to_play);
             });
-        Ok(())
     }
 
     /// The games where `which` is true back to the start (their streams
@@ -362,19 +371,7 @@ impl Batch {
             slots.push(slot);
         }
         self.slots = slots;
-        let rules = self.rules;
-        buffers.masks.fill(0);
-        buffers.rewards.fill(0.0);
-        buffers.terminations.fill(0);
-        self.slots
-            .par_iter_mut()
-            .zip(buffers.observations.par_chunks_mut(LEN))
-            .zip(buffers.masks.par_chunks_mut(ACTIONS))
-            .zip(buffers.to_play.par_iter_mut())
-            .with_min_len(MIN_GAMES_PER_TASK)
-            .for_each(|(((slot, observation), mask), to_play)| {
-                slot.show(&rules, observation, mask, to_play);
-            });
+        self.show_all(buffers, |_, _| {});
         Ok(())
     }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::connection;
 use crate::client::{EngineSpec, SpecError};
-use crate::page::http::{self, HttpError, Route};
+use crate::http::{self, HttpError, Route};
 
 /// Pages served at once; each runs an engine process.
 pub const MAX_SESSIONS: usize = 8;

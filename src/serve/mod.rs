@@ -1,6 +1,6 @@
 //! `pasang serve`: rooms where two people play each other in real time
 //! on the board page, others watch, and no game is lost. It serves the
-//! same page as `pasang gui` through the same HTTP ([`crate::page::http`])
+//! same page as `pasang gui` through the same HTTP ([`crate::http`])
 //! and plays no engine moves.
 //!
 //! - [`room`]: a room as a plain value, changed only by events;
@@ -34,7 +34,6 @@ pub mod protocol;
 pub mod room;
 mod rules_session;
 mod server;
-mod socket;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, UdpSocket};
 use std::path::PathBuf;

@@ -5,8 +5,8 @@
 //! or pings costs the flooder time, not the server. A silent socket is
 //! pinged, and closed when silent again. Everything the server sends goes
 //! through the socket's [`Outbound`] queue, never a write on the reading
-//! thread. Room sockets ([`super::connection`]) and rules sessions
-//! ([`super::rules_session`]) read through it.
+//! thread. `pasang serve`'s room sockets and rules sessions read through
+//! it.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
-use crate::page::outbound::{self, Outbound};
+use super::outbound::{self, Outbound};
 
 /// A socket silent this long is pinged; silent twice, it is closed.
 const IDLE: Duration = Duration::from_secs(30);
@@ -34,7 +34,7 @@ const BYTE_RATE: f64 = 32.0 * 1024.0;
 const READ_BUFFER: usize = 4096;
 
 /// What the client sent next.
-pub(super) enum Incoming {
+pub(crate) enum Incoming {
     /// A text message, within the rate.
     Text(String),
     /// A binary message, within the rate (no page sends one).
@@ -47,7 +47,7 @@ pub(super) enum Incoming {
 }
 
 /// The reading half of a page's socket, and its queue.
-pub(super) struct PageSocket {
+pub(crate) struct PageSocket {
     socket: WebSocket<ReadHalf>,
     outbound: Outbound,
     messages: Bucket,
@@ -57,7 +57,7 @@ pub(super) struct PageSocket {
 impl PageSocket {
     /// Starts the socket's writer and reads messages of at most
     /// `max_message` bytes; None if the writer could not start.
-    pub(super) fn open(stream: TcpStream, max_message: usize) -> Option<PageSocket> {
+    pub(crate) fn open(stream: TcpStream, max_message: usize) -> Option<PageSocket> {
         let _ = stream.set_nodelay(true);
         let _ = stream.set_read_timeout(Some(IDLE));
         let stream = Arc::new(stream);
@@ -81,13 +81,13 @@ impl PageSocket {
     }
 
     /// The socket's outbound queue.
-    pub(super) fn outbound(&self) -> &Outbound {
+    pub(crate) fn outbound(&self) -> &Outbound {
         &self.outbound
     }
 
     /// The client's next message; None once the socket is closed, gone
     /// silent twice, or has sent too many messages too fast.
-    pub(super) fn next(&mut self) -> Option<Incoming> {
+    pub(crate) fn next(&mut self) -> Option<Incoming> {
         let mut silent = 0;
         loop {
             let message = match self.socket.read() {
@@ -129,12 +129,12 @@ impl PageSocket {
     }
 
     /// How many messages were dropped for speed so far.
-    pub(super) fn dropped(&self) -> u32 {
+    pub(crate) fn dropped(&self) -> u32 {
         self.dropped
     }
 
     /// Closes the socket as too large (1009), after `last_words`.
-    pub(super) fn close_too_large(&self, last_words: &str) {
+    pub(crate) fn close_too_large(&self, last_words: &str) {
         self.outbound.text(last_words);
         self.outbound
             .frame(outbound::frame(0x8, &1009u16.to_be_bytes()));

@@ -2,6 +2,7 @@
 //! `pasang serve`'s rooms), which import it and never each other; the
 //! page it serves is the page wing's ([`crate::page`]):
 //!
+//! - [`hosts`]: the names and addresses a server is reached by;
 //! - [`request`]: the little HTTP the page needs, the routes to the
 //!   page's files and the WebSocket upgrade;
 //! - [`socket`]: a page's WebSocket after the upgrade, read within the
@@ -12,6 +13,7 @@
 // module's parent's (`super::assets`, `super::rules_page`).
 use crate::page::{assets, rules_page};
 
+pub mod hosts;
 pub mod outbound;
 pub mod request;
 pub mod socket;

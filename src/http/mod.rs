@@ -19,6 +19,6 @@ pub mod request;
 pub mod socket;
 
 pub use request::{
-    BadRequest, HttpError, MAX_HEAD_BYTES, Request, Route, Socket, accept_websocket, host_name,
-    parse, parse_for, read_head, read_head_within, respond, respond_error,
+    BadRequest, HttpError, MAX_HEAD_BYTES, Request, Route, Socket, accept_websocket, check_host,
+    host_name, parse, parse_for, read_head, read_head_within, respond, respond_error,
 };

@@ -973,14 +973,6 @@ fn with_field(index: usize, field: &str) -> String {
     fields.join(" ")
 }
 
-/// `VALID` with the rank `rank` (1-11) replaced by `text`.
-fn with_rank(rank: usize, text: &str) -> String {
-    let (board, rest) = VALID.split_once(' ').unwrap();
-    let mut ranks: Vec<&str> = board.split('/').collect();
-    ranks[11 - rank] = text;
-    format!("{} {rest}", ranks.join("/"))
-}
-
 /// The position `text` gives; fails with the error if there is none.
 fn accepted(text: &str) -> Position {
     parse_position(text).unwrap_or_else(|error| panic!("refused {text:?}: {error}"))
@@ -1002,186 +994,42 @@ fn rejected(text: &str, words: &[&str]) -> PositionError {
     error
 }
 
+/// The position-string cases of tests/data/rules/positions.txt (its head
+/// says the format), as shakmaty keeps its cases: data a line, one runner.
 #[test]
-fn valid_base_string_parses() {
-    assert_eq!(format_position(&parse_position(VALID).unwrap()), VALID);
-}
-
-#[test]
-fn rejects_wrong_field_count() {
-    let four = VALID.rsplit_once(' ').unwrap().0;
-    assert_eq!(rejected(four, &["4 fields"]), PositionError::FieldCount(4));
-    let six = format!("{VALID} x");
-    assert_eq!(rejected(&six, &["6 fields"]), PositionError::FieldCount(6));
-    assert_eq!(rejected("", &["0 fields"]), PositionError::FieldCount(0));
-}
-
-#[test]
-fn rejects_wrong_rank_count() {
-    let (board, rest) = VALID.split_once(' ').unwrap();
-    let ten = board.rsplit_once('/').unwrap().0;
-    assert_eq!(
-        rejected(&format!("{ten} {rest}"), &["10 ranks"]),
-        PositionError::RankCount(10)
-    );
-    assert_eq!(
-        rejected(&format!("{board}/wwwwwwwwwww {rest}"), &["12 ranks"]),
-        PositionError::RankCount(12)
-    );
-}
-
-#[test]
-fn rejects_wrong_rank_length() {
-    assert!(matches!(
-        rejected(&with_rank(3, "ww.bbbwwww"), &["rank 3", "10"]),
-        PositionError::RankLength {
-            rank: 3,
-            length: 10
+fn position_string_cases() {
+    let cases = include_str!("data/rules/positions.txt");
+    let mut count = 0;
+    for (number, line) in cases.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
         }
-    ));
-    assert!(matches!(
-        rejected(&with_rank(11, "wwwwwbbbb.ww"), &["rank 11", "12"]),
-        PositionError::RankLength {
-            rank: 11,
-            length: 12
+        let at = format!("positions.txt:{}", number + 1);
+        let parts: Vec<&str> = line.split(" | ").map(str::trim).collect();
+        let text = match parts.get(1).copied() {
+            Some("\"\"") => String::new(),
+            Some(text) => text.replace("\\0", "\0"),
+            None => panic!("{at}: no position string"),
+        };
+        match (parts[0], &parts[2..]) {
+            ("round-trip", []) => assert_eq!(format_position(&accepted(&text)), text, "{at}"),
+            ("accept", []) => {
+                accepted(&text);
+            }
+            ("refuse", [words, error @ ..]) if error.len() <= 1 => {
+                let words: Vec<&str> = words.split(';').map(str::trim).collect();
+                let refused = format!("{:?}", rejected(&text, &words));
+                if let [error] = error {
+                    assert!(refused.starts_with(error), "{at}: {refused}");
+                }
+            }
+            _ => panic!("{at}: not a case: {line}"),
         }
-    ));
-    assert!(matches!(
-        rejected(&with_rank(6, ""), &["rank 6"]),
-        PositionError::RankLength { rank: 6, length: 0 }
-    ));
-}
-
-#[test]
-fn rejects_bad_characters() {
-    rejected(&with_rank(3, "ww.xbbwwwwb"), &["'x'", "d3"]);
-    rejected(&with_rank(1, "Wb.bbbwwwww"), &["'W'", "a1"]);
-    rejected(&with_rank(9, "ww.bbbwwwé."), &["j9"]);
-    rejected(&with_rank(2, "ww.bbbwww\0b"), &["j2"]);
-}
-
-#[test]
-fn rejects_a_missing_or_misplaced_hole() {
-    rejected(&with_rank(6, "bb.bb.bbbb."), &["hole", "f6"]);
-    rejected(&with_rank(6, "bb.bbwbbbb."), &["hole", "f6"]);
-    rejected(&with_rank(6, "bb.bbSbbbb."), &["hole", "f6"]);
-    rejected(&with_rank(4, "ww.+bbwwwb."), &["hole", "d4"]);
-    rejected(&with_rank(6, "+b.bb+bbbb."), &["hole", "a6"]);
-}
-
-#[test]
-fn rejects_two_kas_for_one_player() {
-    assert_eq!(
-        rejected(&with_rank(1, "wbSbbbwwwww"), &["more than one", "'S'"]),
-        PositionError::TwoKas('S')
-    );
-    assert_eq!(
-        rejected(&with_rank(1, "wbNbbbwwwww"), &["more than one", "'N'"]),
-        PositionError::TwoKas('N')
-    );
-}
-
-#[test]
-fn rejects_a_bad_side() {
-    for side in ["x", "S", "south", "-", "ns"] {
-        assert!(matches!(
-            rejected(&with_field(1, side), &["side"]),
-            PositionError::Side(_)
-        ));
+        count += 1;
     }
-}
-
-#[test]
-fn rejects_bad_scores() {
-    for score in ["-1", "1.5", "181", "+5", "x", "1e2", "99999999999999999999"] {
-        rejected(&with_field(2, score), &["south score", "0 to 180"]);
-        rejected(&with_field(3, score), &["north score", "0 to 180"]);
-    }
-    for score in ["0", "3"] {
-        accepted(&with_field(2, score));
-        accepted(&with_field(3, score));
-    }
-    // 180 is a valid score, but only with nothing else left to win: the
-    // stones of `VALID` and its other score would pass the 180 points of
-    // all stones (a capture could then print a score the parser rejects).
-    let bare = "........../.........../.........../.........../.........../.....+...../\
-                .........../.........../.........../.........../...........";
-    accepted(&format!(".{bare} s 180 0 cj")); // nothing left
-    assert!(matches!(
-        rejected(&format!(".{bare} s 180 0 --"), &["start layout"]),
-        PositionError::Parts(PartsError::StartLayout(_))
-    ));
-    let one_stone = format!("w..........{}", &bare[10..]);
-    accepted(&format!("{one_stone} n 178 0 c-"));
-    assert!(matches!(
-        rejected(&format!("{one_stone} n 179 0 c-"), &["180"]),
-        PositionError::Parts(PartsError::Points(181))
-    ));
-}
-
-#[test]
-fn rejects_bad_passages() {
-    for passages in ["c", "cjk", "l-", "-", "C-", "c_", "cé", "---"] {
-        assert!(matches!(
-            rejected(&with_field(4, passages), &["passages"]),
-            PositionError::Passages(_)
-        ));
-    }
-}
-
-/// `VALID`'s board (not a start layout) keeping the kas asked for (c7, k7).
-fn board_with_kas(south: bool, north: bool) -> String {
-    let (board, _) = VALID.split_once(' ').unwrap();
-    board
-        .replace('S', if south { "S" } else { "." })
-        .replace('N', if north { "N" } else { "." })
-}
-
-#[test]
-fn rejects_every_impossible_phase_combination() {
-    let impossible = [
-        // `--`: South to move, no ka, is the only combination.
-        (false, false, "n", "--"),
-        (true, false, "s", "--"),
-        (false, true, "s", "--"),
-        (true, true, "n", "--"),
-        // North cannot have a passage before South.
-        (false, false, "s", "-j"),
-        (false, false, "n", "-j"),
-        (true, true, "s", "-j"),
-        // `x-`: North to move, no ka.
-        (false, false, "s", "c-"),
-        (true, false, "n", "c-"),
-        (false, true, "n", "c-"),
-        (true, true, "n", "c-"),
-        // `xy`: no ka with South to move, only South's with North to move,
-        // or both, either side to move.
-        (false, false, "n", "cj"),
-        (true, false, "s", "cj"),
-        (false, true, "s", "cj"),
-        (false, true, "n", "cj"),
-    ];
-    for (south, north, side, passages) in impossible {
-        let text = format!("{} {side} 0 0 {passages}", board_with_kas(south, north));
-        assert!(
-            matches!(
-                rejected(&text, &["impossible position"]),
-                PositionError::Parts(PartsError::Phase(_))
-            ),
-            "{text}"
-        );
-    }
-    let possible = [
-        (false, false, "n", "c-"),
-        (false, false, "s", "cj"),
-        (true, false, "n", "cj"),
-        (true, true, "s", "cj"),
-        (true, true, "n", "cj"),
-    ];
-    for (south, north, side, passages) in possible {
-        let text = format!("{} {side} 0 0 {passages}", board_with_kas(south, north));
-        accepted(&text);
-    }
+    // Every case that the tests written out in code checked before.
+    assert_eq!(count, 75, "cases read");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use pasang::movegen::{count_moves, legal_moves};
 use pasang::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use pasang::outcome::{Reason, Status};
 use pasang::position::{Colour, PartsError, Player, Position};
-use pasang::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use pasang::rules::{Centre, KaEntry, OptionSpelling, Pattern, Rules, SecondColumn, rules_from};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -297,162 +297,40 @@ fn square(name: &str) -> pasang::bitboard::Square {
 // ---------------------------------------------------------------------------
 // The other ka
 
+/// The move-set cases of tests/data/rules/moves.txt (its head says the
+/// format): the legal moves of each position under its rules.
 #[test]
-fn other_ka_ends_a_run() {
-    let rules = Rules::default();
-    // e3 w, f3 N, g3 w: the run east of d3 is e3 alone (odd).
-    let board = |rank3: &str, rank11: &str| {
-        position(
-            [
-                rank11,        // 11
-                "...........", // 10
-                "...........", // 9
-                "...........", // 8
-                "...........", // 7
-                ".....+.....", // 6
-                "...........", // 5
-                "...b.......", // 4
-                rank3,         // 3
-                "...........", // 2
-                "..bSb......", // 1
-            ],
-            "s 0 0 cj",
-        )
-    };
-    assert_eq!(
-        moves(&board("....wNw....", "..........."), &rules),
-        sorted(&["d1d3e"])
-    );
-    // Without the ka between them e3 g3 are two whites: nothing to take.
-    assert_eq!(
-        moves(&board("....w.w....", "..........N"), &rules),
-        sorted(&[])
-    );
-    // When the first thing met is the other ka, that side has no run at all.
-    assert_eq!(
-        moves(&board("....Nw.....", "..........."), &rules),
-        sorted(&[])
-    );
-}
-
-#[test]
-fn other_ka_blocks_ka_movement() {
-    let rules = Rules::default();
-    // South's ka at a1 (a2 above it) may move east along rank 1; North's ka
-    // on c1 stops it at b1, so d1 (which would take d2) is out of reach.
-    let board = |rank1: &str, rank11: &str| {
-        position(
-            [
-                rank11,        // 11
-                "...........", // 10
-                "...........", // 9
-                "...........", // 8
-                "...........", // 7
-                ".....+.....", // 6
-                "...........", // 5
-                "...........", // 4
-                "...........", // 3
-                "bw.w.......", // 2
-                rank1,         // 1
-            ],
-            "s 0 0 cj",
-        )
-    };
-    assert_eq!(
-        moves(&board("S.N.b......", "..........."), &rules),
-        sorted(&["a1b1n"])
-    );
-    assert_eq!(
-        moves(&board("S...b......", "..........N"), &rules),
-        sorted(&["a1b1n", "a1d1n"])
-    );
-    // North's ka on a1 (b1 beside it) would take d3 from a3, but South's
-    // ka on a2 is in the way.
-    let north = |rank2: &str, rank11: &str| {
-        position(
-            [
-                rank11,        // 11
-                "...........", // 10
-                "...........", // 9
-                "...........", // 8
-                "...........", // 7
-                ".....+.....", // 6
-                "...........", // 5
-                "...........", // 4
-                "...w.......", // 3
-                rank2,         // 2
-                "Nb.........", // 1
-            ],
-            "n 0 0 cj",
-        )
-    };
-    assert_eq!(
-        moves(&north("S..........", "..........."), &rules),
-        sorted(&[])
-    );
-    assert_eq!(
-        moves(&north("...........", "..........S"), &rules),
-        sorted(&["a1a3e"])
-    );
-}
-
-// ---------------------------------------------------------------------------
-// The hole
-
-#[test]
-fn hole_ends_runs_under_wall_but_not_under_open() {
-    // From f3 the run north is f5, then the hole. Under `open` the hole is
-    // empty, so f5 and f7 are two whites (f8 ends them): nothing to take.
-    let before = position(
-        [
-            "..........N", // 11
-            "...........", // 10
-            "...........", // 9
-            ".....b.....", // 8
-            ".....w.....", // 7
-            ".....+.....", // 6
-            ".....w.....", // 5
-            "....b......", // 4
-            "...bS.b....", // 3   the ka can go to f3 only
-            "....b......", // 2
-            "...........", // 1
-        ],
-        "s 0 0 cj",
-    );
-    assert_eq!(moves(&before, &centre(Centre::Wall)), sorted(&["e3f3n"]));
-    assert_eq!(moves(&before, &centre(Centre::Open)), sorted(&[]));
-
-    // Along rank 6, the ka landing on d6 from d4: a6 is a run west under
-    // both; g6 (ended by h6) is a run east only when the hole lets the line
-    // through. With a6 black the two runs are separate lines under `open`;
-    // with a6 white they are one line of two whites, not capturable.
-    let rank6 = |rank6: &str| {
-        position(
-            [
-                "..........N", // 11
-                "...........", // 10
-                "...........", // 9
-                "...........", // 8
-                "...b.......", // 7   d7 stops the ka
-                rank6,         // 6
-                "...........", // 5
-                "..bSb......", // 4
-                "...b.......", // 3
-                "...........", // 2
-                "...........", // 1
-            ],
-            "s 0 0 cj",
-        )
-    };
-    let separate = rank6("b....+wb..."); // b . . K . + w b
-    assert_eq!(moves(&separate, &centre(Centre::Wall)), sorted(&["d4d6w"]));
-    assert_eq!(
-        moves(&separate, &centre(Centre::Open)),
-        sorted(&["d4d6e", "d4d6w"])
-    );
-    let merged = rank6("w....+wb..."); // w . . K . + w b
-    assert_eq!(moves(&merged, &centre(Centre::Wall)), sorted(&["d4d6w"]));
-    assert_eq!(moves(&merged, &centre(Centre::Open)), sorted(&[]));
+fn move_set_cases() {
+    let cases = include_str!("data/rules/moves.txt");
+    let mut count = 0;
+    for (number, line) in cases.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = format!("moves.txt:{}", number + 1);
+        let [text, options, expected] = line.split(" | ").collect::<Vec<_>>()[..] else {
+            panic!("{at}: not a case: {line}");
+        };
+        let position = accepted(text);
+        let options: Vec<(&str, &str)> = match options {
+            "default" => Vec::new(),
+            options => options
+                .split_whitespace()
+                .map(|option| option.split_once('=').expect("NAME=VALUE"))
+                .collect(),
+        };
+        let rules = rules_from(options, OptionSpelling::Field)
+            .unwrap_or_else(|error| panic!("{at}: {error}"));
+        let expected: Vec<&str> = match expected {
+            "-" => Vec::new(),
+            moves => moves.split_whitespace().collect(),
+        };
+        assert_eq!(moves(&position, &rules), sorted(&expected), "{at}");
+        count += 1;
+    }
+    // Every case that the tests written out in code checked before.
+    assert_eq!(count, 13, "cases read");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The course of the board's Learn mode: lessons as data, checked by the
 //! rules core.
 //!
-//! The course is one JSON file, `src/page/assets/lessons.json`, embedded in
+//! The course is one JSON file, `src/learn/lessons.json`, embedded in
 //! the binary ([`LESSONS_JSON`]) and copied to the static site's top as
 //! `lessons.json`; the page reads it and drives the board with it
 //! (docs/learn.md describes the format and the course). A lesson is a few
@@ -30,8 +30,8 @@ use crate::outcome::Status;
 use crate::position::{Player, Position};
 use crate::rules::{OptionSpelling, Rules, RulesError, rules_from};
 
-/// The course as shipped: `src/page/assets/lessons.json`.
-pub const LESSONS_JSON: &str = crate::page::assets::LESSONS_JSON;
+/// The course as shipped: `src/learn/lessons.json`.
+pub const LESSONS_JSON: &str = include_str!("learn/lessons.json");
 
 /// Most positions a [`Goal::forced_win`] proof may visit: the endgames of
 /// a lesson are a handful of stones.

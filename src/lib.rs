@@ -56,6 +56,8 @@ pub mod eval;
 #[cfg(feature = "cli")]
 pub(crate) mod gui;
 pub mod host;
+#[cfg(feature = "cli")]
+pub mod http;
 pub mod illegal;
 pub mod learn;
 #[cfg(feature = "cli")]

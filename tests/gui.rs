@@ -95,15 +95,18 @@ fn http_answers_and_a_session_over_the_socket() {
 
 /// The page, the rules and their pictures, and the errors.
 fn http_answers(server: &Server) {
-    let page = server.http("GET /?mode=play&side=south HTTP/1.1\r\nHost: x\r\n\r\n");
+    let host = &server.address;
+    let page = server.http(&format!(
+        "GET /?mode=play&side=south HTTP/1.1\r\nHost: {host}\r\n\r\n"
+    ));
     assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
     assert!(page.contains("<svg id=\"board\""));
-    let rules = server.http("GET /rules HTTP/1.1\r\nHost: x\r\n\r\n");
+    let rules = server.http(&format!("GET /rules HTTP/1.1\r\nHost: {host}\r\n\r\n"));
     assert!(
         rules.contains("data-i18n=\"rulesBoardTitle\"") && rules.contains("href=\"/rules/spec\""),
         "{rules}"
     );
-    let spec = server.http("GET /rules/spec HTTP/1.1\r\nHost: x\r\n\r\n");
+    let spec = server.http(&format!("GET /rules/spec HTTP/1.1\r\nHost: {host}\r\n\r\n"));
     assert!(
         spec.contains("<h2 id=\"the-board\">The board</h2>"),
         "{spec}"
@@ -135,6 +138,40 @@ fn http_answers(server: &Server) {
             "{request:?}: {answer}"
         );
     }
+}
+
+/// DNS rebinding: a page of a hostile name that resolves to this machine
+/// gets neither the page nor a session (each would be its own origin's to
+/// read), while the names the server listens as get both.
+#[test]
+fn a_foreign_host_is_refused_and_the_page_still_served() {
+    let server = Server::start();
+    let port = server.address.rsplit_once(':').unwrap().1;
+    let get = |host: &str| server.http(&format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+    for foreign in [format!("evil.example:{port}"), "evil.example".into()] {
+        let answer = get(&foreign);
+        assert!(answer.starts_with("HTTP/1.1 403 Forbidden"), "{answer}");
+        assert!(
+            answer.contains(&format!("this server is not {foreign}")),
+            "{answer}"
+        );
+    }
+    let socket = server.http(&format!(
+        "GET /ws HTTP/1.1\r\nHost: evil.example:{port}\r\nOrigin: http://evil.example:{port}\r\n\
+         Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    ));
+    assert!(socket.starts_with("HTTP/1.1 403 Forbidden"), "{socket}");
+    for own in [server.address.clone(), format!("localhost:{port}")] {
+        let answer = get(&own);
+        assert!(answer.starts_with("HTTP/1.1 200 OK"), "{own}: {answer}");
+        assert!(answer.contains("<svg id=\"board\""));
+    }
+    // The page's own session still opens, by the server's own name (the
+    // session itself is http_answers_and_a_session_over_the_socket's).
+    let (_session, answer) = tungstenite::connect(format!("ws://localhost:{port}/ws"))
+        .expect("a session by the name localhost");
+    assert_eq!(answer.status(), 101);
 }
 
 /// Sends `value` to the session.

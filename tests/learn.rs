@@ -1,4 +1,4 @@
-//! The course of the board's Learn mode (`src/page/assets/lessons.json`),
+//! The course of the board's Learn mode (`src/learn/lessons.json`),
 //! held to the rules core: every step's options and position parse, every
 //! accepted move is legal, in full, and exactly the moves that complete the
 //! step's task; every wrong try is refused (illegal, or not accepted) and

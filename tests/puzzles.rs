@@ -1,6 +1,6 @@
 //! Puzzles: `pasang puzzles` run on a small record file as a user runs it
 //! (the same file twice, and in shards), the shipped puzzles
-//! (`src/page/assets/puzzles.jsonl`) held to the rules, Puzzle mode of the
+//! (`src/puzzles/puzzles.jsonl`) held to the rules, Puzzle mode of the
 //! board solved in headless Chromium, and (by hand) the shipped puzzles
 //! searched again much deeper than the generator searched them.
 

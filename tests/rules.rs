@@ -9,7 +9,7 @@ use pasang::movegen::{count_moves, legal_moves};
 use pasang::notation::{MoveError, PositionError, format_position, parse_move, parse_position};
 use pasang::outcome::{Reason, Status};
 use pasang::position::{Colour, PartsError, Player, Position};
-use pasang::rules::{Centre, KaEntry, Pattern, Rules, SecondColumn};
+use pasang::rules::{Centre, KaEntry, OptionSpelling, Pattern, Rules, SecondColumn, rules_from};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -297,162 +297,40 @@ fn square(name: &str) -> pasang::bitboard::Square {
 // ---------------------------------------------------------------------------
 // The other ka
 
+/// The move-set cases of tests/data/rules/moves.txt (its head says the
+/// format): the legal moves of each position under its rules.
 #[test]
-fn other_ka_ends_a_run() {
-    let rules = Rules::default();
-    // e3 w, f3 N, g3 w: the run east of d3 is e3 alone (odd).
-    let board = |rank3: &str, rank11: &str| {
-        position(
-            [
-                rank11,        // 11
-                "...........", // 10
-                "...........", // 9
-                "...........", // 8
-                "...........", // 7
-                ".....+.....", // 6
-                "...........", // 5
-                "...b.......", // 4
-                rank3,         // 3
-                "...........", // 2
-                "..bSb......", // 1
-            ],
-            "s 0 0 cj",
-        )
-    };
-    assert_eq!(
-        moves(&board("....wNw....", "..........."), &rules),
-        sorted(&["d1d3e"])
-    );
-    // Without the ka between them e3 g3 are two whites: nothing to take.
-    assert_eq!(
-        moves(&board("....w.w....", "..........N"), &rules),
-        sorted(&[])
-    );
-    // When the first thing met is the other ka, that side has no run at all.
-    assert_eq!(
-        moves(&board("....Nw.....", "..........."), &rules),
-        sorted(&[])
-    );
-}
-
-#[test]
-fn other_ka_blocks_ka_movement() {
-    let rules = Rules::default();
-    // South's ka at a1 (a2 above it) may move east along rank 1; North's ka
-    // on c1 stops it at b1, so d1 (which would take d2) is out of reach.
-    let board = |rank1: &str, rank11: &str| {
-        position(
-            [
-                rank11,        // 11
-                "...........", // 10
-                "...........", // 9
-                "...........", // 8
-                "...........", // 7
-                ".....+.....", // 6
-                "...........", // 5
-                "...........", // 4
-                "...........", // 3
-                "bw.w.......", // 2
-                rank1,         // 1
-            ],
-            "s 0 0 cj",
-        )
-    };
-    assert_eq!(
-        moves(&board("S.N.b......", "..........."), &rules),
-        sorted(&["a1b1n"])
-    );
-    assert_eq!(
-        moves(&board("S...b......", "..........N"), &rules),
-        sorted(&["a1b1n", "a1d1n"])
-    );
-    // North's ka on a1 (b1 beside it) would take d3 from a3, but South's
-    // ka on a2 is in the way.
-    let north = |rank2: &str, rank11: &str| {
-        position(
-            [
-                rank11,        // 11
-                "...........", // 10
-                "...........", // 9
-                "...........", // 8
-                "...........", // 7
-                ".....+.....", // 6
-                "...........", // 5
-                "...........", // 4
-                "...w.......", // 3
-                rank2,         // 2
-                "Nb.........", // 1
-            ],
-            "n 0 0 cj",
-        )
-    };
-    assert_eq!(
-        moves(&north("S..........", "..........."), &rules),
-        sorted(&[])
-    );
-    assert_eq!(
-        moves(&north("...........", "..........S"), &rules),
-        sorted(&["a1a3e"])
-    );
-}
-
-// ---------------------------------------------------------------------------
-// The hole
-
-#[test]
-fn hole_ends_runs_under_wall_but_not_under_open() {
-    // From f3 the run north is f5, then the hole. Under `open` the hole is
-    // empty, so f5 and f7 are two whites (f8 ends them): nothing to take.
-    let before = position(
-        [
-            "..........N", // 11
-            "...........", // 10
-            "...........", // 9
-            ".....b.....", // 8
-            ".....w.....", // 7
-            ".....+.....", // 6
-            ".....w.....", // 5
-            "....b......", // 4
-            "...bS.b....", // 3   the ka can go to f3 only
-            "....b......", // 2
-            "...........", // 1
-        ],
-        "s 0 0 cj",
-    );
-    assert_eq!(moves(&before, &centre(Centre::Wall)), sorted(&["e3f3n"]));
-    assert_eq!(moves(&before, &centre(Centre::Open)), sorted(&[]));
-
-    // Along rank 6, the ka landing on d6 from d4: a6 is a run west under
-    // both; g6 (ended by h6) is a run east only when the hole lets the line
-    // through. With a6 black the two runs are separate lines under `open`;
-    // with a6 white they are one line of two whites, not capturable.
-    let rank6 = |rank6: &str| {
-        position(
-            [
-                "..........N", // 11
-                "...........", // 10
-                "...........", // 9
-                "...........", // 8
-                "...b.......", // 7   d7 stops the ka
-                rank6,         // 6
-                "...........", // 5
-                "..bSb......", // 4
-                "...b.......", // 3
-                "...........", // 2
-                "...........", // 1
-            ],
-            "s 0 0 cj",
-        )
-    };
-    let separate = rank6("b....+wb..."); // b . . K . + w b
-    assert_eq!(moves(&separate, &centre(Centre::Wall)), sorted(&["d4d6w"]));
-    assert_eq!(
-        moves(&separate, &centre(Centre::Open)),
-        sorted(&["d4d6e", "d4d6w"])
-    );
-    let merged = rank6("w....+wb..."); // w . . K . + w b
-    assert_eq!(moves(&merged, &centre(Centre::Wall)), sorted(&["d4d6w"]));
-    assert_eq!(moves(&merged, &centre(Centre::Open)), sorted(&[]));
+fn move_set_cases() {
+    let cases = include_str!("data/rules/moves.txt");
+    let mut count = 0;
+    for (number, line) in cases.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = format!("moves.txt:{}", number + 1);
+        let [text, options, expected] = line.split(" | ").collect::<Vec<_>>()[..] else {
+            panic!("{at}: not a case: {line}");
+        };
+        let position = accepted(text);
+        let options: Vec<(&str, &str)> = match options {
+            "default" => Vec::new(),
+            options => options
+                .split_whitespace()
+                .map(|option| option.split_once('=').expect("NAME=VALUE"))
+                .collect(),
+        };
+        let rules = rules_from(options, OptionSpelling::Field)
+            .unwrap_or_else(|error| panic!("{at}: {error}"));
+        let expected: Vec<&str> = match expected {
+            "-" => Vec::new(),
+            moves => moves.split_whitespace().collect(),
+        };
+        assert_eq!(moves(&position, &rules), sorted(&expected), "{at}");
+        count += 1;
+    }
+    // Every case that the tests written out in code checked before.
+    assert_eq!(count, 13, "cases read");
 }
 
 #[test]
@@ -973,14 +851,6 @@ fn with_field(index: usize, field: &str) -> String {
     fields.join(" ")
 }
 
-/// `VALID` with the rank `rank` (1-11) replaced by `text`.
-fn with_rank(rank: usize, text: &str) -> String {
-    let (board, rest) = VALID.split_once(' ').unwrap();
-    let mut ranks: Vec<&str> = board.split('/').collect();
-    ranks[11 - rank] = text;
-    format!("{} {rest}", ranks.join("/"))
-}
-
 /// The position `text` gives; fails with the error if there is none.
 fn accepted(text: &str) -> Position {
     parse_position(text).unwrap_or_else(|error| panic!("refused {text:?}: {error}"))
@@ -1002,186 +872,42 @@ fn rejected(text: &str, words: &[&str]) -> PositionError {
     error
 }
 
+/// The position-string cases of tests/data/rules/positions.txt (its head
+/// says the format), as shakmaty keeps its cases: data a line, one runner.
 #[test]
-fn valid_base_string_parses() {
-    assert_eq!(format_position(&parse_position(VALID).unwrap()), VALID);
-}
-
-#[test]
-fn rejects_wrong_field_count() {
-    let four = VALID.rsplit_once(' ').unwrap().0;
-    assert_eq!(rejected(four, &["4 fields"]), PositionError::FieldCount(4));
-    let six = format!("{VALID} x");
-    assert_eq!(rejected(&six, &["6 fields"]), PositionError::FieldCount(6));
-    assert_eq!(rejected("", &["0 fields"]), PositionError::FieldCount(0));
-}
-
-#[test]
-fn rejects_wrong_rank_count() {
-    let (board, rest) = VALID.split_once(' ').unwrap();
-    let ten = board.rsplit_once('/').unwrap().0;
-    assert_eq!(
-        rejected(&format!("{ten} {rest}"), &["10 ranks"]),
-        PositionError::RankCount(10)
-    );
-    assert_eq!(
-        rejected(&format!("{board}/wwwwwwwwwww {rest}"), &["12 ranks"]),
-        PositionError::RankCount(12)
-    );
-}
-
-#[test]
-fn rejects_wrong_rank_length() {
-    assert!(matches!(
-        rejected(&with_rank(3, "ww.bbbwwww"), &["rank 3", "10"]),
-        PositionError::RankLength {
-            rank: 3,
-            length: 10
+fn position_string_cases() {
+    let cases = include_str!("data/rules/positions.txt");
+    let mut count = 0;
+    for (number, line) in cases.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
         }
-    ));
-    assert!(matches!(
-        rejected(&with_rank(11, "wwwwwbbbb.ww"), &["rank 11", "12"]),
-        PositionError::RankLength {
-            rank: 11,
-            length: 12
+        let at = format!("positions.txt:{}", number + 1);
+        let parts: Vec<&str> = line.split(" | ").map(str::trim).collect();
+        let text = match parts.get(1).copied() {
+            Some("\"\"") => String::new(),
+            Some(text) => text.replace("\\0", "\0"),
+            None => panic!("{at}: no position string"),
+        };
+        match (parts[0], &parts[2..]) {
+            ("round-trip", []) => assert_eq!(format_position(&accepted(&text)), text, "{at}"),
+            ("accept", []) => {
+                accepted(&text);
+            }
+            ("refuse", [words, error @ ..]) if error.len() <= 1 => {
+                let words: Vec<&str> = words.split(';').map(str::trim).collect();
+                let refused = format!("{:?}", rejected(&text, &words));
+                if let [error] = error {
+                    assert!(refused.starts_with(error), "{at}: {refused}");
+                }
+            }
+            _ => panic!("{at}: not a case: {line}"),
         }
-    ));
-    assert!(matches!(
-        rejected(&with_rank(6, ""), &["rank 6"]),
-        PositionError::RankLength { rank: 6, length: 0 }
-    ));
-}
-
-#[test]
-fn rejects_bad_characters() {
-    rejected(&with_rank(3, "ww.xbbwwwwb"), &["'x'", "d3"]);
-    rejected(&with_rank(1, "Wb.bbbwwwww"), &["'W'", "a1"]);
-    rejected(&with_rank(9, "ww.bbbwwwé."), &["j9"]);
-    rejected(&with_rank(2, "ww.bbbwww\0b"), &["j2"]);
-}
-
-#[test]
-fn rejects_a_missing_or_misplaced_hole() {
-    rejected(&with_rank(6, "bb.bb.bbbb."), &["hole", "f6"]);
-    rejected(&with_rank(6, "bb.bbwbbbb."), &["hole", "f6"]);
-    rejected(&with_rank(6, "bb.bbSbbbb."), &["hole", "f6"]);
-    rejected(&with_rank(4, "ww.+bbwwwb."), &["hole", "d4"]);
-    rejected(&with_rank(6, "+b.bb+bbbb."), &["hole", "a6"]);
-}
-
-#[test]
-fn rejects_two_kas_for_one_player() {
-    assert_eq!(
-        rejected(&with_rank(1, "wbSbbbwwwww"), &["more than one", "'S'"]),
-        PositionError::TwoKas('S')
-    );
-    assert_eq!(
-        rejected(&with_rank(1, "wbNbbbwwwww"), &["more than one", "'N'"]),
-        PositionError::TwoKas('N')
-    );
-}
-
-#[test]
-fn rejects_a_bad_side() {
-    for side in ["x", "S", "south", "-", "ns"] {
-        assert!(matches!(
-            rejected(&with_field(1, side), &["side"]),
-            PositionError::Side(_)
-        ));
+        count += 1;
     }
-}
-
-#[test]
-fn rejects_bad_scores() {
-    for score in ["-1", "1.5", "181", "+5", "x", "1e2", "99999999999999999999"] {
-        rejected(&with_field(2, score), &["south score", "0 to 180"]);
-        rejected(&with_field(3, score), &["north score", "0 to 180"]);
-    }
-    for score in ["0", "3"] {
-        accepted(&with_field(2, score));
-        accepted(&with_field(3, score));
-    }
-    // 180 is a valid score, but only with nothing else left to win: the
-    // stones of `VALID` and its other score would pass the 180 points of
-    // all stones (a capture could then print a score the parser rejects).
-    let bare = "........../.........../.........../.........../.........../.....+...../\
-                .........../.........../.........../.........../...........";
-    accepted(&format!(".{bare} s 180 0 cj")); // nothing left
-    assert!(matches!(
-        rejected(&format!(".{bare} s 180 0 --"), &["start layout"]),
-        PositionError::Parts(PartsError::StartLayout(_))
-    ));
-    let one_stone = format!("w..........{}", &bare[10..]);
-    accepted(&format!("{one_stone} n 178 0 c-"));
-    assert!(matches!(
-        rejected(&format!("{one_stone} n 179 0 c-"), &["180"]),
-        PositionError::Parts(PartsError::Points(181))
-    ));
-}
-
-#[test]
-fn rejects_bad_passages() {
-    for passages in ["c", "cjk", "l-", "-", "C-", "c_", "cé", "---"] {
-        assert!(matches!(
-            rejected(&with_field(4, passages), &["passages"]),
-            PositionError::Passages(_)
-        ));
-    }
-}
-
-/// `VALID`'s board (not a start layout) keeping the kas asked for (c7, k7).
-fn board_with_kas(south: bool, north: bool) -> String {
-    let (board, _) = VALID.split_once(' ').unwrap();
-    board
-        .replace('S', if south { "S" } else { "." })
-        .replace('N', if north { "N" } else { "." })
-}
-
-#[test]
-fn rejects_every_impossible_phase_combination() {
-    let impossible = [
-        // `--`: South to move, no ka, is the only combination.
-        (false, false, "n", "--"),
-        (true, false, "s", "--"),
-        (false, true, "s", "--"),
-        (true, true, "n", "--"),
-        // North cannot have a passage before South.
-        (false, false, "s", "-j"),
-        (false, false, "n", "-j"),
-        (true, true, "s", "-j"),
-        // `x-`: North to move, no ka.
-        (false, false, "s", "c-"),
-        (true, false, "n", "c-"),
-        (false, true, "n", "c-"),
-        (true, true, "n", "c-"),
-        // `xy`: no ka with South to move, only South's with North to move,
-        // or both, either side to move.
-        (false, false, "n", "cj"),
-        (true, false, "s", "cj"),
-        (false, true, "s", "cj"),
-        (false, true, "n", "cj"),
-    ];
-    for (south, north, side, passages) in impossible {
-        let text = format!("{} {side} 0 0 {passages}", board_with_kas(south, north));
-        assert!(
-            matches!(
-                rejected(&text, &["impossible position"]),
-                PositionError::Parts(PartsError::Phase(_))
-            ),
-            "{text}"
-        );
-    }
-    let possible = [
-        (false, false, "n", "c-"),
-        (false, false, "s", "cj"),
-        (true, false, "n", "cj"),
-        (true, true, "s", "cj"),
-        (true, true, "n", "cj"),
-    ];
-    for (south, north, side, passages) in possible {
-        let text = format!("{} {side} 0 0 {passages}", board_with_kas(south, north));
-        accepted(&text);
-    }
+    // Every case that the tests written out in code checked before.
+    assert_eq!(count, 75, "cases read");
 }
 
 #[test]

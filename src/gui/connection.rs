@@ -1,4 +1,5 @@
-//! One page connection: its WebSocket (a [`PageLink`]), its own engine
+//! One page connection: its WebSocket (the server wing's socket, as a
+//! [`PageLink`]), its own engine
 //! process (an [`EngineLink`]) and the [`Session`] between them, moved by
 //! [`turn`]. The engine is started when the page connects and killed when
 //! the socket closes, whatever the reason.
@@ -6,10 +7,8 @@
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use tungstenite::protocol::{Role, WebSocketConfig};
-use tungstenite::{Message, WebSocket};
-
 use crate::client::{ClientError, EngineProcess, EngineSpec};
+use crate::http::socket::{Incoming, PageSocket};
 use crate::protocol::{BestMove, Command, Reply, ReplyKind};
 use crate::session::Session;
 use crate::session::transport::{EngineGone, EngineLink, PageGone, PageLink, turn};
@@ -32,14 +31,9 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 pub fn serve(stream: TcpStream, spec: &EngineSpec) {
     // A read that times out lets the loop look at the engine; tungstenite
     // keeps a partly read frame across such a timeout.
-    if stream.set_read_timeout(Some(POLL)).is_err() {
+    let Some(socket) = PageSocket::open_local(stream, MAX_MESSAGE_BYTES, POLL) else {
         return;
-    }
-    let _ = stream.set_nodelay(true);
-    let config = WebSocketConfig::default()
-        .max_message_size(Some(MAX_MESSAGE_BYTES))
-        .max_frame_size(Some(MAX_MESSAGE_BYTES));
-    let socket = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
+    };
     let (mut engine, mut session) = match start_engine(spec) {
         Ok((process, name, options)) => (
             Some(ProcessEngine {
@@ -128,34 +122,33 @@ fn reply_of(line: &str) -> Option<Reply> {
     })
 }
 
-/// The page's WebSocket as the session's [`PageLink`].
-struct SocketPage(WebSocket<TcpStream>);
+/// The page's WebSocket, the server wing's socket with its bounded
+/// outbound queue, as the session's [`PageLink`].
+struct SocketPage(PageSocket);
 
 impl PageLink for SocketPage {
     /// Waits up to [`POLL`] for a message.
     fn receive(&mut self) -> Result<Option<String>, PageGone> {
-        match self.0.read() {
-            Ok(Message::Text(text)) => Ok(Some(text.as_str().to_string())),
-            Ok(Message::Close(_)) => Err(PageGone),
-            Ok(_) => Ok(None),
-            Err(tungstenite::Error::Io(error))
-                if matches!(
-                    error.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                Ok(None)
+        match self.0.poll().map_err(|_| PageGone)? {
+            Some(Incoming::Text(text)) => Ok(Some(text)),
+            // A message over the limit: the page is gone.
+            Some(Incoming::TooLarge(_)) => {
+                self.0.close(1009);
+                Err(PageGone)
             }
-            // Closed, reset, or a message over the limit: the page is gone.
-            Err(_) => Err(PageGone),
+            Some(Incoming::Binary | Incoming::TooFast) | None => Ok(None),
         }
     }
 
+    /// Queues the messages; a page that does not read them fills its
+    /// queue and is gone.
     fn send(&mut self, messages: Vec<String>) -> Result<(), PageGone> {
         for message in messages {
-            self.0.write(Message::text(message)).map_err(|_| PageGone)?;
+            if !self.0.outbound().text(&message) {
+                return Err(PageGone);
+            }
         }
-        self.0.flush().map_err(|_| PageGone)
+        Ok(())
     }
 }
 

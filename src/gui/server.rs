@@ -9,13 +9,16 @@ use std::time::Duration;
 
 use super::connection;
 use crate::client::{EngineSpec, SpecError};
-use crate::page::http::{self, HttpError, Route};
+use crate::http::{self, HttpError, Route};
+use crate::page::assets::PageServer;
 
 /// Pages served at once; each runs an engine process.
 pub const MAX_SESSIONS: usize = 8;
 
 /// Time a client gets to send its request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time a write may stall before its page is taken for gone.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What `pasang gui` is told (by its command line, [`crate::cli`]).
 #[derive(Clone, Debug)]
@@ -89,16 +92,27 @@ fn engine_spec(text: Option<&str>) -> Result<EngineSpec, GuiError> {
     Ok(spec)
 }
 
-/// Accepts connections for ever, a thread each.
+/// Accepts connections for ever, a thread each. Every request must
+/// name this server in its `Host` by one of the names it listens as, as
+/// `pasang serve`'s sockets must (DNS rebinding: a hostile name resolved
+/// to this machine would start engines and read the pages here).
 pub fn serve(listener: TcpListener, spec: Arc<EngineSpec>) {
     let sessions = Arc::new(AtomicUsize::new(0));
+    let hosts: Arc<[String]> = match listener.local_addr() {
+        Ok(local) => http::hosts::own_host_names(local).into(),
+        Err(error) => {
+            log::warn!("cannot read the listening address: {error}");
+            return;
+        }
+    };
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         let spec = Arc::clone(&spec);
         let sessions = Arc::clone(&sessions);
+        let hosts = Arc::clone(&hosts);
         let spawned = std::thread::Builder::new()
             .name("gui connection".into())
-            .spawn(move || handle(stream, &spec, &sessions));
+            .spawn(move || handle(stream, &spec, &sessions, &hosts));
         if let Err(error) = spawned {
             log::warn!("cannot start a connection thread: {error}");
         }
@@ -106,9 +120,12 @@ pub fn serve(listener: TcpListener, spec: Arc<EngineSpec>) {
 }
 
 /// One HTTP connection: a file, an error, or a page session.
-fn handle(mut stream: TcpStream, spec: &EngineSpec, sessions: &AtomicUsize) {
-    let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
-    let request = http::read_head(&mut stream).and_then(|head| http::parse(&head));
+fn handle(mut stream: TcpStream, spec: &EngineSpec, sessions: &AtomicUsize, hosts: &[String]) {
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+    let request = http::read_head_within(&mut stream, HEAD_TIMEOUT).and_then(|head| {
+        http::check_host(&head, hosts)?;
+        http::parse_for(&head, PageServer::Sessions, None, hosts)
+    });
     let result = match request {
         Ok(request) => match request.route {
             Route::File(kind, body) => {

@@ -39,10 +39,10 @@ pub fn script(name: &str) -> Option<&'static str> {
         .find(|(script, _)| *script == name)
         .map(|(_, text)| *text)
 }
-/// The course of Learn mode.
-pub const LESSONS_JSON: &str = include_str!("assets/lessons.json");
-/// The puzzles of Puzzle mode.
-pub const PUZZLES_JSONL: &str = include_str!("assets/puzzles.jsonl");
+/// The course of Learn mode (its file is learn's, which checks it).
+pub const LESSONS_JSON: &str = crate::learn::LESSONS_JSON;
+/// The puzzles of Puzzle mode (their file is puzzles', which checks it).
+pub const PUZZLES_JSONL: &str = crate::puzzles::format::PUZZLES_JSONL;
 
 /// Which server a page comes from: the page offers what that server
 /// serves (a room server runs no engine).

@@ -5,13 +5,13 @@
 //! English and Malay), filled in by the browser in the language the
 //! board chose (kept in localStorage). At `/rules/spec` the exact
 //! specification for programmers: the project's own docs/rules.md,
-//! embedded in the binary and turned into plain HTML once. Only what that
-//! text uses is rendered: headings, paragraphs, lists, tables, code
-//! blocks, pictures, `code`, **strong** and links (a link to another
-//! document of the project keeps its words only: the server has no such
-//! page).
+//! embedded in the binary and turned into plain HTML once, at its first
+//! request, by pulldown-cmark ([`render`]: a link to another document of
+//! the project keeps its words only, the server has no such page).
 
 use std::sync::OnceLock;
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use crate::bitboard::Square;
 use crate::movegen::legal_moves;
@@ -449,157 +449,73 @@ background:#2b2622;color:#eee}a{color:#e8c47a}pre{background:#1f1b18;padding:8px
 font-size:14px}code{font-family:ui-monospace,monospace;overflow-wrap:anywhere}pre code{overflow-wrap:normal}table{border-collapse:collapse;display:block;\
 overflow-x:auto}td,th{border:1px solid #5a4c40;padding:3px 8px}img{max-width:100%;height:auto;background:#fff}";
 
-/// What the renderer is in the middle of.
-#[derive(PartialEq)]
-enum Block {
-    None,
-    Paragraph,
-    List(&'static str),
-    Table,
-    Code,
-    /// A code block by indentation (board diagrams, position strings).
-    Indented,
-}
-
-/// Markdown (the part docs/rules.md uses) as HTML.
+/// Markdown as HTML, by pulldown-cmark (CommonMark, with tables): each
+/// heading gets an id from its words, so that the text's `#anchor` links
+/// lead somewhere; a link to another document of the project keeps its
+/// words only (the server has no such page); a picture the rules pages
+/// serve is linked under `/rules/`, another keeps its words; HTML in the
+/// text is shown as text.
 pub fn render(markdown: &str) -> String {
-    let mut html = String::new();
-    let mut block = Block::None;
-    for line in markdown.lines() {
-        if block == Block::Code {
-            if line.starts_with("```") {
-                close(&mut html, &mut block);
-            } else {
-                html.push_str(&escape(line));
-                html.push('\n');
+    let mut events: Vec<Event> = Parser::new_ext(markdown, Options::ENABLE_TABLES).collect();
+    let mut start = None;
+    let mut words = String::new();
+    for at in 0..events.len() {
+        match &events[at] {
+            Event::Start(Tag::Heading { .. }) => {
+                start = Some(at);
+                words.clear();
             }
-            continue;
-        }
-        let trimmed = line.trim();
-        if line.starts_with("```") {
-            close(&mut html, &mut block);
-            html.push_str("<pre><code>");
-            block = Block::Code;
-        } else if trimmed.is_empty() {
-            close(&mut html, &mut block);
-        } else if let Some(code) = line
-            .strip_prefix("    ")
-            .filter(|_| matches!(block, Block::None | Block::Indented))
-        {
-            // As Markdown: indented lines that do not continue a paragraph
-            // or a list are code, kept as written (and scrolled, not
-            // wrapped, on a narrow screen).
-            if block != Block::Indented {
-                html.push_str("<pre><code>");
-                block = Block::Indented;
-            }
-            html.push_str(&escape(code));
-            html.push('\n');
-        } else if let Some((level, title)) = heading(line) {
-            close(&mut html, &mut block);
-            html.push_str(&format!(
-                "<h{level} id=\"{}\">{}</h{level}>\n",
-                slug(title),
-                inline(title)
-            ));
-        } else if trimmed.starts_with('|') {
-            table_row(&mut html, &mut block, trimmed);
-        } else if let Some((tag, item)) = list_item(line) {
-            if block == Block::List(tag) {
-                html.push_str("</li>\n<li>");
-            } else {
-                close(&mut html, &mut block);
-                html.push_str(&format!("<{tag}>\n<li>"));
-                block = Block::List(tag);
-            }
-            html.push_str(&inline(item));
-        } else if let Some(picture) = image(trimmed) {
-            close(&mut html, &mut block);
-            html.push_str(&picture);
-        } else {
-            // A paragraph's line, or a list item's next line.
-            match block {
-                Block::Paragraph | Block::List(_) => html.push(' '),
-                _ => {
-                    close(&mut html, &mut block);
-                    html.push_str("<p>");
-                    block = Block::Paragraph;
+            Event::Text(text) | Event::Code(text) if start.is_some() => words.push_str(text),
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some(Event::Start(Tag::Heading { id, .. })) =
+                    start.take().map(|at| &mut events[at])
+                {
+                    *id = Some(slug(&words).into());
                 }
             }
-            html.push_str(&inline(trimmed));
+            _ => {}
         }
     }
-    close(&mut html, &mut block);
+    // Links and pictures do not nest in the text: one flag each.
+    let (mut link_dropped, mut picture_dropped) = (false, false);
+    let events = events.into_iter().filter_map(|event| match event {
+        Event::Start(Tag::Link { dest_url, .. })
+            if !(dest_url.starts_with('#') || dest_url.starts_with("https://")) =>
+        {
+            link_dropped = true;
+            None
+        }
+        Event::End(TagEnd::Link) if link_dropped => {
+            link_dropped = false;
+            None
+        }
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => match picture(&dest_url) {
+            Some(_) => Some(Event::Start(Tag::Image {
+                link_type,
+                dest_url: format!("/rules/{dest_url}").into(),
+                title,
+                id,
+            })),
+            None => {
+                picture_dropped = true;
+                None
+            }
+        },
+        Event::End(TagEnd::Image) if picture_dropped => {
+            picture_dropped = false;
+            None
+        }
+        Event::Html(text) | Event::InlineHtml(text) => Some(Event::Text(text)),
+        other => Some(other),
+    });
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, events);
     html
-}
-
-/// Ends the open block, if any.
-fn close(html: &mut String, block: &mut Block) {
-    match block {
-        Block::Paragraph => html.push_str("</p>\n"),
-        Block::List(tag) => html.push_str(&format!("</li></{tag}>\n")),
-        Block::Table => html.push_str("</table>\n"),
-        Block::Code | Block::Indented => html.push_str("</code></pre>\n"),
-        Block::None => {}
-    }
-    *block = Block::None;
-}
-
-/// A table's row `| a | b |` (the first row its head), opening the table
-/// if this is its first line.
-fn table_row(html: &mut String, block: &mut Block, trimmed: &str) {
-    if *block != Block::Table {
-        close(html, block);
-        html.push_str("<table>\n");
-        *block = Block::Table;
-    }
-    let cells: Vec<&str> = trimmed
-        .trim_matches('|')
-        .split('|')
-        .map(str::trim)
-        .collect();
-    // The row under the head, `|---|---:|`, only aligns.
-    if cells
-        .iter()
-        .all(|c| c.chars().all(|c| matches!(c, '-' | ':')))
-    {
-        return;
-    }
-    let head = !html.ends_with("</tr>\n");
-    let tag = if head { "th" } else { "td" };
-    html.push_str("<tr>");
-    for cell in cells {
-        html.push_str(&format!("<{tag}>{}</{tag}>", inline(cell)));
-    }
-    html.push_str("</tr>\n");
-}
-
-fn heading(line: &str) -> Option<(usize, &str)> {
-    let level = line.chars().take_while(|&c| c == '#').count();
-    let title = line[level..].strip_prefix(' ')?;
-    (1..=6).contains(&level).then_some((level, title.trim()))
-}
-
-fn list_item(line: &str) -> Option<(&'static str, &str)> {
-    if let Some(item) = line.strip_prefix("- ") {
-        return Some(("ul", item));
-    }
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    let item = line[digits..].strip_prefix(". ")?;
-    (digits > 0).then_some(("ol", item))
-}
-
-/// `![words](img/x.svg)` on a line of its own.
-fn image(line: &str) -> Option<String> {
-    let rest = line.strip_prefix("![")?;
-    let (alt, rest) = rest.split_once("](")?;
-    let path = rest.strip_suffix(')')?;
-    picture(path)?;
-    Some(format!(
-        "<p><img src=\"/rules/{}\" alt=\"{}\"></p>\n",
-        escape(path),
-        escape(alt)
-    ))
 }
 
 /// An id for a heading: lower case, words joined by `-`.
@@ -613,58 +529,6 @@ fn slug(title: &str) -> String {
         }
     }
     slug.trim_matches('-').to_string()
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// A line's inline parts: `code`, **strong**, *emphasis*, [links](...).
-fn inline(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('`')
-            && let Some(end) = after.find('`')
-        {
-            out.push_str(&format!("<code>{}</code>", escape(&after[..end])));
-            rest = &after[end + 1..];
-        } else if let Some(after) = rest.strip_prefix("**")
-            && let Some(end) = after.find("**")
-        {
-            out.push_str(&format!("<strong>{}</strong>", inline(&after[..end])));
-            rest = &after[end + 2..];
-        } else if let Some(after) = rest.strip_prefix('*')
-            && let Some(end) = after.find('*')
-            && end > 0
-        {
-            out.push_str(&format!("<em>{}</em>", inline(&after[..end])));
-            rest = &after[end + 1..];
-        } else if let Some(after) = rest.strip_prefix('[')
-            && let Some((words, tail)) = after.split_once("](")
-            && let Some((target, tail)) = tail.split_once(')')
-        {
-            if let Some(anchor) = target.strip_prefix('#') {
-                out.push_str(&format!(
-                    "<a href=\"#{}\">{}</a>",
-                    escape(anchor),
-                    inline(words)
-                ));
-            } else {
-                // Another document of the project: its name only.
-                out.push_str(&inline(words));
-            }
-            rest = tail;
-        } else {
-            let c = rest.chars().next().expect("not empty");
-            out.push_str(&escape(&c.to_string()));
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -684,20 +548,26 @@ mod tests {
     #[test]
     fn the_markdown_the_rules_use_is_rendered() {
         let html = render(
-            "# Title\n\nA *word* and `c4` and **two**\nlines, [rules](rules.md).\n\n\
-             - one\n  more\n- two\n\n| a | b |\n|---|---:|\n| `x` | <y> |\n\n```\n> p & q\n```\n",
+            "# Title\n\nA *word* and `c4` and **two**\nlines, [rules](rules.md), [below](#title).\n\n\
+             - one\n  more\n- two\n\n| a | b |\n|---|---:|\n| `x` | <y> |\n\n```\n> p & q\n```\n\n\
+             ![Start](img/start-pattern-1.svg)\n\n![Gone](img/none.svg) <b>raw</b>\n",
         );
         assert!(html.contains("<h1 id=\"title\">Title</h1>"), "{html}");
-        assert!(html.contains(
-            "<p>A <em>word</em> and <code>c4</code> and <strong>two</strong> lines, rules.</p>"
-        ));
         assert!(
-            html.contains("<ul>\n<li>one more</li>\n<li>two</li></ul>"),
+            html.contains(
+                "<p>A <em>word</em> and <code>c4</code> and <strong>two</strong>\nlines, rules, \
+                 <a href=\"#title\">below</a>.</p>"
+            ),
             "{html}"
         );
         assert!(
+            html.contains("<ul>\n<li>one\nmore</li>\n<li>two</li>\n</ul>"),
+            "{html}"
+        );
+        assert!(html.contains("<th>a</th>"), "{html}");
+        assert!(
             html.contains(
-                "<tr><th>a</th><th>b</th></tr>\n<tr><td><code>x</code></td><td>&lt;y&gt;</td></tr>"
+                "<tr><td><code>x</code></td><td style=\"text-align: right\">&lt;y&gt;</td></tr>"
             ),
             "{html}"
         );
@@ -705,6 +575,44 @@ mod tests {
             html.contains("<pre><code>&gt; p &amp; q\n</code></pre>"),
             "{html}"
         );
+        assert!(
+            html.contains("<img src=\"/rules/img/start-pattern-1.svg\" alt=\"Start\""),
+            "{html}"
+        );
+        assert!(
+            html.contains("<p>Gone &lt;b&gt;raw&lt;/b&gt;</p>"),
+            "{html}"
+        );
+    }
+
+    /// Every heading of the specification has an id, every `#anchor` of
+    /// it leads to one, and no link leads out of it but to the board and
+    /// the rules pages.
+    #[test]
+    fn the_specifications_links_lead_somewhere() {
+        let page = spec();
+        let links: Vec<&str> = page
+            .split("href=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split_once('"').map(|(target, _)| target))
+            .collect();
+        let anchors: Vec<&str> = links
+            .iter()
+            .filter_map(|link| link.strip_prefix('#'))
+            .collect();
+        // Each heading has its id, to be linked to from outside.
+        assert!(page.matches("<h2 id=\"").count() >= 5, "{page}");
+        for anchor in anchors {
+            assert!(page.contains(&format!(" id=\"{anchor}\"")), "#{anchor}");
+        }
+        for link in links {
+            assert!(
+                link.starts_with('#') || ["/", "/rules", "data:,"].contains(&link),
+                "{link}"
+            );
+        }
+        assert!(page.contains("<table>"));
+        assert!(!page.contains("rules.md"));
     }
 
     #[test]

@@ -18,8 +18,8 @@ use crate::outcome::Status;
 use crate::position::Position;
 use crate::rules::{OptionSpelling, RULE_OPTIONS, Rules, RulesError, rules_from_all};
 
-/// The shipped puzzles: `src/page/assets/puzzles.jsonl`.
-pub const PUZZLES_JSONL: &str = crate::page::assets::PUZZLES_JSONL;
+/// The shipped puzzles: `src/puzzles/puzzles.jsonl`.
+pub const PUZZLES_JSONL: &str = include_str!("puzzles.jsonl");
 
 /// The most solver moves a puzzle asks for.
 pub const MAX_SOLVER_MOVES: usize = 5;

@@ -13,7 +13,7 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::page::http::HttpError;
+use crate::http::HttpError;
 
 /// Sockets an address may hold beyond its room sockets: a page's files
 /// load a few at a time, and a head takes at most 10 s to arrive.

@@ -11,8 +11,8 @@ use super::protocol::{
     self, ClientMessage, MAX_MESSAGE_BYTES, RequestError, ServerMessage, SideChoice,
 };
 use super::room::{Event, Room, RoomError, Side};
-use super::socket::{Incoming, PageSocket};
-use crate::page::outbound::Outbound;
+use crate::http::outbound::Outbound;
+use crate::http::socket::{Incoming, PageSocket};
 use crate::page::wire::RuleChoice;
 use crate::position::Player;
 

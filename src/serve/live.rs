@@ -22,7 +22,7 @@ use super::journal::{self, Entry, Journal};
 use super::metrics::{ConnectionCounts, Metrics};
 use super::protocol::{Presence, RequestError, RoomState, SeatName, ServerMessage};
 use super::room::{Event, Room, RoomError, Side, short_id};
-use crate::page::outbound::{Outbound, text_frame};
+use crate::http::outbound::{Outbound, text_frame};
 use crate::page::wire::ModeName;
 use crate::position::Player;
 
@@ -754,7 +754,7 @@ impl Live {
     /// built once for each seat and once for all spectators (at most
     /// three times, however many watch), and only a seat's own message
     /// carries its token.
-    fn room_messages(&self, grace: u64) -> Vec<crate::page::outbound::Frame> {
+    fn room_messages(&self, grace: u64) -> Vec<crate::http::outbound::Frame> {
         let room = &self.room;
         let here = |side: Player| self.away_since[side.index()].is_none();
         let presence = Presence {
@@ -764,7 +764,7 @@ impl Live {
             north_here: here(Player::North),
             spectators: self.spectator_count(),
         };
-        let mut built: [Option<crate::page::outbound::Frame>; 3] = [None, None, None];
+        let mut built: [Option<crate::http::outbound::Frame>; 3] = [None, None, None];
         self.members
             .iter()
             .map(|member| {
@@ -894,7 +894,7 @@ fn refresh_presence(live: &mut Live, now: u64) {
 
 /// Queues each member its message (in members' order); a member whose
 /// queue is full or whose socket is gone is dropped (and shut down).
-fn send_all(live: &mut Live, messages: &[crate::page::outbound::Frame]) {
+fn send_all(live: &mut Live, messages: &[crate::http::outbound::Frame]) {
     let mut failed = Vec::new();
     for (member, message) in live.members.iter().zip(messages) {
         if !member.outbound.frame(message.clone()) {
@@ -914,7 +914,7 @@ pub(super) fn broadcast(shared: &Shared, live: &mut Live) {
     let rooms = live.room_messages(shared.grace_seconds());
     // One state per seat, framed once: the mover's carries the legal
     // moves.
-    let mut states: [Option<crate::page::outbound::Frame>; 3] = [None, None, None];
+    let mut states: [Option<crate::http::outbound::Frame>; 3] = [None, None, None];
     let mut failed = Vec::new();
     for (member, room_message) in live.members.iter().zip(rooms) {
         let seat = member.token.as_deref().and_then(|t| live.room.seat_of(t));
@@ -1119,7 +1119,7 @@ mod tests {
         assert_eq!(messages.len(), 42);
         assert!(built <= 3, "{built} messages built for 42 members");
         let text =
-            |frame: &crate::page::outbound::Frame| String::from_utf8_lossy(frame).to_string();
+            |frame: &crate::http::outbound::Frame| String::from_utf8_lossy(frame).to_string();
         assert!(text(&messages[0]).contains("south-token"));
         assert!(!text(&messages[0]).contains("north-token"));
         assert!(text(&messages[1]).contains("north-token"));

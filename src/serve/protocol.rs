@@ -400,7 +400,7 @@ pub fn record_name(room: Option<&str>, game: Option<&str>) -> Option<String> {
 
 /// The origin a page's socket must come from: `--origin` where given,
 /// else this server as the `Host` header names it (as
-/// [`crate::page::http::parse_with_origin`] checks it).
+/// [`crate::http::parse_with_origin`] checks it).
 pub fn expected_origin(origin: Option<&str>, host: Option<&str>) -> Option<String> {
     match (origin, host) {
         (Some(origin), _) => Some(origin.trim_end_matches('/').to_string()),

@@ -9,7 +9,7 @@
 
 use std::net::TcpStream;
 
-use super::socket::{Incoming, PageSocket};
+use crate::http::socket::{Incoming, PageSocket};
 use crate::session::Session;
 
 /// The largest message a rules session takes: a position, a move, a

@@ -1,6 +1,6 @@
 //! `pasang serve`'s listener: every accepted socket counted
 //! ([`super::admission`]) before a thread is started for it, the page's
-//! files and the WebSocket upgrade through [`crate::page::http`] (the same
+//! files and the WebSocket upgrade through [`crate::http`] (the same
 //! HTTP as `pasang gui`), the page's own questions (`/ws-check`,
 //! `/record`), and the ticker thread.
 //!
@@ -18,8 +18,8 @@ use super::admission::Ticket;
 use super::live::{Shared, lock, tick};
 use super::protocol;
 use super::{connection, rules_session};
+use crate::http::{self, HttpError, Route, Socket};
 use crate::page::assets::PageServer;
-use crate::page::http::{self, HttpError, Route, Socket};
 
 /// Time a client gets to send its whole request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);

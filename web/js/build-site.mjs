@@ -4,7 +4,7 @@
 // worker that caches every file of the site.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile, copyFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { loadPasang } from './pasang.mjs';
 
 const [assets, dist] = process.argv.slice(2);
@@ -31,11 +31,13 @@ index = patch(index, 'index.html', [
 ]);
 await writeFile(join(dist, 'index.html'), index);
 // The course of Learn mode (lessons.json) and Puzzle mode's puzzles
-// (puzzles.jsonl) are read by the page at the site's top.
+// (puzzles.jsonl) are read by the page at the site's top; their files are
+// learn's and puzzles' (src/learn/, src/puzzles/), beside the assets.
 // The page's scripts are ES modules (app.js imports the others).
 const scripts = (await readdir(assets)).filter((file) => file.endsWith('.js'));
 if (!scripts.includes('app.js')) throw new Error(`build-site: ${assets} has no app.js`);
-for (const file of [...scripts, 'style.css', 'lessons.json', 'puzzles.jsonl']) await copyFile(join(assets, file), join(dist, file));
+for (const file of [...scripts, 'style.css']) await copyFile(join(assets, file), join(dist, file));
+for (const file of ['learn/lessons.json', 'puzzles/puzzles.jsonl']) await copyFile(join(assets, '../..', file), join(dist, basename(file)));
 
 // The package's types: the rule options from the engine's own table, so
 // that they are spelled once (src/rules.rs).

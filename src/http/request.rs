@@ -350,6 +350,35 @@ pub fn host_name(host: &str) -> &str {
     host.rsplit_once(':').map_or(host, |(name, _)| name)
 }
 
+/// Refuses a request whose `Host` names none of `hosts` (DNS rebinding:
+/// a hostile name resolved to this machine, whose page would read this
+/// server's pages as its own), for a server that checks every request
+/// and not only its WebSockets. A head without a `Host` passes (no
+/// browser sends one), as does one that does not parse ([`parse_for`]
+/// answers it), and every head where `hosts` is empty.
+pub fn check_host(head: &[u8], hosts: &[String]) -> Result<(), HttpError> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut request = httparse::Request::new(&mut headers);
+    if hosts.is_empty() || request.parse(head).is_err() {
+        return Ok(());
+    }
+    let host = request
+        .headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("host"))
+        .map(|h| String::from_utf8_lossy(h.value).trim().to_string());
+    match host {
+        Some(host)
+            if !hosts
+                .iter()
+                .any(|h| h.eq_ignore_ascii_case(host_name(&host))) =>
+        {
+            Err(HttpError::UnknownHost { host })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Writes a whole response and flushes it; errors mean the client left.
 pub fn respond(
     stream: &mut TcpStream,
@@ -495,6 +524,20 @@ mod tests {
             refused.to_string(),
             "bad request: /ws takes WebSocket requests only"
         );
+    }
+
+    #[test]
+    fn a_foreign_host_is_refused_where_the_server_checks_every_request() {
+        let own: Vec<String> = ["localhost", "127.0.0.1"].map(String::from).into();
+        let page = |host: &str| format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        assert!(check_host(page("127.0.0.1:8080").as_bytes(), &own).is_ok());
+        assert!(check_host(page("LocalHost").as_bytes(), &own).is_ok());
+        assert!(matches!(
+            check_host(page("evil.example:8080").as_bytes(), &own),
+            Err(HttpError::UnknownHost { host }) if host == "evil.example:8080"
+        ));
+        assert!(check_host(page("evil.example").as_bytes(), &[]).is_ok());
+        assert!(check_host(b"GET / HTTP/1.1\r\n\r\n", &own).is_ok());
     }
 
     #[test]

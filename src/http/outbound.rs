@@ -12,9 +12,9 @@ use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 
-/// Frames a socket may have waiting: a room sends two a change, so this
-/// is many moves' worth for a reader that is merely slow.
-const QUEUE_FRAMES: usize = 64;
+/// Frames a room socket may have waiting: a room sends two a change, so
+/// this is many moves' worth for a reader that is merely slow.
+pub const QUEUE_FRAMES: usize = 64;
 /// Stack of a writer thread: it only copies bytes.
 const STACK_BYTES: usize = 64 * 1024;
 
@@ -30,12 +30,18 @@ pub struct Outbound {
 }
 
 impl Outbound {
-    /// Starts the writer thread of `stream`.
+    /// Starts the writer thread of `stream`, with a room socket's queue.
     pub fn start(stream: Arc<TcpStream>) -> std::io::Result<Outbound> {
-        let (queue, frames) = mpsc::sync_channel(QUEUE_FRAMES);
+        Outbound::start_with(stream, QUEUE_FRAMES)
+    }
+
+    /// Starts the writer thread of `stream`, with room for `frames`
+    /// frames waiting.
+    pub fn start_with(stream: Arc<TcpStream>, frames: usize) -> std::io::Result<Outbound> {
+        let (queue, frames) = mpsc::sync_channel(frames);
         let socket = Arc::clone(&stream);
         std::thread::Builder::new()
-            .name("serve writer".into())
+            .name("socket writer".into())
             .stack_size(STACK_BYTES)
             .spawn(move || write_loop(&socket, frames))?;
         Ok(Outbound { queue, stream })

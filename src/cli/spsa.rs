@@ -14,6 +14,7 @@ use clap::Args;
 use super::CliError;
 use super::rule_sets::RuleSetArgs;
 use crate::client::TimeControl;
+use crate::rules::Rules;
 use crate::schedule::shard::Shard;
 use crate::search::TUNABLES;
 use crate::search::params::find;
@@ -274,6 +275,7 @@ fn new_run(args: &SpsaArgs) -> Result<Run, SpsaError> {
         Some(engine) => engine.clone(),
         None => this_program(),
     };
+    let sets = args.rules.rule_sets();
     let run = Run {
         engine,
         limit: match args.tc {
@@ -285,10 +287,10 @@ fn new_run(args: &SpsaArgs) -> Result<Run, SpsaError> {
         },
         random_plies: args.random_plies as usize,
         seed: args.seed,
-        patterns: args.rules.pattern.clone(),
-        ka_entries: args.rules.ka_entry.clone(),
-        second_columns: args.rules.second_column.clone(),
-        centres: args.rules.centre.clone(),
+        patterns: distinct(&sets, |rules| rules.pattern),
+        ka_entries: distinct(&sets, |rules| rules.ka_entry),
+        second_columns: distinct(&sets, |rules| rules.second_column),
+        centres: distinct(&sets, |rules| rules.centre),
         schedule: Schedule::fishtest(args.pairs, args.r_end),
         batch: args.batch,
         done: 0,
@@ -321,4 +323,16 @@ fn write_file(path: &Path, text: &str) -> Result<(), SpsaError> {
             error,
         })
     })
+}
+
+/// Each value of one rule option among `sets`, once, in their order.
+fn distinct<T: PartialEq>(sets: &[Rules], value: fn(&Rules) -> T) -> Vec<T> {
+    let mut values = Vec::new();
+    for rules in sets {
+        let one = value(rules);
+        if !values.contains(&one) {
+            values.push(one);
+        }
+    }
+    values
 }

@@ -26,6 +26,10 @@ pub struct RuleChoice {
     pub values: &'static [&'static str],
     /// The value it has unless chosen.
     pub default: &'static str,
+    /// Its name in English and Malay.
+    pub words: crate::rules::Words,
+    /// Each value's words, in the order of `values`.
+    pub value_words: &'static [crate::rules::Words],
 }
 
 impl RuleChoice {
@@ -37,6 +41,8 @@ impl RuleChoice {
                 field: option.field,
                 values: option.values,
                 default: option.default,
+                words: option.words,
+                value_words: option.value_words,
             })
             .collect()
     }
@@ -491,6 +497,7 @@ mod tests {
             EvalJson,
             // Both servers' parts.
             RuleChoice,
+            crate::rules::Words,
             BoardState,
             MoveState,
             MovePlace,

@@ -860,7 +860,25 @@ values: Array<string>,
 /**
  * The value it has unless chosen.
  */
-default: string, };
+default: string, 
+/**
+ * Its name in English and Malay.
+ */
+words: Words, 
+/**
+ * Each value's words, in the order of `values`.
+ */
+value_words: Array<Words>, };
+
+export type Words = { 
+/**
+ * English.
+ */
+en: string, 
+/**
+ * Malay.
+ */
+ms: string, };
 
 export type BoardState = { 
 /**

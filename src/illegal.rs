@@ -17,6 +17,7 @@ use crate::rules::{Centre, KaEntry, Rules, SecondColumn};
 /// Why a move text is refused, with what its words name. Written as a
 /// `reason` code (lower case and `_`) and its fields.
 #[derive(Clone, Debug, Eq, PartialEq, Serialize, thiserror::Error)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Illegal {
     /// Not a move in the notation at all.
@@ -69,6 +70,7 @@ pub enum Illegal {
     NotEmpty {
         /// The point.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         point: Square,
     },
     /// A ka entry from a point with no stone.
@@ -76,6 +78,7 @@ pub enum Illegal {
     EntryNoStone {
         /// The point.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         from: Square,
     },
     /// A jump where Ka Entry is `slide`.
@@ -85,6 +88,7 @@ pub enum Illegal {
     EntrySlideOnly {
         /// The point.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         from: Square,
     },
     /// A slide where Ka Entry is `jump`.
@@ -92,6 +96,7 @@ pub enum Illegal {
     EntryJumpOnly {
         /// The point.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         from: Square,
     },
     /// A jump over an empty point.
@@ -99,6 +104,7 @@ pub enum Illegal {
     EntryJumpEmpty {
         /// The point jumped over.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         over: Square,
     },
     /// An entry from further than the rules allow.
@@ -111,6 +117,7 @@ pub enum Illegal {
     OnlyKa {
         /// Where the ka stands.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         ka: Square,
     },
     /// A ka move that is not along a rank or a file.
@@ -127,6 +134,7 @@ pub enum Illegal {
     Blocked {
         /// The first point in the way.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         point: Square,
     },
     /// Several lines can be taken there: the directions must be named.
@@ -134,6 +142,7 @@ pub enum Illegal {
     Ambiguous {
         /// The landing point.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         to: Square,
         /// The legal moves there, comma-separated.
         moves: String,
@@ -143,6 +152,7 @@ pub enum Illegal {
     OtherLines {
         /// The landing point.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         to: Square,
         /// The legal moves there, comma-separated.
         moves: String,
@@ -152,6 +162,7 @@ pub enum Illegal {
     EvenLine {
         /// The landing point.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         to: Square,
     },
     /// Nothing at all to take there.
@@ -159,6 +170,7 @@ pub enum Illegal {
     NoCapture {
         /// The landing point.
         #[serde(serialize_with = "point_name")]
+        #[cfg_attr(test, ts(as = "String"))]
         to: Square,
     },
 }

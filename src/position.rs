@@ -132,9 +132,6 @@ pub enum Axis {
 /// Line words: per axis, per colour, per line, 11 bits.
 type LineWords = [[[u16; SIZE]; 2]; 2];
 
-/// The hole's bit in the words of rank 6 and file f (line 5 of either axis).
-const HOLE_BIT: u16 = 1 << 5;
-
 /// A position. Every rank and every file is kept as an 11-bit word per
 /// colour, so the line through any point is one load away for the
 /// capture-line arithmetic; 121-bit sets are derived on demand. The kas and
@@ -500,18 +497,6 @@ impl Position {
         debug_assert!(line < SIZE);
         // SAFETY: the caller keeps `line` on the board.
         unsafe { *self.lines[axis as usize][colour as usize].get_unchecked(line) as u32 }
-    }
-
-    /// The kas on rank or file `line` as an 11-bit word.
-    #[inline(always)]
-    pub fn ka_word(&self, axis: Axis, line: usize) -> u32 {
-        let words = &self.lines[axis as usize];
-        let blockers = words[0][line] & words[1][line];
-        (if line == 5 {
-            blockers & !HOLE_BIT
-        } else {
-            blockers
-        }) as u32
     }
 
     /// All stones.

@@ -58,6 +58,26 @@ pub struct Rules {
     pub centre: Centre,
 }
 
+/// A name in the page's two languages: English and (standard) Malay.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Words {
+    /// English.
+    pub en: &'static str,
+    /// Malay.
+    pub ms: &'static str,
+}
+
+/// Words the same in both languages (a number).
+const fn same(both: &'static str) -> Words {
+    Words { en: both, ms: both }
+}
+
+/// Words in English and Malay.
+const fn words(en: &'static str, ms: &'static str) -> Words {
+    Words { en, ms }
+}
+
 /// One rule option, spelled once for every place it appears: the
 /// protocol's option (`setoption name Ka Entry value jump`), the game
 /// record's tag (`[KaEntry "jump"]`), the board page's field
@@ -76,6 +96,10 @@ pub struct RuleOption {
     pub values: &'static [&'static str],
     /// Its value under the default rules.
     pub default: &'static str,
+    /// Its name in the page's two languages.
+    pub words: Words,
+    /// Each value's words, in the order of `values`.
+    pub value_words: &'static [Words],
     get: fn(&Rules) -> String,
     set: fn(&mut Rules, &str) -> Result<(), OptionValueError>,
 }
@@ -104,6 +128,8 @@ pub const RULE_OPTIONS: [RuleOption; 4] = [
         flag: "pattern",
         values: Pattern::NAMES,
         default: "1",
+        words: words("Pattern", "Corak"),
+        value_words: &[same("1"), same("2")],
         get: |rules| rules.pattern.to_string(),
         set: |rules, value| {
             rules.pattern = value.parse()?;
@@ -117,6 +143,12 @@ pub const RULE_OPTIONS: [RuleOption; 4] = [
         flag: "ka-entry",
         values: KaEntry::NAMES,
         default: "slide",
+        words: words("Ka entry", "Kemasukan ka"),
+        value_words: &[
+            words("slide", "gelongsor"),
+            words("jump", "lompat"),
+            words("both", "kedua-duanya"),
+        ],
         get: |rules| rules.ka_entry.to_string(),
         set: |rules, value| {
             rules.ka_entry = value.parse()?;
@@ -130,6 +162,8 @@ pub const RULE_OPTIONS: [RuleOption; 4] = [
         flag: "second-column",
         values: SecondColumn::NAMES,
         default: "opposite",
+        words: words("Second column", "Lajur kedua"),
+        value_words: &[words("opposite", "bertentangan"), words("any", "mana-mana")],
         get: |rules| rules.second_column.to_string(),
         set: |rules, value| {
             rules.second_column = value.parse()?;
@@ -143,6 +177,8 @@ pub const RULE_OPTIONS: [RuleOption; 4] = [
         flag: "centre",
         values: Centre::NAMES,
         default: "wall",
+        words: words("Centre", "Tengah"),
+        value_words: &[words("wall", "dinding"), words("open", "terbuka")],
         get: |rules| rules.centre.to_string(),
         set: |rules, value| {
             rules.centre = value.parse()?;
@@ -274,7 +310,7 @@ impl Pattern {
 }
 
 /// Which of a rule option's spellings a caller reads its names in
-/// ([`RuleOption`]'s `name`, `field` or `flag`).
+/// ([`RuleOption`]'s `name`, `field`, `flag` or `tag`).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum OptionSpelling {
     /// The protocol's name: `Ka Entry`.
@@ -283,6 +319,8 @@ pub enum OptionSpelling {
     Field,
     /// The command line's flag: `ka-entry`.
     Flag,
+    /// The game record's tag: `KaEntry`.
+    Tag,
 }
 
 impl RuleOption {
@@ -292,6 +330,7 @@ impl RuleOption {
             OptionSpelling::Name => self.name,
             OptionSpelling::Field => self.field,
             OptionSpelling::Flag => self.flag,
+            OptionSpelling::Tag => self.tag,
         }
     }
 }
@@ -330,18 +369,7 @@ pub fn rules_from<K: AsRef<str>, V: AsRef<str>>(
 ) -> Result<Rules, RulesError> {
     let mut rules = Rules::default();
     for (name, value) in options {
-        let name = name.as_ref();
-        let option = RULE_OPTIONS
-            .iter()
-            .find(|option| option.spelled(spelling) == name)
-            .ok_or_else(|| RulesError::Unknown {
-                given: name.to_string(),
-                known: RULE_OPTIONS
-                    .iter()
-                    .map(|option| option.spelled(spelling))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })?;
+        let option = rule_option(name.as_ref(), spelling)?;
         rules = option
             .apply(rules, value.as_ref())
             .map_err(|source| RulesError::Value {
@@ -350,6 +378,24 @@ pub fn rules_from<K: AsRef<str>, V: AsRef<str>>(
             })?;
     }
     Ok(rules)
+}
+
+/// The rule option `name` names in `spelling`, or why none does.
+pub fn rule_option(
+    name: &str,
+    spelling: OptionSpelling,
+) -> Result<&'static RuleOption, RulesError> {
+    RULE_OPTIONS
+        .iter()
+        .find(|option| option.spelled(spelling) == name)
+        .ok_or_else(|| RulesError::Unknown {
+            given: name.to_string(),
+            known: RULE_OPTIONS
+                .iter()
+                .map(|option| option.spelled(spelling))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 /// As [`rules_from`], with every option required (a file that records
@@ -371,6 +417,26 @@ pub fn rules_from_all<K: AsRef<str>, V: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_option_has_words_for_itself_and_each_value() {
+        for option in &RULE_OPTIONS {
+            assert_eq!(
+                option.value_words.len(),
+                option.values.len(),
+                "{}",
+                option.name
+            );
+            assert!(option.values.contains(&option.default), "{}", option.name);
+            for words in std::iter::once(&option.words).chain(option.value_words) {
+                assert!(
+                    !words.en.is_empty() && !words.ms.is_empty(),
+                    "{}",
+                    option.name
+                );
+            }
+        }
+    }
 
     #[test]
     fn values_parse_case_insensitively_and_print_back() {
@@ -458,6 +524,10 @@ mod tests {
         );
         assert_eq!(
             rules_from([("ka-entry", "jump")], OptionSpelling::Flag),
+            Ok(jump)
+        );
+        assert_eq!(
+            rules_from([("KaEntry", "jump")], OptionSpelling::Tag),
             Ok(jump)
         );
         let unknown = rules_from([("ka entry", "jump")], OptionSpelling::Field).unwrap_err();

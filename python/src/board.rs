@@ -20,7 +20,7 @@ use pasang::position::{Player, Position};
 use pasang::record::{Game, GameResult};
 use pasang::rl::action::{self, ActionError};
 use pasang::rl::planes;
-use pasang::rules::{RULE_OPTIONS, Rules};
+use pasang::rules::{OptionSpelling, RULE_OPTIONS, Rules, RulesError, rule_option, rules_from};
 
 use crate::learn;
 use crate::{IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRulesError};
@@ -214,28 +214,31 @@ impl Outcome {
 /// them) and read by its own parser (a string, or a number for
 /// `pattern`); `None` keeps an option's default.
 pub(crate) fn rules_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
-    let mut rules = Rules::default();
-    let Some(options) = options else {
-        return Ok(rules);
-    };
-    for (key, value) in options.iter() {
+    let mut given = Vec::new();
+    for (key, value) in options.into_iter().flat_map(|options| options.iter()) {
         let key: String = key.extract()?;
-        let Some(option) = RULE_OPTIONS.iter().find(|option| option.field == key) else {
-            let fields: Vec<&str> = RULE_OPTIONS.iter().map(|option| option.field).collect();
-            return Err(PyTypeError::new_err(format!(
-                "Board() got an unexpected keyword argument '{key}' (the rule options are {})",
-                fields.join(", ")
-            )));
+        let text: Option<String> = match value.is_none() {
+            true => None,
+            false => Some(value.str()?.extract()?),
         };
-        if value.is_none() {
-            continue;
-        }
-        let text: String = value.str()?.extract()?;
-        rules = option
-            .apply(rules, &text)
-            .map_err(|error| InvalidRulesError::new_err(error.to_string()))?;
+        given.push((key, text));
     }
-    Ok(rules)
+    let refused = |error| match error {
+        RulesError::Unknown { given, known } => PyTypeError::new_err(format!(
+            "Board() got an unexpected keyword argument '{given}' (the rule options are {known})"
+        )),
+        RulesError::Value { source, .. } => InvalidRulesError::new_err(source.to_string()),
+        missing @ RulesError::Missing(_) => InvalidRulesError::new_err(missing.to_string()),
+    };
+    // An unknown name is refused even when None, as Python refuses an
+    // unexpected keyword argument; None keeps the option's default.
+    for (key, _) in &given {
+        rule_option(key, OptionSpelling::Field).map_err(refused)?;
+    }
+    let set = given
+        .iter()
+        .filter_map(|(key, text)| Some((key, text.as_ref()?)));
+    rules_from(set, OptionSpelling::Field).map_err(refused)
 }
 
 /// The position string as a Python error on failure.

@@ -13,7 +13,6 @@ use crate::matches::MatchError;
 use crate::protocol::LogFileError;
 use crate::record::RecordError;
 use crate::review::ReviewError;
-use crate::rules::OptionValueError;
 use crate::tt::TableError;
 use crate::tune::TuneError;
 
@@ -51,7 +50,7 @@ pub(crate) enum CliError {
     },
     /// A record's rule tags name no rule.
     #[error(transparent)]
-    RecordRules(OptionValueError),
+    RecordRules(crate::rules::RulesError),
     /// `--without` names a term the evaluation does not have.
     #[error("unknown term '{0}' in --without; the terms are {names}", names = NAMES.join(", "))]
     UnknownTerm(String),

@@ -19,6 +19,7 @@ mod play;
 mod progress;
 mod puzzles;
 mod rule_sets;
+pub(crate) use rule_sets::RuleArgs;
 mod serve;
 mod show;
 mod spsa;
@@ -26,14 +27,13 @@ mod suite;
 mod tune;
 
 use std::process::ExitCode;
-use std::str::FromStr;
 use std::sync::Arc;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::engine::{DEFAULT_HASH_MIB, MAX_THREADS};
 use crate::record::Game;
-use crate::rules::{Centre, KaEntry, Pattern, RULE_OPTIONS, Rules, SecondColumn};
+use crate::rules::Rules;
 use crate::tt::MAX_HASH_MIB;
 
 pub(crate) use crate::outcome::{describe_result, player_title};
@@ -123,35 +123,6 @@ pub(crate) struct SearchResources {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MIB as u64))]
     pub hash: u64,
-}
-
-/// The rule options every subcommand that reads positions takes.
-#[derive(Args, Debug, Clone)]
-pub(crate) struct RuleArgs {
-    /// Start layout: 1 or 2.
-    #[arg(long = RULE_OPTIONS[0].flag, default_value = RULE_OPTIONS[0].default, value_parser = Pattern::from_str)]
-    pub pattern: Pattern,
-    /// Ka entry: slide, jump or both.
-    #[arg(long = RULE_OPTIONS[1].flag, default_value = RULE_OPTIONS[1].default, value_parser = KaEntry::from_str)]
-    pub ka_entry: KaEntry,
-    /// North's passage: opposite or any.
-    #[arg(long = RULE_OPTIONS[2].flag, default_value = RULE_OPTIONS[2].default, value_parser = SecondColumn::from_str)]
-    pub second_column: SecondColumn,
-    /// The hole: wall or open.
-    #[arg(long = RULE_OPTIONS[3].flag, default_value = RULE_OPTIONS[3].default, value_parser = Centre::from_str)]
-    pub centre: Centre,
-}
-
-impl RuleArgs {
-    /// The rules these flags select.
-    pub fn rules(&self) -> Rules {
-        Rules {
-            pattern: self.pattern,
-            ka_entry: self.ka_entry,
-            second_column: self.second_column,
-            centre: self.centre,
-        }
-    }
 }
 
 /// A position given on the command line: a base and moves played from it.

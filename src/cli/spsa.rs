@@ -14,6 +14,7 @@ use clap::Args;
 use super::CliError;
 use super::rule_sets::RuleSetArgs;
 use crate::client::TimeControl;
+use crate::rules::Rules;
 use crate::schedule::shard::Shard;
 use crate::search::TUNABLES;
 use crate::search::params::find;
@@ -153,23 +154,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<ExitCode, SpsaError> {
         return Err(SpsaError::ShardWithoutResults);
     }
     if args.new {
-        if path.exists() {
-            return Err(SpsaError::Exists(path.to_path_buf()));
-        }
-        let run = new_run(args)?;
-        run.save(path)?;
-        println!(
-            "New SPSA run '{}': {} pairs in iterations of {}, {}, {} rule sets, {} random plies, seed {}; tuning {}",
-            path.display(),
-            run.schedule.pairs,
-            run.batch,
-            run.limit,
-            run.rule_sets().len(),
-            run.random_plies,
-            run.seed,
-            run.values_text(" ", "")
-        );
-        return Ok(ExitCode::SUCCESS);
+        return start_run(args, path);
     }
     if !path.exists() {
         return Err(SpsaError::NoSuchState(path.to_path_buf()));
@@ -183,35 +168,79 @@ fn run_spsa(args: &SpsaArgs) -> Result<ExitCode, SpsaError> {
         println!("{line}");
         return Ok(ExitCode::SUCCESS);
     }
-    let stop = AtomicBool::new(false);
     let mut players = Players::new(&run, args.concurrency as usize);
-    if let (Some(shard), Some(results)) = (args.shard, &args.results) {
-        let Some(batch) = run.next_batch() else {
-            println!("The run is over: {} pairs played", run.done);
-            return Ok(ExitCode::SUCCESS);
-        };
-        let result = players.play(&run, &batch, Some(shard), &stop);
-        players.shut_down();
-        let result = result?;
-        debug_assert_eq!(result.pairs, pairs_of(&batch, shard));
-        let shard_result = ShardResult {
-            first: batch.first,
-            seed: run.seed,
-            shard,
-            result,
-        };
-        write_file(results, &shard_result.to_text())?;
-        println!(
-            "Shard {shard} of pairs {}-{}: {} pairs, plus W-D-L {}-{}-{}",
-            batch.first + 1,
-            batch.first + batch.count,
-            result.pairs,
-            result.wins,
-            result.draws,
-            result.losses
-        );
-        return Ok(ExitCode::SUCCESS);
+    let done = match (args.shard, &args.results) {
+        (Some(shard), Some(results)) => play_shard(&run, &mut players, shard, results),
+        _ => play_batches(&mut run, &mut players, args, path, &log),
+    };
+    players.shut_down();
+    done
+}
+
+/// `--new`: writes a new run's state file at `path`.
+fn start_run(args: &SpsaArgs, path: &Path) -> Result<ExitCode, SpsaError> {
+    if path.exists() {
+        return Err(SpsaError::Exists(path.to_path_buf()));
     }
+    let run = new_run(args)?;
+    run.save(path)?;
+    println!(
+        "New SPSA run '{}': {} pairs in iterations of {}, {}, {} rule sets, {} random plies, seed {}; tuning {}",
+        path.display(),
+        run.schedule.pairs,
+        run.batch,
+        run.limit,
+        run.rule_sets().len(),
+        run.random_plies,
+        run.seed,
+        run.values_text(" ", "")
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--shard I/N --results FILE`: plays this machine's share of the next
+/// batch and writes its result for `--merge`.
+fn play_shard(
+    run: &Run,
+    players: &mut Players,
+    shard: Shard,
+    results: &Path,
+) -> Result<ExitCode, SpsaError> {
+    let Some(batch) = run.next_batch() else {
+        println!("The run is over: {} pairs played", run.done);
+        return Ok(ExitCode::SUCCESS);
+    };
+    let result = players.play(run, &batch, Some(shard), &AtomicBool::new(false))?;
+    debug_assert_eq!(result.pairs, pairs_of(&batch, shard));
+    let shard_result = ShardResult {
+        first: batch.first,
+        seed: run.seed,
+        shard,
+        result,
+    };
+    write_file(results, &shard_result.to_text())?;
+    println!(
+        "Shard {shard} of pairs {}-{}: {} pairs, plus W-D-L {}-{}-{}",
+        batch.first + 1,
+        batch.first + batch.count,
+        result.pairs,
+        result.wins,
+        result.draws,
+        result.losses
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays the run's batches (up to `--iterations`), saving the state and
+/// logging a line after each.
+fn play_batches(
+    run: &mut Run,
+    players: &mut Players,
+    args: &SpsaArgs,
+    path: &Path,
+    log: &Path,
+) -> Result<ExitCode, SpsaError> {
+    let stop = AtomicBool::new(false);
     eprintln!(
         "SPSA run '{}': {} of {} pairs played; {}, concurrency {}",
         path.display(),
@@ -225,20 +254,13 @@ fn run_spsa(args: &SpsaArgs) -> Result<ExitCode, SpsaError> {
         if args.iterations.is_some_and(|most| iterations >= most) {
             break;
         }
-        let result = match players.play(&run, &batch, None, &stop) {
-            Ok(result) => result,
-            Err(error) => {
-                players.shut_down();
-                return Err(error.into());
-            }
-        };
+        let result = players.play(run, &batch, None, &stop)?;
         let line = run.apply(&batch, result);
         run.save(path)?;
-        append_log(&log, &run.log_header(), &line)?;
+        append_log(log, &run.log_header(), &line)?;
         eprintln!("{line}");
         iterations += 1;
     }
-    players.shut_down();
     let [w, d, l] = run.totals;
     println!(
         "SPSA: {} of {} pairs played (plus W-D-L {w}-{d}-{l}); values: {}",
@@ -274,6 +296,7 @@ fn new_run(args: &SpsaArgs) -> Result<Run, SpsaError> {
         Some(engine) => engine.clone(),
         None => this_program(),
     };
+    let sets = args.rules.rule_sets();
     let run = Run {
         engine,
         limit: match args.tc {
@@ -285,10 +308,10 @@ fn new_run(args: &SpsaArgs) -> Result<Run, SpsaError> {
         },
         random_plies: args.random_plies as usize,
         seed: args.seed,
-        patterns: args.rules.pattern.clone(),
-        ka_entries: args.rules.ka_entry.clone(),
-        second_columns: args.rules.second_column.clone(),
-        centres: args.rules.centre.clone(),
+        patterns: distinct(&sets, |rules| rules.pattern),
+        ka_entries: distinct(&sets, |rules| rules.ka_entry),
+        second_columns: distinct(&sets, |rules| rules.second_column),
+        centres: distinct(&sets, |rules| rules.centre),
         schedule: Schedule::fishtest(args.pairs, args.r_end),
         batch: args.batch,
         done: 0,
@@ -321,4 +344,16 @@ fn write_file(path: &Path, text: &str) -> Result<(), SpsaError> {
             error,
         })
     })
+}
+
+/// Each value of one rule option among `sets`, once, in their order.
+fn distinct<T: PartialEq>(sets: &[Rules], value: fn(&Rules) -> T) -> Vec<T> {
+    let mut values = Vec::new();
+    for rules in sets {
+        let one = value(rules);
+        if !values.contains(&one) {
+            values.push(one);
+        }
+    }
+    values
 }

@@ -264,74 +264,8 @@ pub fn parse_for(
     let target = request.path.unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/");
     let route = match path {
-        "/" | "/index.html" => Route::File("text/html; charset=utf-8", assets::index(server)),
-        "/style.css" => Route::File("text/css; charset=utf-8", STYLE_CSS),
-        "/lessons.json" => Route::File("application/json; charset=utf-8", LESSONS_JSON),
-        "/puzzles.jsonl" => Route::File("application/jsonl; charset=utf-8", PUZZLES_JSONL),
-        "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
-        "/rules/spec" => Route::File("text/html; charset=utf-8", super::rules_page::spec()),
-        other if other.ends_with(".js") && assets::script(&other[1..]).is_some() => Route::File(
-            "text/javascript; charset=utf-8",
-            assets::script(&other[1..]).unwrap_or_default(),
-        ),
-        other if other.starts_with("/rules/") => {
-            let picture =
-                super::rules_page::picture(&other["/rules/".len()..]).ok_or_else(|| {
-                    HttpError::NotFound {
-                        path: other.to_string(),
-                    }
-                })?;
-            Route::File("image/svg+xml", picture)
-        }
-        "/ws" | "/session" => {
-            let socket = if path == "/ws" {
-                Socket::Main
-            } else if server == PageServer::Rooms {
-                Socket::Rules
-            } else {
-                return Err(HttpError::NotFound {
-                    path: path.to_string(),
-                });
-            };
-            let upgrade = header("upgrade").unwrap_or_default();
-            if !upgrade.eq_ignore_ascii_case("websocket") {
-                return Err(HttpError::BadRequest(BadRequest::NotWebSocket));
-            }
-            if header("sec-websocket-version").as_deref() != Some("13") {
-                return Err(HttpError::BadRequest(BadRequest::WebSocketVersion));
-            }
-            let key = header("sec-websocket-key")
-                .ok_or(HttpError::BadRequest(BadRequest::NoWebSocketKey))?;
-            // A page of another site must not start engines here: the
-            // browser names the page's origin, which must be this server.
-            let allowed = match (origin, header("host")) {
-                (Some(allowed), _) => Some(allowed.trim_end_matches('/').to_string()),
-                (None, Some(host)) => {
-                    if !hosts.is_empty()
-                        && !hosts
-                            .iter()
-                            .any(|h| h.eq_ignore_ascii_case(host_name(&host)))
-                    {
-                        return Err(HttpError::UnknownHost { host });
-                    }
-                    Some(format!("http://{host}"))
-                }
-                // Without a Host there is nothing to check the Origin
-                // against: refused, not let through.
-                (None, None) => return Err(HttpError::BadRequest(BadRequest::NoHost)),
-            };
-            if let (Some(given), Some(allowed)) = (header("origin"), allowed)
-                && given != allowed
-            {
-                return Err(HttpError::Forbidden { origin: given });
-            }
-            Route::WebSocket { key, socket }
-        }
-        other => {
-            return Err(HttpError::NotFound {
-                path: other.to_string(),
-            });
-        }
+        "/ws" | "/session" => websocket_route(path, server, &header, origin, hosts)?,
+        other => file_route(other, server)?,
     };
     let real_ip = header("x-real-ip").and_then(|value| value.trim().parse().ok());
     Ok(Request {
@@ -339,6 +273,85 @@ pub fn parse_for(
         route,
         real_ip,
     })
+}
+
+/// The embedded file at `path`, or why there is none.
+fn file_route(path: &str, server: PageServer) -> Result<Route, HttpError> {
+    let not_found = || HttpError::NotFound {
+        path: path.to_string(),
+    };
+    Ok(match path {
+        "/" | "/index.html" => Route::File("text/html; charset=utf-8", assets::index(server)),
+        "/style.css" => Route::File("text/css; charset=utf-8", STYLE_CSS),
+        "/lessons.json" => Route::File("application/json; charset=utf-8", LESSONS_JSON),
+        "/puzzles.jsonl" => Route::File("application/jsonl; charset=utf-8", PUZZLES_JSONL),
+        "/rules" => Route::File("text/html; charset=utf-8", super::rules_page::page()),
+        "/rules/spec" => Route::File("text/html; charset=utf-8", super::rules_page::spec()),
+        other if other.ends_with(".js") => Route::File(
+            "text/javascript; charset=utf-8",
+            assets::script(&other[1..]).ok_or_else(not_found)?,
+        ),
+        other if other.starts_with("/rules/") => Route::File(
+            "image/svg+xml",
+            super::rules_page::picture(&other["/rules/".len()..]).ok_or_else(not_found)?,
+        ),
+        _ => return Err(not_found()),
+    })
+}
+
+/// A page's WebSocket at `path` (`/ws`, or `/session` on a room server),
+/// if its upgrade is sound and its `Origin` is `origin`, or else this
+/// server as its `Host` names it (a host of `hosts` unless that is
+/// empty).
+fn websocket_route(
+    path: &str,
+    server: PageServer,
+    header: &impl Fn(&str) -> Option<String>,
+    origin: Option<&str>,
+    hosts: &[String],
+) -> Result<Route, HttpError> {
+    let socket = if path == "/ws" {
+        Socket::Main
+    } else if server == PageServer::Rooms {
+        Socket::Rules
+    } else {
+        return Err(HttpError::NotFound {
+            path: path.to_string(),
+        });
+    };
+    let upgrade = header("upgrade").unwrap_or_default();
+    if !upgrade.eq_ignore_ascii_case("websocket") {
+        return Err(HttpError::BadRequest(BadRequest::NotWebSocket));
+    }
+    if header("sec-websocket-version").as_deref() != Some("13") {
+        return Err(HttpError::BadRequest(BadRequest::WebSocketVersion));
+    }
+    let key =
+        header("sec-websocket-key").ok_or(HttpError::BadRequest(BadRequest::NoWebSocketKey))?;
+    // A page of another site must not start engines here: the browser
+    // names the page's origin, which must be this server.
+    let allowed = match (origin, header("host")) {
+        (Some(allowed), _) => allowed.trim_end_matches('/').to_string(),
+        (None, Some(host)) => {
+            if !hosts.is_empty()
+                && !hosts
+                    .iter()
+                    .any(|h| h.eq_ignore_ascii_case(host_name(&host)))
+            {
+                return Err(HttpError::UnknownHost { host });
+            }
+            format!("http://{host}")
+        }
+        // Without a Host there is nothing to check the Origin against:
+        // refused, not let through.
+        (None, None) => return Err(HttpError::BadRequest(BadRequest::NoHost)),
+    };
+    if let Some(given) = header("origin")
+        && given != allowed
+    {
+        return Err(HttpError::Forbidden { origin: given });
+    }
+    Ok(Route::WebSocket { key, socket })
 }
 
 /// The name part of a `Host` header: without its port, an IPv6 address

@@ -13,7 +13,7 @@ use std::fmt;
 
 use crate::notation::{ListMoveError, PositionError, parse_position, start_position};
 use crate::position::Position;
-use crate::rules::{OptionValueError, RULE_OPTIONS, Rules};
+use crate::rules::{OptionSpelling, RULE_OPTIONS, Rules, RulesError, rule_option, rules_from};
 
 mod game;
 mod result;
@@ -237,16 +237,16 @@ impl Record {
         }
     }
 
-    /// The rule options of the rule tags (defaults for missing ones).
-    pub fn rules(&self) -> Result<Rules, OptionValueError> {
-        RULE_OPTIONS
+    /// The rule options of the rule tags (defaults for missing ones),
+    /// read by the core's table as every file and message is.
+    pub fn rules(&self) -> Result<Rules, RulesError> {
+        // A record has other tags too (Event, FEN, ...).
+        let rule_tags = self
+            .tags
             .iter()
-            .try_fold(Rules::default(), |rules, option| {
-                match self.tag(option.tag) {
-                    Some(value) => option.apply(rules, value),
-                    None => Ok(rules),
-                }
-            })
+            .filter(|(name, _)| rule_option(name, OptionSpelling::Tag).is_ok())
+            .map(|(name, value)| (name, value));
+        rules_from(rule_tags, OptionSpelling::Tag)
     }
 
     /// The record's rules and start position: the `FEN` tag, or the
@@ -281,7 +281,7 @@ impl Record {
 pub enum ReplayError {
     /// A rule tag's value is not one of the option's values.
     #[error("{0}")]
-    Rules(#[source] OptionValueError),
+    Rules(#[source] RulesError),
     /// The `FEN` tag (or the pattern's start) does not parse.
     #[error("FEN: {0}")]
     Fen(#[source] PositionError),

@@ -62,11 +62,6 @@ impl GameResult {
         }
     }
 
-    /// Whether the game is over (any token but `*`).
-    pub fn is_decided(self) -> bool {
-        self != GameResult::Unfinished
-    }
-
     /// The token, as records write it.
     pub fn as_str(self) -> &'static str {
         TOKENS[self as usize].1

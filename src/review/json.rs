@@ -20,6 +20,7 @@ use crate::position::Player;
 
 /// A reviewed game: `plies`, `result`, `start`, `summary` and `tags`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ReviewJson {
     /// Each move of the game, judged.
     pub plies: Vec<PlyJson>,
@@ -35,6 +36,7 @@ pub struct ReviewJson {
 
 /// One move of the game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlyJson {
     /// Its accuracy, 0-100 (`null` for a book ply).
     pub accuracy: Option<f64>,
@@ -64,6 +66,7 @@ pub struct PlyJson {
 
 /// The engine's choice in a position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct BestJson {
     /// The evaluation with it.
     pub eval: EvalJson,
@@ -76,6 +79,7 @@ pub struct BestJson {
 
 /// The start position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct StartJson {
     /// The depth of its evaluation.
     pub depth: u32,
@@ -89,6 +93,7 @@ pub struct StartJson {
 
 /// Both sides' figures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SummaryJson {
     /// North's.
     pub north: SideJson,
@@ -98,6 +103,7 @@ pub struct SummaryJson {
 
 /// One side's figures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SideJson {
     /// Game accuracy, 0-100 (`null`: no judged move).
     pub accuracy: Option<f64>,
@@ -116,6 +122,7 @@ pub struct SideJson {
 /// force in 7", "winner": "south"}`, `{"draw": true, "text": "drawn by
 /// force"}` or `{"result": "1-0", "text": "South has won"}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum EvalJson {
     /// A score in centipoints.

@@ -116,7 +116,7 @@ impl Connection {
                         }
                     }
                 };
-                let code = super::new_room_code();
+                let code = super::new_room_code(shared.access.server_id.as_deref());
                 let token = random_code();
                 let event = Event::Open {
                     rules,

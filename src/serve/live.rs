@@ -81,8 +81,10 @@ impl ServerTime {
     }
 }
 
-/// Whom a page's socket is let in from: the public origin behind a
-/// proxy, or else the host names this server listens as.
+/// How pages reach this server: whom a page's socket is let in from (the
+/// public origin behind a proxy, or else the host names this server
+/// listens as) and the server's name, by which a proxy in front of
+/// several routes a room.
 #[derive(Clone, Debug, Default)]
 pub struct Access {
     /// `--origin`: the only origin let in, where given.
@@ -91,6 +93,9 @@ pub struct Access {
     /// `localhost`, the loopback and, on a wildcard bind, the machine's
     /// addresses); empty lets any `Host` in.
     pub hosts: Vec<String>,
+    /// `--server-id`: this server's name among several behind one proxy,
+    /// the start of its rooms' codes.
+    pub server_id: Option<String>,
 }
 
 /// What every connection shares.

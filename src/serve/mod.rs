@@ -39,7 +39,7 @@ use std::net::{IpAddr, TcpListener};
 
 use crate::http::hosts::{own_host_names, usable_addresses};
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use live::{Limits, ServerTime};
 
@@ -73,20 +73,13 @@ pub struct Settings {
     pub admin_listen: Option<String>,
 }
 
-/// The server's id, set once at start (`--server-id`).
-static SERVER_ID: OnceLock<String> = OnceLock::new();
-
-/// The server's id, if it has one.
-pub fn server_id() -> Option<String> {
-    SERVER_ID.get().cloned()
-}
-
 /// A new room's code: 128 random bits in letters and digits, after the
-/// server's id and a dash where it has one (`a-...`), so that a proxy in
-/// front of several servers routes the room by its code. Without an id
-/// the code has no dash, so it never looks like another server's.
-pub fn new_room_code() -> String {
-    match SERVER_ID.get() {
+/// server's id (`--server-id`) and a dash where it has one (`a-...`), so
+/// that a proxy in front of several servers routes the room by its code.
+/// Without an id the code has no dash, so it never looks like another
+/// server's.
+pub fn new_room_code(server_id: Option<&str>) -> String {
+    match server_id {
         Some(id) => format!("{id}-{}", live::random_alphanumeric()),
         None => live::random_alphanumeric(),
     }
@@ -119,9 +112,6 @@ pub enum ServeError {
 /// port or a data folder in use stops before it reads or writes
 /// anything there.
 pub fn run(args: &Settings) -> Result<std::process::ExitCode, ServeError> {
-    if let Some(id) = &args.server_id {
-        let _ = SERVER_ID.set(id.clone());
-    }
     let listener =
         TcpListener::bind(&args.listen).map_err(|e| ServeError::Bind(args.listen.clone(), e))?;
     let local = listener
@@ -156,6 +146,7 @@ pub fn run(args: &Settings) -> Result<std::process::ExitCode, ServeError> {
         live::Access {
             origin: args.origin.clone(),
             hosts,
+            server_id: args.server_id.clone(),
         },
         ServerTime::new(args.clock_speed),
     )?);

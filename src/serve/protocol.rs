@@ -18,6 +18,7 @@ pub const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// A side asked for when creating a room.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum SideChoice {
     /// South, who moves first.
@@ -30,18 +31,22 @@ pub enum SideChoice {
 
 /// A message from a page.
 #[derive(Clone, Debug, Eq, PartialEq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum ClientMessage {
     /// Makes a room and sits in it.
     Create {
         /// Rule options by page field (missing ones keep the default).
         #[serde(default)]
+        #[cfg_attr(test, ts(optional, as = "Option<BTreeMap<String, String>>"))]
         rules: BTreeMap<String, String>,
         /// The clock, or none.
         #[serde(default)]
+        #[cfg_attr(test, ts(optional))]
         clock: Option<ClockControl>,
         /// The creator's seat.
         #[serde(default = "random_side")]
+        #[cfg_attr(test, ts(optional, as = "Option<SideChoice>"))]
         side: SideChoice,
     },
     /// Enters a room: with a seat's token, to that seat; without, to the
@@ -51,6 +56,7 @@ pub enum ClientMessage {
         room: String,
         /// A seat token kept from before.
         #[serde(default)]
+        #[cfg_attr(test, ts(optional))]
         token: Option<String>,
     },
     /// Plays a move (for the ply given, if any: a move sent twice is
@@ -61,6 +67,7 @@ pub enum ClientMessage {
         notation: String,
         /// The ply it makes, from 1.
         #[serde(default)]
+        #[cfg_attr(test, ts(optional))]
         ply: Option<usize>,
     },
     /// Resigns the game (braces: so that a field is refused, as in the
@@ -151,6 +158,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, RequestError> {
 
 /// The seat a connection holds, as the protocol writes it.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum SeatName {
     /// South's seat.
@@ -173,6 +181,7 @@ impl From<Option<Side>> for SeatName {
 
 /// Who is in the room now.
 #[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Presence {
     /// Whether South's seat is taken.
     pub south_taken: bool,
@@ -188,6 +197,7 @@ pub struct Presence {
 
 /// A message to a page.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerMessage {
     /// The rule options, as `pasang gui`'s session greets the page.
@@ -205,6 +215,7 @@ pub enum ServerMessage {
         seat: SeatName,
         /// The seat's token (to the seat's own connection only).
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         token: Option<String>,
         /// The game's number in the room, from 1.
         game: u32,
@@ -229,10 +240,13 @@ pub enum ServerMessage {
         /// Why a move is illegal, as the rules core names it (a `reason`
         /// code and its fields), for an `illegal_move`.
         #[serde(flatten, skip_serializing_if = "Option::is_none")]
+        // ts-rs flattens no Option: wire.d.ts's `RoomError` adds it.
+        #[cfg_attr(test, ts(skip))]
         why: Option<crate::illegal::Illegal>,
         /// Which rule choice was refused, for a `rules` error, so that
         /// the page can name it in its own words.
         #[serde(flatten, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(skip))]
         rule: Option<RuleRefusal>,
     },
 }
@@ -240,11 +254,13 @@ pub enum ServerMessage {
 /// A rule choice a room refused: the page's field name, the value given
 /// and, for a value the option does not take, the values it does.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RuleRefusal {
     /// The option as the page names it (`pattern`, `ka_entry`, ...).
     pub option: String,
     /// The value given (absent when the option itself is unknown).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub value: Option<String>,
     /// The values the option takes (empty when it is unknown).
     pub expected: Vec<&'static str>,
@@ -277,6 +293,7 @@ impl RuleRefusal {
 /// part of `pasang gui`'s state (its settings, whether it runs) is not
 /// there at all.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RoomState {
     /// The game.
     #[serde(flatten)]

@@ -19,6 +19,7 @@ use crate::rules::{OptionSpelling, Rules, RulesError, rules_from};
 
 /// A room's clock: minutes each and seconds added per move.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct ClockControl {
     /// Minutes per side, 1 to 180.
@@ -40,6 +41,7 @@ impl ClockControl {
 
 /// A side as the protocol writes it (`south`, `north`).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// South, who moves first.

@@ -273,7 +273,7 @@ fn ws_check(
             .room
             .as_ref()
             .map(|code| lock(&shared.rooms).contains_key(code)),
-        server: super::server_id(),
+        server: shared.access.server_id.clone(),
     };
     let body = serde_json::to_string(&answer).unwrap_or_default();
     let kind = "application/json; charset=utf-8";

@@ -15,6 +15,7 @@ use crate::review::ReviewJson;
 
 /// One message for the page; its `type` field names the variant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum PageMessage {
     /// The session has started, with this engine.
@@ -35,6 +36,7 @@ pub enum PageMessage {
         purpose: SearchPurpose,
         /// The side to move there (the scores to come are its view).
         #[serde(serialize_with = "player")]
+        #[cfg_attr(test, ts(as = "crate::page::wire::SideName"))]
         side: Player,
         /// The ply searched.
         ply: usize,
@@ -47,6 +49,7 @@ pub enum PageMessage {
         text: String,
         /// Whether it is the review's annotated record (left out if not).
         #[serde(skip_serializing_if = "is_false")]
+        #[cfg_attr(test, ts(optional, as = "Option<bool>"))]
         annotated: bool,
     },
     /// The games of the record file open, for the page's picker.
@@ -83,6 +86,7 @@ impl PageMessage {
 
 /// The `error` message.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ErrorMessage {
     /// What went wrong, in the session's (English) words.
     pub message: String,
@@ -93,12 +97,14 @@ pub struct ErrorMessage {
     /// The tag of the request refused (the part of the page's address it
     /// came from), if it had one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub tag: Option<String>,
 }
 
 /// The kind of an `error` message, written as its `kind` field (snake
 /// case) with the values the page's words need beside it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ErrorKind {
     /// A message the session cannot read (a fault of the page).
@@ -106,7 +112,7 @@ pub enum ErrorKind {
     /// A field of a message missing or out of range.
     BadField {
         /// The field's name in the message.
-        field: &'static str,
+        field: String,
     },
     /// A position string that does not parse or cannot occur.
     BadPosition,
@@ -147,6 +153,7 @@ pub enum ErrorKind {
 
 /// Why the engine searches, in the `search` message.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum SearchPurpose {
     /// For a move to play (play and watch modes).
@@ -158,6 +165,7 @@ pub enum SearchPurpose {
 /// The `state` message: the game as the page draws it ([`BoardState`])
 /// with the session's mode and settings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct StateMessage {
     /// The game.
     #[serde(flatten)]
@@ -166,6 +174,7 @@ pub struct StateMessage {
     pub mode: ModeName,
     /// The person's side in play mode.
     #[serde(serialize_with = "optional_player")]
+    #[cfg_attr(test, ts(as = "Option<crate::page::wire::SideName>"))]
     pub person: Option<Player>,
     /// Whether analysis or watching runs.
     pub running: bool,
@@ -185,6 +194,7 @@ pub struct StateMessage {
 
 /// The `info` message: one line of the engine's search.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct InfoMessage {
     /// The line's number (1 the best).
     pub multipv: u64,
@@ -200,6 +210,7 @@ pub struct InfoMessage {
     pub pv: Vec<String>,
     /// The side to move in the searched position.
     #[serde(serialize_with = "player")]
+    #[cfg_attr(test, ts(as = "crate::page::wire::SideName"))]
     pub side: Player,
     /// The ply searched.
     pub ply: usize,
@@ -207,6 +218,7 @@ pub struct InfoMessage {
 
 /// One game of a record file, in the `games` message.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct GameEntry {
     /// Its number, from 1.
     pub game: usize,
@@ -226,6 +238,7 @@ pub struct GameEntry {
 
 /// The `review` message.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ReviewMessage {
     /// The players' names.
     pub players: Players,
@@ -246,6 +259,7 @@ pub struct ReviewMessage {
 
 /// South's and North's names from a record's tags.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Players {
     /// South's.
     pub south: Option<String>,
@@ -255,6 +269,7 @@ pub struct Players {
 
 /// What is known of one position of a running review.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Standing {
     /// South's winning chances, percent to a tenth.
     pub win: f64,
@@ -300,7 +315,7 @@ mod tests {
         };
         assert!(
             hello.to_json().starts_with(
-                r#"{"type":"hello","engine":"pasang","rules":[{"field":"pattern","values":["1","2"],"default":"1"},{"field":"ka_entry","#
+                r#"{"type":"hello","engine":"pasang","rules":[{"field":"pattern","values":["1","2"],"default":"1","words":{"en":"Pattern","ms":"Corak"},"value_words":[{"en":"1","ms":"1"},{"en":"2","ms":"2"}]},{"field":"ka_entry","#
             ),
             "{}",
             hello.to_json()
@@ -321,7 +336,12 @@ mod tests {
             tagged.to_json(),
             r#"{"type":"error","message":"no","kind":"illegal_move","move":"x","reason":"passage_first","tag":"moves=x"}"#
         );
-        let field = PageMessage::error(ErrorKind::BadField { field: "skill" }, "no");
+        let field = PageMessage::error(
+            ErrorKind::BadField {
+                field: "skill".into(),
+            },
+            "no",
+        );
         assert_eq!(
             field.to_json(),
             r#"{"type":"error","message":"no","kind":"bad_field","field":"skill"}"#

@@ -436,7 +436,9 @@ impl Session {
 fn error_kind(error: &RequestError, game: &Game) -> ErrorKind {
     match error {
         RequestError::Malformed(_) => ErrorKind::Malformed,
-        RequestError::BadField { field, .. } => ErrorKind::BadField { field },
+        RequestError::BadField { field, .. } => ErrorKind::BadField {
+            field: field.clone(),
+        },
         RequestError::Game(GameError::Position(_)) => ErrorKind::BadPosition,
         RequestError::Game(GameError::Move(
             MoveError::Malformed { text, .. } | MoveError::Illegal { text, .. },

@@ -43,7 +43,7 @@ impl Session {
     pub(super) fn pick(&mut self, number: Option<u64>) -> Result<(), RequestError> {
         let count = self.file.as_ref().map_or(0, OpenedFile::len);
         let no_such_game = || RequestError::BadField {
-            field: "game",
+            field: "game".into(),
             problem: FieldProblem::NoSuchGame(count),
         };
         let (number, record) = number

@@ -1,22 +1,17 @@
-//! The page's messages as typed requests: [`Incoming::read`] parses one
-//! JSON message, once, into a [`Request`] whose fields are checked (types,
-//! ranges, rule values), or says which field is wrong, with the tag an
-//! error carries back. What needs the
-//! session's state (a move's legality, whether it is the person's turn,
-//! how many games the file open holds) the session checks when it acts.
+//! The page's messages as checked requests: [`Incoming::read`] reads one
+//! message, once, as the wire's [`SessionMessage`] (which names a field
+//! of the wrong type) and checks its values (ranges, rule values) into a
+//! [`Request`], or says which field is wrong, with the tag an error
+//! carries back. What needs the session's state (a move's legality,
+//! whether it is the person's turn, how many games the file open holds)
+//! the session checks when it acts.
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use serde::Deserialize;
-use serde::de::IntoDeserializer;
-use serde_json::Value;
-
 use super::mode::Mode;
 use crate::page::game::GameError;
-use crate::page::wire::ModeName;
-use crate::position::Player;
-use crate::protocol::options::RULE_OPTIONS;
+use crate::page::wire::{self, ModeName, SessionMessage, WireError};
 use crate::rules::{OptionSpelling, RulesError, rules_from};
 use crate::rules::{OptionValueError, Rules};
 
@@ -30,7 +25,7 @@ const CLOCK_INCREMENT_RANGE: RangeInclusive<u64> = 0..=60;
 /// Plies the page may go to (the game checks that the ply exists).
 const PLY_RANGE: RangeInclusive<u64> = 0..=u32::MAX as u64;
 
-/// One message from the page.
+/// One message from the page, checked.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Request {
     /// `new`: a new game under `rules`, from `start` (a position string)
@@ -63,9 +58,9 @@ pub enum Request {
         /// Whether to review it (switch to review mode).
         review: bool,
     },
-    /// `pick`: open one game of the file open, counted from 1. `None`
-    /// when the number is missing or not a whole number; the session
-    /// checks it against the games the file holds.
+    /// `pick`: open one game of the file open, counted from 1; `None`
+    /// when the number is left out. The session checks it against the
+    /// games the file holds.
     Pick(Option<u64>),
     /// `save`: send the game's record.
     Save,
@@ -98,14 +93,15 @@ pub struct Settings {
 /// Why a message from the page was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum RequestError {
-    /// Not a JSON object with a known `type`.
+    /// Not a JSON object with a known `type` and only its fields.
     #[error("malformed message: {0}")]
-    Malformed(#[source] Malformed),
-    /// A field missing or out of range.
+    Malformed(#[source] WireError),
+    /// A field missing, of the wrong type or out of range.
     #[error("bad '{field}': {problem}")]
     BadField {
-        /// The field's name in the message.
-        field: &'static str,
+        /// The field's name in the message (a rule option's page field
+        /// for one of `rules`).
+        field: String,
         /// What is wrong with it.
         #[source]
         problem: FieldProblem,
@@ -127,51 +123,28 @@ pub enum RequestError {
     NoEngine(&'static str),
 }
 
-/// Why a message is not a JSON object with a known `type`.
-#[derive(Debug, thiserror::Error)]
-pub enum Malformed {
-    /// Not JSON.
-    #[error(transparent)]
-    Json(serde_json::Error),
-    /// No `type` string.
-    #[error("no \"type\"")]
-    NoType,
-    /// A `type` the session does not know.
-    #[error("unknown type '{0}'")]
-    UnknownType(String),
-}
-
 /// What is wrong with one field of a message.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum FieldProblem {
-    /// Required and left out.
-    #[error("missing")]
-    Missing,
-    /// Not a JSON string.
-    #[error("not a string")]
-    NotString,
-    /// Not a JSON boolean.
-    #[error("not true or false")]
-    NotBool,
-    /// Not a whole number in the field's range.
+    /// Left out, or not of the field's type, in serde's words.
+    #[error("{0}")]
+    Type(String),
+    /// A whole number outside the field's range.
     #[error("{value} is not a whole number from {min} to {max}")]
     OutOfRange {
         /// The value given.
-        value: Value,
+        value: u64,
         /// The least accepted.
         min: u64,
         /// The most accepted.
         max: u64,
     },
-    /// A `side` other than south or north.
-    #[error("'{0}' is not south or north")]
-    Side(String),
-    /// A `mode` the board does not have.
-    #[error("expected play, analyse (or analyze), watch, review or friend")]
-    Mode,
     /// A game number past the games of the file open.
     #[error("the file open holds {0} games")]
     NoSuchGame(usize),
+    /// A rule option the rules do not have.
+    #[error("there is no such rule option")]
+    NoSuchOption,
     /// A rule option's value.
     #[error(transparent)]
     Rule(OptionValueError),
@@ -191,19 +164,16 @@ pub struct Incoming {
 impl Incoming {
     /// Reads one message from the page.
     pub fn read(text: &str) -> Incoming {
-        match serde_json::from_str::<Value>(text) {
-            Ok(message) => Incoming {
-                tag: message["tag"]
-                    .as_str()
-                    .filter(|tag| !tag.is_empty())
-                    .map(str::to_string),
-                request: Request::from_message(&message),
-            },
-            Err(error) => Incoming {
-                request: Err(RequestError::Malformed(Malformed::Json(error))),
-                tag: None,
-            },
-        }
+        let (tag, message) = wire::read(text);
+        let request = match message {
+            Ok(message) => Request::checked(message),
+            Err(WireError::Field { field, problem }) => Err(RequestError::BadField {
+                field,
+                problem: FieldProblem::Type(problem),
+            }),
+            Err(error) => Err(RequestError::Malformed(error)),
+        };
+        Incoming { request, tag }
     }
 }
 
@@ -215,187 +185,123 @@ impl Request {
         Incoming::read(text).request
     }
 
-    /// The request of a message read as JSON. Fields are checked in the
-    /// order the refusals name them: the first wrong one is the one
+    /// The request of a message read from the wire, its values checked
+    /// in the order of its fields: the first wrong one is the one
     /// reported.
-    fn from_message(message: &Value) -> Result<Request, RequestError> {
-        let kind = message["type"]
-            .as_str()
-            .ok_or(RequestError::Malformed(Malformed::NoType))?;
-        let kind =
-            Kind::deserialize(kind.into_deserializer()).map_err(|_: serde::de::value::Error| {
-                RequestError::Malformed(Malformed::UnknownType(kind.to_string()))
-            })?;
-        Ok(match kind {
-            Kind::New => {
-                let rules = rules_of(&message["rules"])?;
-                let start = match &message["position"] {
-                    Value::Null => None,
-                    Value::String(text) if text.trim().is_empty() => None,
-                    Value::String(text) => Some(text.clone()),
-                    _ => return Err(bad("position", FieldProblem::NotString)),
-                };
-                Request::New { rules, start }
-            }
-            Kind::Move => Request::Move(string(message, "move")?.to_string()),
+    fn checked(message: SessionMessage) -> Result<Request, RequestError> {
+        Ok(match message {
+            SessionMessage::New { rules, position } => Request::New {
+                rules: rules_of(&rules)?,
+                start: position.filter(|text| !text.trim().is_empty()),
+            },
+            SessionMessage::Move { notation } => Request::Move(notation),
             // In range, so it fits a usize.
-            Kind::Goto => Request::Goto(number(message, "ply", PLY_RANGE)? as usize),
-            Kind::TakeBack => Request::TakeBack,
-            Kind::Resign => Request::Resign,
-            Kind::Mode => Request::Mode(mode_of(message)?),
-            Kind::Settings => Request::Settings(Settings {
-                skill: optional(message, "skill", SKILL_RANGE)?,
-                movetime: optional(message, "movetime", MOVETIME_RANGE)?,
-                multipv: optional(message, "multipv", MULTIPV_RANGE)?,
-                clock_base: optional(message, "clock_minutes", CLOCK_MINUTES_RANGE)?
-                    .map(|minutes| Duration::from_secs(60 * minutes)),
-                clock_increment: optional(message, "clock_increment", CLOCK_INCREMENT_RANGE)?
-                    .map(Duration::from_secs),
-            }),
-            Kind::Run => Request::Run(
-                message["on"]
-                    .as_bool()
-                    .ok_or_else(|| bad("on", FieldProblem::NotBool))?,
-            ),
-            Kind::Load => {
-                let text = string(message, "text")?.to_string();
-                let review = match &message["review"] {
-                    Value::Null => false,
-                    value => value
-                        .as_bool()
-                        .ok_or_else(|| bad("review", FieldProblem::NotBool))?,
-                };
-                Request::Load { text, review }
+            SessionMessage::Goto { ply } => {
+                Request::Goto(in_range("ply", ply, PLY_RANGE)? as usize)
             }
-            Kind::Pick => Request::Pick(message["game"].as_u64()),
-            Kind::Save => Request::Save,
-            Kind::Names => Request::Names {
-                south: player_name(message, "south")?,
-                north: player_name(message, "north")?,
+            SessionMessage::TakeBack {} => Request::TakeBack,
+            SessionMessage::Resign {} => Request::Resign,
+            SessionMessage::Mode { mode, side } => Request::Mode(match mode {
+                ModeName::Play => Mode::Play {
+                    person: side.map_or(crate::position::Player::South, Into::into),
+                },
+                ModeName::Analyse => Mode::Analyse,
+                ModeName::Watch => Mode::Watch,
+                ModeName::Review => Mode::Review,
+                ModeName::Friend => Mode::Friend,
+            }),
+            SessionMessage::Settings {
+                skill,
+                movetime,
+                multipv,
+                clock_minutes,
+                clock_increment,
+            } => Request::Settings(Settings {
+                skill: optional("skill", skill, SKILL_RANGE)?,
+                movetime: optional("movetime", movetime, MOVETIME_RANGE)?,
+                multipv: optional("multipv", multipv, MULTIPV_RANGE)?,
+                clock_base: optional("clock_minutes", clock_minutes, CLOCK_MINUTES_RANGE)?
+                    .map(|minutes| Duration::from_secs(60 * minutes)),
+                clock_increment: optional(
+                    "clock_increment",
+                    clock_increment,
+                    CLOCK_INCREMENT_RANGE,
+                )?
+                .map(Duration::from_secs),
+            }),
+            SessionMessage::Run { on } => Request::Run(on),
+            SessionMessage::Load { text, review } => Request::Load { text, review },
+            SessionMessage::Pick { game } => Request::Pick(game),
+            SessionMessage::Save {} => Request::Save,
+            SessionMessage::Names { south, north } => Request::Names {
+                south: player_name(south.as_deref()),
+                north: player_name(north.as_deref()),
             },
         })
     }
 }
 
-/// A message's `type`, as the page names it.
-#[derive(Copy, Clone, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Kind {
-    New,
-    Move,
-    Goto,
-    TakeBack,
-    Resign,
-    Mode,
-    Settings,
-    Run,
-    Load,
-    Pick,
-    Save,
-    Names,
-}
-
 /// The most characters of a player's name.
 pub const NAME_CHARS: usize = 40;
 
-/// An optional player's name: a string (left out: blank), without control
-/// characters or the spaces around it, cut to [`NAME_CHARS`] characters.
-fn player_name(message: &Value, field: &'static str) -> Result<String, RequestError> {
-    match &message[field] {
-        Value::Null => Ok(String::new()),
-        Value::String(text) => Ok(text
-            .chars()
-            .filter(|c| !c.is_control())
-            .collect::<String>()
-            .trim()
-            .chars()
-            .take(NAME_CHARS)
-            .collect::<String>()
-            .trim_end()
-            .to_string()),
-        _ => Err(bad(field, FieldProblem::NotString)),
+/// A player's name (left out: blank), without control characters or the
+/// spaces around it, cut to [`NAME_CHARS`] characters.
+fn player_name(name: Option<&str>) -> String {
+    name.unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .chars()
+        .take(NAME_CHARS)
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+}
+
+/// A whole number checked against `range`.
+fn in_range(field: &str, value: u64, range: RangeInclusive<u64>) -> Result<u64, RequestError> {
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(RequestError::BadField {
+            field: field.to_string(),
+            problem: FieldProblem::OutOfRange {
+                value,
+                min: *range.start(),
+                max: *range.end(),
+            },
+        })
     }
 }
 
-/// A missing or bad field.
-fn bad(field: &'static str, problem: FieldProblem) -> RequestError {
-    RequestError::BadField { field, problem }
-}
-
-/// A required string.
-fn string<'a>(message: &'a Value, field: &'static str) -> Result<&'a str, RequestError> {
-    message[field]
-        .as_str()
-        .ok_or_else(|| bad(field, FieldProblem::NotString))
-}
-
-/// A required whole number in `range`.
-fn number(
-    message: &Value,
-    field: &'static str,
-    range: RangeInclusive<u64>,
-) -> Result<u64, RequestError> {
-    optional(message, field, range)?.ok_or_else(|| bad(field, FieldProblem::Missing))
-}
-
-/// An optional whole number in `range`.
+/// An optional whole number checked against `range`.
 fn optional(
-    message: &Value,
-    field: &'static str,
+    field: &str,
+    value: Option<u64>,
     range: RangeInclusive<u64>,
 ) -> Result<Option<u64>, RequestError> {
-    match &message[field] {
-        Value::Null => Ok(None),
-        value => match value.as_u64() {
-            Some(n) if range.contains(&n) => Ok(Some(n)),
-            _ => Err(bad(
-                field,
-                FieldProblem::OutOfRange {
-                    value: value.clone(),
-                    min: *range.start(),
-                    max: *range.end(),
-                },
-            )),
-        },
-    }
-}
-
-/// The mode of a `mode` message; play's side is South unless given.
-fn mode_of(message: &Value) -> Result<Mode, RequestError> {
-    let name =
-        ModeName::deserialize(&message["mode"]).map_err(|_| bad("mode", FieldProblem::Mode))?;
-    Ok(match name {
-        ModeName::Play => Mode::Play {
-            person: match message["side"].as_str() {
-                Some("south") | None => Player::South,
-                Some("north") => Player::North,
-                Some(other) => return Err(bad("side", FieldProblem::Side(other.to_string()))),
-            },
-        },
-        ModeName::Analyse => Mode::Analyse,
-        ModeName::Watch => Mode::Watch,
-        ModeName::Review => Mode::Review,
-        ModeName::Friend => Mode::Friend,
-    })
+    value.map(|value| in_range(field, value, range)).transpose()
 }
 
 /// The rules of a `new` message (defaults for what is left out), each
-/// option set as the protocol's `setoption` sets it.
-fn rules_of(value: &Value) -> Result<Rules, RequestError> {
-    let mut given = Vec::new();
-    for option in &RULE_OPTIONS {
-        let field = option.field;
-        match &value[field] {
-            Value::Null => {}
-            Value::String(text) => given.push((field, text.as_str())),
-            _ => return Err(bad(field, FieldProblem::NotString)),
-        }
-    }
+/// option read by the core's table as the protocol's `setoption` reads
+/// it.
+fn rules_of(given: &std::collections::BTreeMap<String, String>) -> Result<Rules, RequestError> {
     rules_from(given, OptionSpelling::Field).map_err(|error| match error {
-        RulesError::Value { option, source } => bad(option, FieldProblem::Rule(source)),
-        // Only the table's own fields are read above, so no name is
-        // unknown or missing.
-        RulesError::Unknown { .. } | RulesError::Missing(_) => bad("rules", FieldProblem::Missing),
+        RulesError::Value { option, source } => RequestError::BadField {
+            field: option.to_string(),
+            problem: FieldProblem::Rule(source),
+        },
+        RulesError::Unknown { given, .. } => RequestError::BadField {
+            field: given,
+            problem: FieldProblem::NoSuchOption,
+        },
+        // rules_from requires no option.
+        RulesError::Missing(option) => RequestError::BadField {
+            field: option.to_string(),
+            problem: FieldProblem::NoSuchOption,
+        },
     })
 }
 
@@ -403,6 +309,8 @@ fn rules_of(value: &Value) -> Result<Rules, RequestError> {
 mod tests {
     use super::*;
     use crate::rules::{Centre, Pattern};
+
+    use crate::position::Player;
 
     fn parsed(text: &str) -> Request {
         Request::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -416,7 +324,7 @@ mod tests {
     }
 
     /// The field and problem of a refusal for a bad field.
-    fn field_problem(text: &str) -> (&'static str, FieldProblem) {
+    fn field_problem(text: &str) -> (String, FieldProblem) {
         match refused(text) {
             RequestError::BadField { field, problem } => (field, problem),
             other => panic!("{text}: {other}"),
@@ -531,10 +439,11 @@ mod tests {
             parsed(r#"{"type":"pick","game":2}"#),
             Request::Pick(Some(2))
         );
-        // The session judges these against the file open.
-        for game in ["", r#","game":"2""#, r#","game":-1"#, r#","game":1.5"#] {
-            let text = format!(r#"{{"type":"pick"{game}}}"#);
-            assert_eq!(parsed(&text), Request::Pick(None), "{text}");
+        // The session judges the number against the file open.
+        assert_eq!(parsed(r#"{"type":"pick"}"#), Request::Pick(None));
+        for game in [r#""2""#, "-1", "1.5"] {
+            let text = format!(r#"{{"type":"pick","game":{game}}}"#);
+            assert_eq!(field_problem(&text).0, "game", "{text}");
         }
         assert_eq!(parsed(r#"{"type":"save","tag":"x"}"#), Request::Save);
     }
@@ -543,77 +452,92 @@ mod tests {
     fn malformed_messages_say_so() {
         assert!(matches!(
             refused("not json"),
-            RequestError::Malformed(Malformed::Json(_))
+            RequestError::Malformed(WireError::Json(_))
         ));
-        for text in [r#"{"move":"c"}"#, r#"{"type":3}"#, "[1]"] {
+        for text in [r#"{"move":"c"}"#, r#"{"type":3}"#, "[1]", "null"] {
             let error = refused(text);
             assert!(
-                matches!(error, RequestError::Malformed(Malformed::NoType)),
+                matches!(error, RequestError::Malformed(WireError::NoType)),
                 "{text}"
             );
             assert_eq!(error.to_string(), "malformed message: no \"type\"");
         }
         let error = refused(r#"{"type":"fly"}"#);
         assert!(
-            matches!(&error, RequestError::Malformed(Malformed::UnknownType(kind)) if kind == "fly")
+            matches!(&error, RequestError::Malformed(WireError::UnknownType(kind)) if kind == "fly")
         );
         assert_eq!(error.to_string(), "malformed message: unknown type 'fly'");
     }
 
     #[test]
+    fn a_field_no_message_of_its_type_has_is_refused() {
+        for text in [
+            r#"{"type":"move","move":"c","ply":1}"#,
+            r#"{"type":"takeback","move":"c"}"#,
+            r#"{"type":"new","rules":{},"colour":"red"}"#,
+        ] {
+            let error = refused(text);
+            assert!(
+                matches!(&error, RequestError::Malformed(WireError::UnknownField(_))),
+                "{text}: {error}"
+            );
+            assert!(error.to_string().contains("unknown field"), "{error}");
+        }
+        // A tag is every message's, and a blank one is none.
+        let incoming = Incoming::read(r#"{"tag":"mode=play","type":"takeback"}"#);
+        assert_eq!(incoming.tag.as_deref(), Some("mode=play"));
+        assert_eq!(incoming.request.unwrap(), Request::TakeBack);
+        let incoming = Incoming::read(r#"{"type":"move","tag":"","move":1}"#);
+        assert_eq!(incoming.tag, None);
+        assert!(incoming.request.is_err());
+        // The tag comes back with a refusal of the rest.
+        assert_eq!(
+            Incoming::read(r#"{"type":"fly","tag":"x"}"#).tag.as_deref(),
+            Some("x")
+        );
+        let (field, _) = field_problem(r#"{"type":"save","tag":7}"#);
+        assert_eq!(field, "tag");
+    }
+
+    #[test]
     fn bad_fields_are_named_with_their_problem() {
-        let ply_range = FieldProblem::OutOfRange {
-            value: (-1).into(),
-            min: 0,
-            max: u32::MAX.into(),
-        };
         let cases = [
+            (r#"{"type":"move","move":5}"#, "move"),
+            (r#"{"type":"move"}"#, "move"),
+            (r#"{"type":"new","position":5}"#, "position"),
+            (r#"{"type":"new","rules":{"ka_entry":true}}"#, "ka_entry"),
+            (r#"{"type":"new","rules":[1]}"#, "rules"),
+            (r#"{"type":"goto"}"#, "ply"),
+            (r#"{"type":"goto","ply":-1}"#, "ply"),
+            (r#"{"type":"goto","ply":"3"}"#, "ply"),
+            (r#"{"type":"mode","mode":"fly"}"#, "mode"),
+            (r#"{"type":"mode"}"#, "mode"),
+            (r#"{"type":"mode","mode":"watch","side":"east"}"#, "side"),
+            (r#"{"type":"names","south":7}"#, "south"),
+            (r#"{"type":"run"}"#, "on"),
+            (r#"{"type":"load","review":true}"#, "text"),
+            (r#"{"type":"load","text":"","review":"yes"}"#, "review"),
             (
-                r#"{"type":"move","move":5}"#,
-                "move",
-                FieldProblem::NotString,
-            ),
-            (r#"{"type":"move"}"#, "move", FieldProblem::NotString),
-            (
-                r#"{"type":"new","position":5}"#,
-                "position",
-                FieldProblem::NotString,
-            ),
-            (
-                r#"{"type":"new","rules":{"ka_entry":true}}"#,
-                "ka_entry",
-                FieldProblem::NotString,
-            ),
-            (r#"{"type":"goto"}"#, "ply", FieldProblem::Missing),
-            (r#"{"type":"goto","ply":-1}"#, "ply", ply_range),
-            (
-                r#"{"type":"mode","mode":"fly"}"#,
-                "mode",
-                FieldProblem::Mode,
-            ),
-            (r#"{"type":"mode"}"#, "mode", FieldProblem::Mode),
-            (
-                r#"{"type":"names","south":7}"#,
-                "south",
-                FieldProblem::NotString,
-            ),
-            (r#"{"type":"run"}"#, "on", FieldProblem::NotBool),
-            (
-                r#"{"type":"load","review":true}"#,
-                "text",
-                FieldProblem::NotString,
-            ),
-            (
-                r#"{"type":"load","text":"","review":"yes"}"#,
-                "review",
-                FieldProblem::NotBool,
+                r#"{"type":"settings","clock_increment":1.5}"#,
+                "clock_increment",
             ),
         ];
-        for (message, field, problem) in cases {
-            assert_eq!(field_problem(message), (field, problem), "{message}");
+        for (message, field) in cases {
+            let (named, problem) = field_problem(message);
+            assert_eq!(named, field, "{message}");
+            assert!(
+                matches!(problem, FieldProblem::Type(_)),
+                "{message}: {problem}"
+            );
         }
+        assert_eq!(
+            refused(r#"{"type":"goto"}"#).to_string(),
+            "bad 'ply': missing"
+        );
         let (field, problem) = field_problem(r#"{"type":"new","rules":{"centre":"x"}}"#);
         assert!(field == "centre" && matches!(problem, FieldProblem::Rule(_)));
+        let (field, problem) = field_problem(r#"{"type":"new","rules":{"colour":"red"}}"#);
+        assert!(field == "colour" && problem == FieldProblem::NoSuchOption);
     }
 
     #[test]
@@ -622,43 +546,40 @@ mod tests {
         assert!(matches!(
             &error,
             RequestError::BadField {
-                field: "skill",
+                field,
                 problem: FieldProblem::OutOfRange {
+                    value: 21,
                     min: 0,
                     max: 20,
-                    ..
                 },
-            }
+            } if field == "skill"
         ));
         assert_eq!(
             error.to_string(),
             "bad 'skill': 21 is not a whole number from 0 to 20"
         );
-        let error = refused(r#"{"type":"mode","mode":"play","side":"east"}"#);
-        assert!(
-            matches!(&error, RequestError::BadField { problem: FieldProblem::Side(side), .. } if side == "east")
-        );
-        assert_eq!(
-            error.to_string(),
-            "bad 'side': 'east' is not south or north"
-        );
-        assert_eq!(
-            refused(r#"{"type":"goto"}"#).to_string(),
-            "bad 'ply': missing"
-        );
-        assert_eq!(
-            refused(r#"{"type":"run","on":1}"#).to_string(),
-            "bad 'on': not true or false"
-        );
-        assert_eq!(
-            refused(r#"{"type":"move","move":null}"#).to_string(),
-            "bad 'move': not a string"
-        );
+        for (text, words) in [
+            (
+                r#"{"type":"mode","mode":"play","side":"east"}"#,
+                "bad 'side': unknown variant `east`, expected `south` or `north`",
+            ),
+            (
+                r#"{"type":"run","on":1}"#,
+                "bad 'on': invalid type: integer `1`, expected a boolean",
+            ),
+            (
+                r#"{"type":"move","move":null}"#,
+                "bad 'move': invalid type: null, expected a string",
+            ),
+        ] {
+            assert_eq!(refused(text).to_string(), words);
+        }
     }
 
     #[test]
     fn the_first_bad_field_is_the_one_reported() {
-        // Settings in the order skill, movetime, multipv, clock.
+        // Values out of range in the order skill, movetime, multipv,
+        // clock; a value of the wrong type before any range is looked at.
         for (text, field) in [
             (r#"{"type":"settings","skill":21,"multipv":0}"#, "skill"),
             (
@@ -674,26 +595,23 @@ mod tests {
                 "clock_minutes",
             ),
             (
-                r#"{"type":"settings","clock_increment":1.5}"#,
+                r#"{"type":"settings","skill":21,"clock_increment":1.5}"#,
                 "clock_increment",
             ),
-            // Rules before the position; the rule options in table order.
-            (
-                r#"{"type":"new","position":1,"rules":{"centre":1,"pattern":1}}"#,
-                "pattern",
-            ),
+            // Rule values after the position's type.
             (
                 r#"{"type":"new","position":1,"rules":{"centre":"x"}}"#,
+                "position",
+            ),
+            (
+                r#"{"type":"new","position":"","rules":{"pattern":"9","centre":"x"}}"#,
                 "centre",
             ),
-            (r#"{"type":"load","text":1,"review":1}"#, "text"),
-            // A side is looked at only in play mode.
-            (r#"{"type":"mode","mode":"fly","side":"east"}"#, "mode"),
         ] {
             assert_eq!(field_problem(text).0, field, "{text}");
         }
         assert_eq!(
-            parsed(r#"{"type":"mode","mode":"watch","side":"east"}"#),
+            parsed(r#"{"type":"mode","mode":"watch","side":"north"}"#),
             Request::Mode(Mode::Watch)
         );
     }

@@ -303,86 +303,18 @@ impl Run {
 
     /// Reads a state file's text.
     pub(crate) fn parse(text: &str) -> Result<Run, StateError> {
-        let mut fields: Vec<(&'static str, usize, String)> = Vec::new();
-        let mut tuned: Vec<Tuned> = Vec::new();
-        for (number, raw) in text.lines().enumerate() {
-            let line = number + 1;
-            let trimmed = raw.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                continue;
-            }
-            if let Some(rest) = trimmed.strip_prefix("param ") {
-                tuned.push(param_line(line, rest)?);
-                continue;
-            }
-            let Some((key, value)) = trimmed.split_once('=') else {
-                return Err(StateError::Syntax {
-                    line,
-                    text: crate::notation::shorten(trimmed),
-                });
-            };
-            let key = key.trim();
-            let Some(known) = KEYS.iter().find(|k| **k == key) else {
-                return Err(StateError::UnknownKey {
-                    line,
-                    key: crate::notation::shorten(key),
-                });
-            };
-            if fields.iter().any(|(k, _, _)| k == known) {
-                return Err(StateError::Twice {
-                    line,
-                    key: key.to_string(),
-                });
-            }
-            fields.push((known, line, value.trim().to_string()));
-        }
-        if tuned.is_empty() {
-            return Err(StateError::NoParams);
-        }
-        let field = |key: &'static str| {
-            fields
-                .iter()
-                .find(|(k, _, _)| *k == key)
-                .map(|(_, line, value)| (*line, value.as_str()))
-                .ok_or(StateError::Missing(key))
-        };
-        fn read<T: FromStr>(
-            key: &'static str,
-            (line, value): (usize, &str),
-        ) -> Result<T, StateError>
-        where
-            T::Err: std::fmt::Display,
-        {
-            value.parse().map_err(|error: T::Err| StateError::Value {
-                line,
-                key: key.to_string(),
-                value: crate::notation::shorten(value),
-                why: error.to_string(),
-            })
-        }
-        fn list<T: FromStr>(
-            key: &'static str,
-            (line, value): (usize, &str),
-        ) -> Result<Vec<T>, StateError>
-        where
-            T::Err: std::fmt::Display,
-        {
-            value
-                .split(',')
-                .map(|word| read(key, (line, word.trim())))
-                .collect()
-        }
-        let engine = field("engine")?.1.to_string();
+        let (fields, tuned) = Fields::read(text)?;
+        let engine = fields.get("engine")?.1.to_string();
         if engine.is_empty() {
             return Err(StateError::Invalid("'engine' is empty"));
         }
         // A fixed-node run has `nodes`; a clock run has `tc` and
         // `time-margin` instead.
-        let limit = match (field("nodes"), field("tc")) {
-            (Ok(nodes), Err(_)) => GameLimit::Nodes(read("nodes", nodes)?),
-            (Err(_), Ok(tc)) => GameLimit::Clock {
-                control: read("tc", tc)?,
-                margin_ms: read("time-margin", field("time-margin")?)?,
+        let limit = match (fields.get("nodes"), fields.get("tc")) {
+            (Ok(_), Err(_)) => GameLimit::Nodes(fields.value("nodes")?),
+            (Err(_), Ok(_)) => GameLimit::Clock {
+                control: fields.value("tc")?,
+                margin_ms: fields.value("time-margin")?,
             },
             (Ok(_), Ok(_)) => {
                 return Err(StateError::Invalid(
@@ -394,25 +326,25 @@ impl Run {
         let run = Run {
             engine,
             limit,
-            random_plies: read("random-plies", field("random-plies")?)?,
-            seed: read("seed", field("seed")?)?,
-            patterns: list("pattern", field("pattern")?)?,
-            ka_entries: list("ka-entry", field("ka-entry")?)?,
-            second_columns: list("second-column", field("second-column")?)?,
-            centres: list("centre", field("centre")?)?,
+            random_plies: fields.value("random-plies")?,
+            seed: fields.value("seed")?,
+            patterns: fields.list("pattern")?,
+            ka_entries: fields.list("ka-entry")?,
+            second_columns: fields.list("second-column")?,
+            centres: fields.list("centre")?,
             schedule: Schedule {
-                pairs: read("pairs", field("pairs")?)?,
-                alpha: read("alpha", field("alpha")?)?,
-                gamma: read("gamma", field("gamma")?)?,
-                big_a: read("A", field("A")?)?,
-                r_end: read("r-end", field("r-end")?)?,
+                pairs: fields.value("pairs")?,
+                alpha: fields.value("alpha")?,
+                gamma: fields.value("gamma")?,
+                big_a: fields.value("A")?,
+                r_end: fields.value("r-end")?,
             },
-            batch: read("batch", field("batch")?)?,
-            done: read("done", field("done")?)?,
+            batch: fields.value("batch")?,
+            done: fields.value("done")?,
             totals: [
-                read("wins", field("wins")?)?,
-                read("draws", field("draws")?)?,
-                read("losses", field("losses")?)?,
+                fields.value("wins")?,
+                fields.value("draws")?,
+                fields.value("losses")?,
             ],
             tuned,
         };
@@ -569,6 +501,97 @@ pub(crate) fn append_log(path: &Path, header: &str, line: &str) -> Result<(), St
             path: path.to_path_buf(),
             error,
         })
+}
+
+/// A state file's `key = value` lines: each known key once, with its
+/// line number for the errors.
+struct Fields(Vec<(&'static str, usize, String)>);
+
+impl Fields {
+    /// The fields and the tuned parameters (`param` lines) of a state
+    /// file's text; comments and blank lines aside.
+    fn read(text: &str) -> Result<(Fields, Vec<Tuned>), StateError> {
+        let mut fields: Vec<(&'static str, usize, String)> = Vec::new();
+        let mut tuned: Vec<Tuned> = Vec::new();
+        for (number, raw) in text.lines().enumerate() {
+            let line = number + 1;
+            let trimmed = raw.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            if let Some(rest) = trimmed.strip_prefix("param ") {
+                tuned.push(param_line(line, rest)?);
+                continue;
+            }
+            let Some((key, value)) = trimmed.split_once('=') else {
+                return Err(StateError::Syntax {
+                    line,
+                    text: crate::notation::shorten(trimmed),
+                });
+            };
+            let key = key.trim();
+            let Some(known) = KEYS.iter().find(|k| **k == key) else {
+                return Err(StateError::UnknownKey {
+                    line,
+                    key: crate::notation::shorten(key),
+                });
+            };
+            if fields.iter().any(|(k, _, _)| k == known) {
+                return Err(StateError::Twice {
+                    line,
+                    key: key.to_string(),
+                });
+            }
+            fields.push((known, line, value.trim().to_string()));
+        }
+        if tuned.is_empty() {
+            return Err(StateError::NoParams);
+        }
+        Ok((Fields(fields), tuned))
+    }
+
+    /// The line and text of `key`'s value.
+    fn get(&self, key: &'static str) -> Result<(usize, &str), StateError> {
+        self.0
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, line, value)| (*line, value.as_str()))
+            .ok_or(StateError::Missing(key))
+    }
+
+    /// `key`'s value, parsed.
+    fn value<T: FromStr>(&self, key: &'static str) -> Result<T, StateError>
+    where
+        T::Err: std::fmt::Display,
+    {
+        let (line, value) = self.get(key)?;
+        parse_value(key, line, value)
+    }
+
+    /// `key`'s value as a comma list, each parsed.
+    fn list<T: FromStr>(&self, key: &'static str) -> Result<Vec<T>, StateError>
+    where
+        T::Err: std::fmt::Display,
+    {
+        let (line, value) = self.get(key)?;
+        value
+            .split(',')
+            .map(|word| parse_value(key, line, word.trim()))
+            .collect()
+    }
+}
+
+/// One value of `key` on `line`, parsed, or why it does not parse.
+fn parse_value<T: FromStr>(key: &str, line: usize, value: &str) -> Result<T, StateError>
+where
+    T::Err: std::fmt::Display,
+{
+    value.parse().map_err(|error: T::Err| StateError::Value {
+        line,
+        key: key.to_string(),
+        value: crate::notation::shorten(value),
+        why: error.to_string(),
+    })
 }
 
 #[cfg(test)]

@@ -79,23 +79,29 @@ def interval(wins, draws, games):
     z = 1.96
     centre = (score + z * z / (2 * games)) / (1 + z * z / games)
     half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return score, centre - half, centre + half
+    return score, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def evaluate(model, games, seed):
     """``games`` games against the random opponent, half with each colour,
     the policy taking its most probable legal move: (wins, draws, losses,
-    illegal moves played: 0 while the mask is honoured)."""
-    tally = [0, 0, 0, 0]
-    for game in range(games):
-        env = Scaled(PasangEnv(opponent="random", agent=("south", "north")[game % 2]))
-        observation, _ = env.reset(seed=seed + game)
-        done, reward = False, 0.0
-        while not done:
-            action, _ = model.predict(observation, action_masks=env.unwrapped.action_masks(), deterministic=True)
-            observation, reward, done, _, info = env.step(int(action))
+    illegal moves played: 0 while the mask is honoured). The games run side
+    by side, the policy choosing for all of them in one batch a round."""
+    envs = [Scaled(PasangEnv(opponent="random", agent=("south", "north")[game % 2])) for game in range(games)]
+    observations = [env.reset(seed=seed + game)[0] for game, env in enumerate(envs)]
+    tally, live = [0, 0, 0, 0], list(range(games))
+    while live:
+        masks = np.stack([envs[game].unwrapped.action_masks() for game in live])
+        actions, _ = model.predict(np.stack([observations[game] for game in live]), action_masks=masks, deterministic=True)
+        going = []
+        for game, action in zip(live, actions):
+            observations[game], reward, done, _, info = envs[game].step(int(action))
             tally[3] += bool(info.get("illegal_action"))
-        tally[0 if reward > 0 else 1 if reward == 0 else 2] += 1
+            if done:
+                tally[0 if reward > 0 else 1 if reward == 0 else 2] += 1
+            else:
+                going.append(game)
+        live = going
     return tuple(tally)
 
 

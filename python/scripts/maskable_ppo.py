@@ -173,7 +173,9 @@ def main():
     parser.add_argument("--learning-rate", type=float, default=3e-4)
     parser.add_argument("--eval-every", type=int, default=10_000)
     parser.add_argument("--eval-games", type=int, default=200)
-    parser.add_argument("--threads", type=int, default=2, help="torch's threads")
+    # One: with two, on the shared two-core machine, PPO ran 11 steps/s
+    # against 139-164 with one (the threads wait on each other).
+    parser.add_argument("--threads", type=int, default=1, help="torch's threads")
     parser.add_argument("--curve", default=None, help="write the points as JSON to this file")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

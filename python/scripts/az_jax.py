@@ -18,6 +18,7 @@ against the engine at ``--engine-nodes`` nodes (``--engine-games``).
 """
 
 import argparse
+import json
 import math
 import os
 import pickle
@@ -35,7 +36,10 @@ import pasang
 import pasang.jax as pjax
 
 SCALE = np.ones(pjax.OBSERVATION_PLANES, np.float32)
-SCALE[7:9] = 1 / 180  # the scores
+# The scores (planes 7, 8) by 30, not by their 180 maximum, so that a lead
+# of ten points is a third, not a twentieth. (It did not make the value
+# learn faster on a CPU: its loss stayed near 0.9 either way; docs/rl.md.)
+SCALE[7:9] = 1 / 30
 SCALE[12] = 1 / 120  # the stones left
 
 
@@ -151,7 +155,7 @@ def interval(wins, draws, games):
     z = 1.96
     centre = (score + z * z / (2 * games)) / (1 + z * z / games)
     half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return score, centre - half, centre + half
+    return score, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def greedy_move(board, rng):
@@ -170,44 +174,65 @@ def greedy_move(board, rng):
 
 def evaluate(env, act, params, opponent, games, seed, searcher=None, nodes=1000):
     """The network (with its small search) against ``opponent`` over
-    ``games`` games, half with each colour: (wins, draws, losses)."""
+    ``games`` games, half with each colour: (wins, draws, losses).
+
+    The games are played side by side: at each round every game where the
+    network is to move gets its move from one batched search (padded to
+    ``games`` states, so it compiles once), the others their opponent's
+    move."""
     rng = random.Random(seed)
     key = jax.random.PRNGKey(seed)
-    tally = [0, 0, 0]
-    for game in range(games):
-        board = pasang.Board()
-        net_side = "south" if game % 2 == 0 else "north"
-        while not board.is_game_over():
-            if board.turn == net_side:
-                key, sub = jax.random.split(key)
-                state = jax.tree_util.tree_map(lambda leaf: leaf[None], env.from_board(board))
-                board.push_action(int(act(params, sub, state)[0]))
-            elif opponent == "random":
+    boards = [pasang.Board() for _ in range(games)]
+    sides = ["south" if game % 2 == 0 else "north" for game in range(games)]
+    while True:
+        live = [game for game in range(games) if not boards[game].is_game_over()]
+        if not live:
+            break
+        mine = [game for game in live if boards[game].turn == sides[game]]
+        if mine:
+            states = [env.from_board(boards[game]) for game in mine]
+            states += states[:1] * (games - len(states))
+            batch = jax.tree_util.tree_map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *states)
+            key, sub = jax.random.split(key)
+            actions = np.asarray(act(params, sub, batch))
+            for game, action in zip(mine, actions):
+                boards[game].push_action(int(action))
+        moved = set(mine)
+        for game in live:
+            if game in moved:
+                continue
+            board = boards[game]
+            if opponent == "random":
                 board.push(rng.choice(list(board.legal_moves)))
             elif opponent == "greedy":
                 board.push(greedy_move(board, rng))
             else:
-                best = searcher.search(board, nodes=nodes, seed=rng.randrange(1 << 30))[0]
-                board.push(best)
+                board.push(searcher.search(board, nodes=nodes, seed=rng.randrange(1 << 30))[0])
+    tally = [0, 0, 0]
+    for board, side in zip(boards, sides):
         winner = board.outcome().winner
-        tally[0 if winner == net_side else 1 if winner is None else 2] += 1
+        tally[0 if winner == side else 1 if winner is None else 2] += 1
     return tuple(tally)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=15)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--plies", type=int, default=64)
-    parser.add_argument("--simulations", type=int, default=16)
+    parser.add_argument("--minutes", type=float, default=15, help="learning time: self-play and training, not evaluation")
+    parser.add_argument("--iterations", type=int, default=None, help="stop after this many iterations in all, too")
+    parser.add_argument("--batch", type=int, default=64, help="self-play games side by side")
+    parser.add_argument("--plies", type=int, default=96, help="plies each self-play batch plays")
+    parser.add_argument("--simulations", type=int, default=8, help="self-play search simulations")
     parser.add_argument("--train-batch", type=int, default=256)
+    parser.add_argument("--replay", type=int, default=4, help="self-play batches kept for training")
+    parser.add_argument("--passes", type=float, default=2, help="training steps an iteration: passes over its new positions")
     parser.add_argument("--learning-rate", type=float, default=1e-3)
-    parser.add_argument("--eval-every", type=int, default=10)
+    parser.add_argument("--eval-minutes", type=float, default=5, help="evaluate after each this many minutes of learning")
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--eval-simulations", type=int, default=8)
     parser.add_argument("--engine-games", type=int, default=20)
     parser.add_argument("--engine-nodes", type=int, default=1000)
     parser.add_argument("--checkpoint", default=None)
+    parser.add_argument("--curve", default=None, help="write the evaluations and rates as JSON to this file")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
@@ -215,12 +240,13 @@ def main():
     key = jax.random.PRNGKey(args.seed)
     params = net.init(key, jnp.zeros((1,) + env.observation_shape, jnp.uint8))
     opt_state = optimizer.init(params)
-    iteration, seconds = 0, 0.0
+    iteration, seconds, curve = 0, 0.0, {"settings": vars(args), "evaluations": [], "iterations": []}
     if args.checkpoint and os.path.exists(args.checkpoint):
         with open(args.checkpoint, "rb") as handle:
             saved = pickle.load(handle)
         params, opt_state = saved["params"], saved["opt_state"]
-        iteration, seconds = saved["iteration"], saved["seconds"]
+        iteration, seconds, key = saved["iteration"], saved["seconds"], saved["key"]
+        curve = saved.get("curve", curve)
         print("resumed from {} at iteration {} ({:.0f} s trained)".format(args.checkpoint, iteration, seconds))
     searcher = pasang.Searcher()
 
@@ -228,28 +254,59 @@ def main():
         for opponent, games in (("random", args.eval_games), ("greedy", args.eval_games), ("engine", args.engine_games)):
             if games <= 0:
                 continue
+            t0 = time.perf_counter()
             w, d, l = evaluate(env, act, params, opponent, games, 1000 + iteration, searcher, args.engine_nodes)
             score, low, high = interval(w, d, games)
             print(
-                "eval {} iteration {} ({:.0f} s): vs {}: {}-{}-{}, {:.1%} [{:.1%}, {:.1%}]".format(
-                    label, iteration, seconds, opponent, w, d, l, score, low, high
+                "eval {} iteration {} ({:.0f} s learning): vs {}: {}-{}-{}, {:.1%} [{:.1%}, {:.1%}] ({:.0f} s)".format(
+                    label, iteration, seconds, opponent, w, d, l, score, low, high, time.perf_counter() - t0
                 ),
                 flush=True,
             )
+            curve["evaluations"].append(
+                {
+                    "label": label,
+                    "iteration": iteration,
+                    "learning_seconds": round(seconds, 1),
+                    "opponent": opponent if opponent != "engine" else "engine{}".format(args.engine_nodes),
+                    "games": games,
+                    "wins": w,
+                    "draws": d,
+                    "losses": l,
+                    "score": round(score, 4),
+                    "low": round(low, 4),
+                    "high": round(high, 4),
+                    "eval_simulations": args.eval_simulations,
+                }
+            )
+        if args.curve:
+            with open(args.curve, "w") as handle:
+                json.dump(curve, handle, indent=1)
 
     if iteration == 0:
         report("untrained")
-    start = time.perf_counter()
-    while seconds + (time.perf_counter() - start) < args.minutes * 60:
-        key, play_key, train_key = jax.random.split(key, 3)
+    replay = []
+    next_eval = (math.floor(seconds / (args.eval_minutes * 60)) + 1) * args.eval_minutes * 60
+    def learning():
+        return seconds < args.minutes * 60 and (args.iterations is None or iteration < args.iterations)
+
+    while learning():
+        key, play_key = jax.random.split(key)
         t0 = time.perf_counter()
         observations, masks, policies, values, weights, ends = jax.block_until_ready(selfplay(params, play_key))
         t1 = time.perf_counter()
-        flat = [np.asarray(x).reshape((-1,) + x.shape[2:]) for x in (observations, masks, policies, values, weights)]
+        fresh = [np.asarray(x).reshape((-1,) + x.shape[2:]) for x in (observations, masks, policies, values, weights)]
         finished = int(np.asarray(ends).sum())
+        # A window of the last --replay batches: each position is trained
+        # on about --passes x --replay times, so a slow self-play (two
+        # shared cores) feeds more training steps.
+        replay = (replay + [fresh])[-args.replay :]
+        flat = [np.concatenate([batch[part] for batch in replay]) for part in range(len(fresh))]
         order = np.random.default_rng(iteration).permutation(len(flat[0]))
+        wanted = max(1, int(args.passes * len(fresh[0]) / args.train_batch))
         steps, policy_loss, value_loss = 0, float("nan"), float("nan")
-        for begin in range(0, len(order) - args.train_batch + 1, args.train_batch):
+        while steps < wanted:
+            begin = (steps * args.train_batch) % max(1, len(order) - args.train_batch + 1)
             pick = order[begin : begin + args.train_batch]
             params, opt_state, (policy_loss, value_loss) = train_step(
                 params, opt_state, *(jnp.asarray(x[pick]) for x in flat)
@@ -258,20 +315,32 @@ def main():
         jax.block_until_ready(params)
         t2 = time.perf_counter()
         iteration += 1
+        seconds += t2 - t0
         plies = args.batch * args.plies
+        rates = {
+            "iteration": iteration,
+            "learning_seconds": round(seconds, 1),
+            "selfplay_steps_per_s": round(plies / (t1 - t0), 1),
+            "games_per_s": round(finished / (t1 - t0), 3),
+            "training_steps_per_s": round(steps / max(t2 - t1, 1e-9), 2),
+            "policy_loss": round(float(policy_loss), 4),
+            "value_loss": round(float(value_loss), 4),
+        }
+        curve["iterations"].append(rates)
         print(
-            "iteration {}: self-play {:,.0f} steps/s ({} plies, {} simulations each), {:.2f} games/s; "
-            "training {:.1f} steps/s ({} steps of {}); loss policy {:.3f} value {:.3f}".format(
+            "iteration {} ({:.0f} s learning): self-play {:,.0f} steps/s ({} plies, {} simulations each), "
+            "{:.2f} games/s; training {:.1f} steps/s ({} steps of {}); loss policy {:.3f} value {:.3f}".format(
                 iteration,
-                plies / (t1 - t0),
+                seconds,
+                rates["selfplay_steps_per_s"],
                 plies,
                 args.simulations,
-                finished / (t1 - t0),
-                steps / max(t2 - t1, 1e-9),
+                rates["games_per_s"],
+                rates["training_steps_per_s"],
                 steps,
                 args.train_batch,
-                float(policy_loss),
-                float(value_loss),
+                rates["policy_loss"],
+                rates["value_loss"],
             ),
             flush=True,
         )
@@ -282,13 +351,15 @@ def main():
                         "params": jax.device_get(params),
                         "opt_state": jax.device_get(opt_state),
                         "iteration": iteration,
-                        "seconds": seconds + time.perf_counter() - start,
+                        "seconds": seconds,
+                        "key": jax.device_get(key),
+                        "curve": curve,
                     },
                     handle,
                 )
-        if iteration % args.eval_every == 0:
+        if seconds >= next_eval and learning():
             report("during")
-    seconds += time.perf_counter() - start
+            next_eval += args.eval_minutes * 60
     report("final")
 
 

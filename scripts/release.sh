@@ -7,7 +7,7 @@
 #   scripts/release.sh --check DIR [--only LIST]                   check artifacts already built
 #
 # LIST is a comma-separated subset of: x86_64 aarch64 npm wheel wheel-aarch64
-# sdist deb (all by default, in that order). Run it from the repository's
+# sdist deb crate (all by default, in that order). Run it from the repository's
 # top folder. It refuses, in words, a tree with uncommitted changes (unless
 # --allow-dirty), a missing tool (naming the package that brings it) and a
 # version that differs between the manifests.
@@ -16,7 +16,7 @@ set -euo pipefail
 die() { echo "release.sh: $*" >&2; exit 1; }
 say() { echo "== $*" >&2; }
 
-ALL="x86_64 aarch64 npm wheel wheel-aarch64 sdist deb"
+ALL="x86_64 aarch64 npm wheel wheel-aarch64 sdist deb crate"
 only="$ALL"
 out=""
 check_dir=""
@@ -92,6 +92,9 @@ if wants deb; then
     need dpkg-deb "apt-get install dpkg"
     need lintian "apt-get install lintian"
     need systemd-analyze "apt-get install systemd"
+fi
+if [ -z "$check_dir" ] || wants crate; then
+    need cargo "rustup (https://rustup.rs), then rustup toolchain install stable"
 fi
 if [ -z "$check_dir" ]; then
     need cargo "rustup (https://rustup.rs), then rustup toolchain install stable"
@@ -256,12 +259,42 @@ check_deb() { # DEB
     say "$deb: lintian no error, systemd-analyze verify passes, exposure $exposure, bench $got nodes"
 }
 
+check_crate() { # CRATE
+    local crate="$1" listing bytes
+    listing="$(tar -tzf "$crate" | sed 's|^[^/]*/||')"
+    bytes="$(stat -c %s "$crate")"
+    # crates.io takes 10 MB at most.
+    [ "$bytes" -lt 10000000 ] || fail "$crate is $bytes bytes, over crates.io's 10 MB"
+    for file in Cargo.toml Cargo.lock build.rs src/main.rs src/lib.rs README.md LICENSE; do
+        grep -qx "$file" <<<"$listing" || fail "$crate has no $file"
+    done
+    # Only the engine's files: no tests, scripts, bindings or tool sets.
+    local stray
+    stray="$(grep -E '^(tests/[^d]|scripts/|web/|python/|fuzz/|benches/|node_modules/|\.ci/|package)' <<<"$listing" | head -n 3 || true)"
+    [ -z "$stray" ] || fail "$crate holds files that are not the crate's: $stray"
+    # Installed as `cargo install pasang` would: from the unpacked crate,
+    # with its own lock file, no repository around it (the version alone).
+    tar -xzf "$crate" -C "$work"
+    local unpacked="$work/$(basename "$crate" .crate)"
+    CARGO_TARGET_DIR="$work/crate-target" cargo install --locked --quiet --path "$unpacked" --root "$work/crate-root" \
+        >"$work/install.txt" 2>&1 || fail "cargo install --locked --path (the unpacked $crate): $(tail -n 20 "$work/install.txt")"
+    local said
+    said="$("$work/crate-root/bin/pasang" --version | head -n 1)"
+    [ "$said" = "pasang $VERSION" ] || fail "the crate's pasang says '$said', not 'pasang $VERSION'"
+    local got
+    got="$(bench_nodes "$work/crate-root/bin/pasang")"
+    if [ -n "${EXPECTED_NODES:-}" ]; then
+        [ "$got" = "$EXPECTED_NODES" ] || fail "the crate's pasang: bench counts $got, the native build $EXPECTED_NODES"
+    fi
+    say "$crate: $(wc -l <<<"$listing") files, $bytes bytes; cargo install --locked of it gives '$said', bench $got nodes"
+}
+
 check_all() { # DIR
     local dir
     dir="$(cd "$1" && pwd)"
     [ -f "$dir/SHA256SUMS" ] || fail "$dir has no SHA256SUMS"
     (cd "$dir" && sha256sum --check --quiet SHA256SUMS) || fail "$dir's SHA256SUMS do not match"
-    if { wants x86_64 || wants aarch64 || wants deb; } && [ -x "$TOP/target/release/pasang" ] && [ -z "${EXPECTED_NODES:-}" ]; then
+    if { wants x86_64 || wants aarch64 || wants deb || wants crate; } && [ -x "$TOP/target/release/pasang" ] && [ -z "${EXPECTED_NODES:-}" ]; then
         EXPECTED_NODES="$(bench_nodes "$TOP/target/release/pasang")"
         say "the native build (target/release/pasang): bench $EXPECTED_NODES nodes"
     fi
@@ -274,6 +307,7 @@ check_all() { # DIR
             wheel-aarch64) artifact="$(ls "$dir"/pasang-"$VERSION"-*manylinux*_aarch64.whl 2>/dev/null | head -n 1)"; [ -n "$artifact" ] || fail "no aarch64 wheel in $dir"; check_wheel "$artifact" ;;
             sdist) artifact="$dir/pasang-$VERSION.tar.gz"; [ -f "$artifact" ] || fail "missing $artifact"; check_sdist "$artifact" ;;
             deb) artifact="$dir/pasang_${VERSION}_amd64.deb"; [ -f "$artifact" ] || fail "missing $artifact"; check_deb "$artifact" ;;
+            crate) artifact="$dir/pasang-$VERSION.crate"; [ -f "$artifact" ] || fail "missing $artifact"; check_crate "$artifact" ;;
         esac
     done
     say "checked in $dir: $only"
@@ -361,6 +395,14 @@ if wants deb && target x86_64-unknown-linux-gnu; then
         "$(git log -1 --format=%aD)" >target/deb-assets/changelog.Debian
     RUSTFLAGS="$V2 $REMAP" cargo deb --no-build --output "$DIST/pasang_${VERSION}_amd64.deb" >&2
     built="$built deb"
+fi
+if wants crate; then
+    say "the crate (cargo package: the packaged crate is built before it is written)"
+    dirty=()
+    if [ "$allow_dirty" = yes ]; then dirty=(--allow-dirty); fi
+    cargo package --locked -p pasang "${dirty[@]}" >&2
+    cp "$CARGO_TARGET_DIR/package/pasang-$VERSION.crate" "$DIST/"
+    built="$built crate"
 fi
 (cd "$DIST" && rm -f SHA256SUMS && sha256sum -- * >SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS)
 say "built into dist/:$built"

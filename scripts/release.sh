@@ -86,6 +86,7 @@ if wants aarch64; then need qemu-aarch64 "apt-get install qemu-user"; fi
 if wants npm; then
     need node "apt-get install nodejs (Node 20 or later)"
     need npm "apt-get install npm"
+    need chromium "apt-get install chromium"
 fi
 if wants wheel || wants wheel-aarch64; then python_module auditwheel auditwheel; fi
 if wants deb; then
@@ -167,13 +168,22 @@ check_npm() { # TARBALL
     (cd "$folder" && node check_npm.mjs) || fail "the Node script on the installed package"
     # tsc from the repository's one pinned tool set (package.json and its
     # lockfile at the top folder).
-    if [ ! -x "$TOP/node_modules/.bin/tsc" ]; then
+    if [ ! -x "$TOP/node_modules/.bin/tsc" ] || [ ! -x "$TOP/node_modules/.bin/esbuild" ]; then
         (cd "$TOP" && npm ci --no-audit --no-fund --silent) || fail "npm ci (typescript, esbuild) at the top folder"
     fi
     (cd "$folder" && "$TOP/node_modules/.bin/tsc" --noEmit --strict --module nodenext \
         --moduleResolution nodenext --target es2022 --skipLibCheck false consumer.mts) \
         || fail "tsc --noEmit on a consumer of the package's types"
-    say "$tarball: the files listed, installed, a game and a depth-6 bestmove in Node, tsc --noEmit passes"
+    # A web page's author: the page and the package's worker bundled by
+    # esbuild from the installed package, pasang.wasm beside them, loaded
+    # by headless Chromium; its worker answers uci and go depth 6.
+    cp "$TOP"/scripts/release/page/* "$TOP/scripts/release/check_page.mjs" "$folder/"
+    (cd "$folder" && "$TOP/node_modules/.bin/esbuild" page.mjs page-worker.mjs --bundle --format=esm \
+        --platform=browser --target=es2022 --outdir=site --log-level=warning) || fail "esbuild of a page that imports the package"
+    cp "$folder/index.html" "$folder/node_modules/pasang-engine/pasang.wasm" "$folder/site/"
+    local page
+    page="$(cd "$folder" && node check_page.mjs site)" || fail "the bundled page in headless Chromium"
+    say "$tarball: the files listed, installed, a game and a depth-6 bestmove in Node, tsc --noEmit passes; $page"
 }
 
 check_wheel() { # WHEEL (x86_64)

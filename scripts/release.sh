@@ -91,6 +91,7 @@ fi
 if wants wheel || wants wheel-aarch64; then python_module auditwheel auditwheel; fi
 if wants deb; then
     need dpkg-deb "apt-get install dpkg"
+    need objcopy "apt-get install binutils"
     need lintian "apt-get install lintian"
     need systemd-analyze "apt-get install systemd"
 fi
@@ -126,6 +127,14 @@ no_home_paths() { # FILE
     [ -z "$hits" ] || fail "$1 names a folder of the build machine: $hits"
 }
 
+# Released binaries carry no symbol table or debug info (a third of the
+# size; a panic aborts, so no backtrace reads them).
+stripped() { # FILE
+    case "$(file -b "$1")" in
+        *"not stripped"* | *"with debug_info"*) fail "$1 is not stripped: $(file -b "$1")" ;;
+    esac
+}
+
 check_binary() { # ARCH TARBALL
     local arch="$1" tarball="$2" folder="$work/bin-$1"
     mkdir -p "$folder"
@@ -133,6 +142,7 @@ check_binary() { # ARCH TARBALL
     [ "$(tar -tzf "$tarball")" = "pasang" ] || fail "$tarball should hold the one file pasang"
     file_kind="$(file -b "$folder/pasang" 2>/dev/null || true)"
     case "$file_kind" in *"dynamically linked"*) fail "$tarball: not a static binary ($file_kind)" ;; esac
+    stripped "$folder/pasang"
     no_home_paths "$folder/pasang"
     local got
     if [ "$arch" = x86_64 ]; then
@@ -214,7 +224,7 @@ no_so_paths() { # WHEEL
     local folder="$work/so-$(basename "$1")"
     mkdir -p "$folder"
     python3 -m zipfile -e "$1" "$folder"
-    for so in "$folder"/pasang/*.so; do no_home_paths "$so"; done
+    for so in "$folder"/pasang/*.so; do no_home_paths "$so"; stripped "$so"; done
 }
 
 check_sdist() { # SDIST
@@ -250,6 +260,7 @@ check_deb() { # DEB
     done
     case "$(file -b "$root/usr/bin/pasang")" in *"dynamically linked"*) ;; *) fail "$deb: /usr/bin/pasang should be a dynamic glibc build" ;; esac
     no_home_paths "$root/usr/bin/pasang"
+    stripped "$root/usr/bin/pasang"
     local unit="$root/usr/lib/systemd/system/pasang-serve.service"
     # The unit checked statically, with the binary at its ExecStart path
     # (verify fails without it) and this machine's own systemd units
@@ -339,6 +350,10 @@ export CARGO_TARGET_DIR="$TOP/target/release-build"
 CARGO_HOME_DIR="${CARGO_HOME:-$HOME/.cargo}"
 RUSTUP_HOME_DIR="${RUSTUP_HOME:-$HOME/.rustup}"
 REMAP="--remap-path-prefix=$TOP=/pasang --remap-path-prefix=$CARGO_HOME_DIR=/cargo --remap-path-prefix=$RUSTUP_HOME_DIR=/rustup"
+# Stripped: no symbol table or debug info in what is shipped (the release
+# profile keeps them for profiling a build from source). The Python
+# module's profile inherits release's, but a profile's variable does not.
+export CARGO_PROFILE_RELEASE_STRIP=symbols CARGO_PROFILE_PYTHON_STRIP=symbols
 # RUSTFLAGS replaces .cargo/config.toml's target-cpu=native.
 V2="-C target-cpu=x86-64-v2"
 
@@ -396,6 +411,9 @@ if wants deb && target x86_64-unknown-linux-gnu; then
     say "the Debian package (glibc, x86-64-v2)"
     RUSTFLAGS="$V2 $REMAP" cargo build --release --locked --bin pasang
     rm -rf target/deb-assets
+    # The linker's .comment (compiler names) is of no use to anyone who
+    # runs it, and lintian notes it.
+    objcopy --remove-section=.comment "$CARGO_TARGET_DIR/release/pasang"
     "$CARGO_TARGET_DIR/release/pasang" generate-man target/deb-assets/man
     "$CARGO_TARGET_DIR/release/pasang" generate-completions target/deb-assets/completions
     # Debian's own changelog (lintian wants one beside the upstream

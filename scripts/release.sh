@@ -86,7 +86,9 @@ if wants aarch64; then need qemu-aarch64 "apt-get install qemu-user"; fi
 if wants npm; then
     need node "apt-get install nodejs (Node 20 or later)"
     need npm "apt-get install npm"
-    need chromium "apt-get install chromium"
+    # The bundled page's browser (CHROMIUM names another binary).
+    export CHROMIUM="${CHROMIUM:-chromium}"
+    need "$CHROMIUM" "apt-get install chromium"
 fi
 if wants wheel || wants wheel-aarch64; then python_module auditwheel auditwheel; fi
 if wants deb; then

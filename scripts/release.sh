@@ -7,7 +7,7 @@
 #   scripts/release.sh --check DIR [--only LIST]                   check artifacts already built
 #
 # LIST is a comma-separated subset of: x86_64 aarch64 npm wheel wheel-aarch64
-# sdist deb (all by default, in that order). Run it from the repository's
+# sdist deb crate (all by default, in that order). Run it from the repository's
 # top folder. It refuses, in words, a tree with uncommitted changes (unless
 # --allow-dirty), a missing tool (naming the package that brings it) and a
 # version that differs between the manifests.
@@ -16,7 +16,7 @@ set -euo pipefail
 die() { echo "release.sh: $*" >&2; exit 1; }
 say() { echo "== $*" >&2; }
 
-ALL="x86_64 aarch64 npm wheel wheel-aarch64 sdist deb"
+ALL="x86_64 aarch64 npm wheel wheel-aarch64 sdist deb crate"
 only="$ALL"
 out=""
 check_dir=""
@@ -86,12 +86,19 @@ if wants aarch64; then need qemu-aarch64 "apt-get install qemu-user"; fi
 if wants npm; then
     need node "apt-get install nodejs (Node 20 or later)"
     need npm "apt-get install npm"
+    # The bundled page's browser (CHROMIUM names another binary).
+    export CHROMIUM="${CHROMIUM:-chromium}"
+    need "$CHROMIUM" "apt-get install chromium"
 fi
 if wants wheel || wants wheel-aarch64; then python_module auditwheel auditwheel; fi
 if wants deb; then
     need dpkg-deb "apt-get install dpkg"
+    need objcopy "apt-get install binutils"
     need lintian "apt-get install lintian"
     need systemd-analyze "apt-get install systemd"
+fi
+if [ -z "$check_dir" ] || wants crate; then
+    need cargo "rustup (https://rustup.rs), then rustup toolchain install stable"
 fi
 if [ -z "$check_dir" ]; then
     need cargo "rustup (https://rustup.rs), then rustup toolchain install stable"
@@ -122,6 +129,14 @@ no_home_paths() { # FILE
     [ -z "$hits" ] || fail "$1 names a folder of the build machine: $hits"
 }
 
+# Released binaries carry no symbol table or debug info (a third of the
+# size; a panic aborts, so no backtrace reads them).
+stripped() { # FILE
+    case "$(file -b "$1")" in
+        *"not stripped"* | *"with debug_info"*) fail "$1 is not stripped: $(file -b "$1")" ;;
+    esac
+}
+
 check_binary() { # ARCH TARBALL
     local arch="$1" tarball="$2" folder="$work/bin-$1"
     mkdir -p "$folder"
@@ -129,6 +144,7 @@ check_binary() { # ARCH TARBALL
     [ "$(tar -tzf "$tarball")" = "pasang" ] || fail "$tarball should hold the one file pasang"
     file_kind="$(file -b "$folder/pasang" 2>/dev/null || true)"
     case "$file_kind" in *"dynamically linked"*) fail "$tarball: not a static binary ($file_kind)" ;; esac
+    stripped "$folder/pasang"
     no_home_paths "$folder/pasang"
     local got
     if [ "$arch" = x86_64 ]; then
@@ -164,13 +180,22 @@ check_npm() { # TARBALL
     (cd "$folder" && node check_npm.mjs) || fail "the Node script on the installed package"
     # tsc from the repository's one pinned tool set (package.json and its
     # lockfile at the top folder).
-    if [ ! -x "$TOP/node_modules/.bin/tsc" ]; then
+    if [ ! -x "$TOP/node_modules/.bin/tsc" ] || [ ! -x "$TOP/node_modules/.bin/esbuild" ]; then
         (cd "$TOP" && npm ci --no-audit --no-fund --silent) || fail "npm ci (typescript, esbuild) at the top folder"
     fi
     (cd "$folder" && "$TOP/node_modules/.bin/tsc" --noEmit --strict --module nodenext \
         --moduleResolution nodenext --target es2022 --skipLibCheck false consumer.mts) \
         || fail "tsc --noEmit on a consumer of the package's types"
-    say "$tarball: the files listed, installed, a game and a depth-6 bestmove in Node, tsc --noEmit passes"
+    # A web page's author: the page and the package's worker bundled by
+    # esbuild from the installed package, pasang.wasm beside them, loaded
+    # by headless Chromium; its worker answers uci and go depth 6.
+    cp "$TOP"/scripts/release/page/* "$TOP/scripts/release/check_page.mjs" "$folder/"
+    (cd "$folder" && "$TOP/node_modules/.bin/esbuild" page.mjs page-worker.mjs --bundle --format=esm \
+        --platform=browser --target=es2022 --outdir=site --log-level=warning) || fail "esbuild of a page that imports the package"
+    cp "$folder/index.html" "$folder/node_modules/pasang-engine/pasang.wasm" "$folder/site/"
+    local page
+    page="$(cd "$folder" && node check_page.mjs site)" || fail "the bundled page in headless Chromium"
+    say "$tarball: the files listed, installed, a game and a depth-6 bestmove in Node, tsc --noEmit passes; $page"
 }
 
 check_wheel() { # WHEEL (x86_64)
@@ -201,7 +226,7 @@ no_so_paths() { # WHEEL
     local folder="$work/so-$(basename "$1")"
     mkdir -p "$folder"
     python3 -m zipfile -e "$1" "$folder"
-    for so in "$folder"/pasang/*.so; do no_home_paths "$so"; done
+    for so in "$folder"/pasang/*.so; do no_home_paths "$so"; stripped "$so"; done
 }
 
 check_sdist() { # SDIST
@@ -237,6 +262,7 @@ check_deb() { # DEB
     done
     case "$(file -b "$root/usr/bin/pasang")" in *"dynamically linked"*) ;; *) fail "$deb: /usr/bin/pasang should be a dynamic glibc build" ;; esac
     no_home_paths "$root/usr/bin/pasang"
+    stripped "$root/usr/bin/pasang"
     local unit="$root/usr/lib/systemd/system/pasang-serve.service"
     # The unit checked statically, with the binary at its ExecStart path
     # (verify fails without it) and this machine's own systemd units
@@ -256,12 +282,44 @@ check_deb() { # DEB
     say "$deb: lintian no error, systemd-analyze verify passes, exposure $exposure, bench $got nodes"
 }
 
+check_crate() { # CRATE
+    local crate="$1" listing bytes
+    listing="$(tar -tzf "$crate" | sed 's|^[^/]*/||')"
+    bytes="$(stat -c %s "$crate")"
+    # crates.io takes 10 MB at most.
+    [ "$bytes" -lt 10000000 ] || fail "$crate is $bytes bytes, over crates.io's 10 MB"
+    for file in Cargo.toml Cargo.lock build.rs src/main.rs src/lib.rs README.md LICENSE; do
+        grep -qx "$file" <<<"$listing" || fail "$crate has no $file"
+    done
+    # Only the engine's files: no tests, scripts, bindings or tool sets
+    # (the benches' sources only, which the manifest names).
+    local stray
+    stray="$(grep -E '^(tests/[^d]|scripts/|web/|python/|fuzz/|benches/|node_modules/|\.ci/|package)' <<<"$listing" \
+        | grep -vE '^benches/[a-z_]+\.rs$' | head -n 3 || true)"
+    [ -z "$stray" ] || fail "$crate holds files that are not the crate's: $stray"
+    # Installed as `cargo install pasang` would: from the unpacked crate,
+    # with its own lock file, no repository around it (the version alone).
+    tar -xzf "$crate" -C "$work"
+    local unpacked="$work/$(basename "$crate" .crate)"
+    CARGO_TARGET_DIR="$work/crate-target" cargo install --locked --quiet --path "$unpacked" --root "$work/crate-root" \
+        >"$work/install.txt" 2>&1 || fail "cargo install --locked --path (the unpacked $crate): $(tail -n 20 "$work/install.txt")"
+    local said
+    said="$("$work/crate-root/bin/pasang" --version | head -n 1)"
+    [ "$said" = "pasang $VERSION" ] || fail "the crate's pasang says '$said', not 'pasang $VERSION'"
+    local got
+    got="$(bench_nodes "$work/crate-root/bin/pasang")"
+    if [ -n "${EXPECTED_NODES:-}" ]; then
+        [ "$got" = "$EXPECTED_NODES" ] || fail "the crate's pasang: bench counts $got, the native build $EXPECTED_NODES"
+    fi
+    say "$crate: $(wc -l <<<"$listing") files, $bytes bytes; cargo install --locked of it gives '$said', bench $got nodes"
+}
+
 check_all() { # DIR
     local dir
     dir="$(cd "$1" && pwd)"
     [ -f "$dir/SHA256SUMS" ] || fail "$dir has no SHA256SUMS"
     (cd "$dir" && sha256sum --check --quiet SHA256SUMS) || fail "$dir's SHA256SUMS do not match"
-    if { wants x86_64 || wants aarch64 || wants deb; } && [ -x "$TOP/target/release/pasang" ] && [ -z "${EXPECTED_NODES:-}" ]; then
+    if { wants x86_64 || wants aarch64 || wants deb || wants crate; } && [ -x "$TOP/target/release/pasang" ] && [ -z "${EXPECTED_NODES:-}" ]; then
         EXPECTED_NODES="$(bench_nodes "$TOP/target/release/pasang")"
         say "the native build (target/release/pasang): bench $EXPECTED_NODES nodes"
     fi
@@ -274,6 +332,7 @@ check_all() { # DIR
             wheel-aarch64) artifact="$(ls "$dir"/pasang-"$VERSION"-*manylinux*_aarch64.whl 2>/dev/null | head -n 1)"; [ -n "$artifact" ] || fail "no aarch64 wheel in $dir"; check_wheel "$artifact" ;;
             sdist) artifact="$dir/pasang-$VERSION.tar.gz"; [ -f "$artifact" ] || fail "missing $artifact"; check_sdist "$artifact" ;;
             deb) artifact="$dir/pasang_${VERSION}_amd64.deb"; [ -f "$artifact" ] || fail "missing $artifact"; check_deb "$artifact" ;;
+            crate) artifact="$dir/pasang-$VERSION.crate"; [ -f "$artifact" ] || fail "missing $artifact"; check_crate "$artifact" ;;
         esac
     done
     say "checked in $dir: $only"
@@ -295,6 +354,10 @@ export CARGO_TARGET_DIR="$TOP/target/release-build"
 CARGO_HOME_DIR="${CARGO_HOME:-$HOME/.cargo}"
 RUSTUP_HOME_DIR="${RUSTUP_HOME:-$HOME/.rustup}"
 REMAP="--remap-path-prefix=$TOP=/pasang --remap-path-prefix=$CARGO_HOME_DIR=/cargo --remap-path-prefix=$RUSTUP_HOME_DIR=/rustup"
+# Stripped: no symbol table or debug info in what is shipped (the release
+# profile keeps them for profiling a build from source). The Python
+# module's profile inherits release's, but a profile's variable does not.
+export CARGO_PROFILE_RELEASE_STRIP=symbols CARGO_PROFILE_PYTHON_STRIP=symbols
 # RUSTFLAGS replaces .cargo/config.toml's target-cpu=native.
 V2="-C target-cpu=x86-64-v2"
 
@@ -352,6 +415,9 @@ if wants deb && target x86_64-unknown-linux-gnu; then
     say "the Debian package (glibc, x86-64-v2)"
     RUSTFLAGS="$V2 $REMAP" cargo build --release --locked --bin pasang
     rm -rf target/deb-assets
+    # The linker's .comment (compiler names) is of no use to anyone who
+    # runs it, and lintian notes it.
+    objcopy --remove-section=.comment "$CARGO_TARGET_DIR/release/pasang"
     "$CARGO_TARGET_DIR/release/pasang" generate-man target/deb-assets/man
     "$CARGO_TARGET_DIR/release/pasang" generate-completions target/deb-assets/completions
     # Debian's own changelog (lintian wants one beside the upstream
@@ -361,6 +427,14 @@ if wants deb && target x86_64-unknown-linux-gnu; then
         "$(git log -1 --format=%aD)" >target/deb-assets/changelog.Debian
     RUSTFLAGS="$V2 $REMAP" cargo deb --no-build --output "$DIST/pasang_${VERSION}_amd64.deb" >&2
     built="$built deb"
+fi
+if wants crate; then
+    say "the crate (cargo package: the packaged crate is built before it is written)"
+    dirty=()
+    if [ "$allow_dirty" = yes ]; then dirty=(--allow-dirty); fi
+    cargo package --locked -p pasang "${dirty[@]}" >&2
+    cp "$CARGO_TARGET_DIR/package/pasang-$VERSION.crate" "$DIST/"
+    built="$built crate"
 fi
 (cd "$DIST" && rm -f SHA256SUMS && sha256sum -- * >SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS)
 say "built into dist/:$built"

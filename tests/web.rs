@@ -4,7 +4,8 @@
 //! typed rules API (web/tests/board.mjs). The npm package made from
 //! web/dist/ (`npm pack`) is checked by `scripts/release.sh --check` as a
 //! user gets it: installed in an empty folder, a game and a search in Node,
-//! `tsc --noEmit` on a consumer of its types (issue 65, docs/release.md).
+//! `tsc --noEmit` on a consumer of its types, and a page bundled by esbuild
+//! from it in headless Chromium (issue 65, docs/release.md).
 //!
 //! Where the wasm32 target cannot be installed (rustup's server refused),
 //! the tests say so and skip, even under CI (ISSUE-NOTES: that target comes
@@ -236,6 +237,12 @@ fn the_npm_tarball_holds_the_package_and_installs_where_no_repository_is() {
     else {
         return;
     };
+    // The check loads a page that bundles the package in headless Chromium.
+    let Some(browser) = common::browser::chromium_or_skip(
+        "the_npm_tarball_holds_the_package_and_installs_where_no_repository_is",
+    ) else {
+        return;
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dist = std::env::temp_dir().join(format!("pasang-npm-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dist);
@@ -257,6 +264,7 @@ fn the_npm_tarball_holds_the_package_and_installs_where_no_repository_is() {
         .arg(root.join("scripts/release.sh"))
         .args(["--only", "npm", "--check"])
         .arg(&dist)
+        .env("CHROMIUM", browser)
         .current_dir(root)
         .output()
         .expect("bash runs");

@@ -20,6 +20,9 @@ pub struct RuleChoice {
     pub values: &'static [&'static str],
     /// The value it has unless chosen.
     pub default: &'static str,
+    /// The protocol's option name, e.g. `Ka Entry`, as lessons and
+    /// puzzles name their options (the page maps them to fields by it).
+    pub name: &'static str,
 }
 
 impl RuleChoice {
@@ -31,6 +34,7 @@ impl RuleChoice {
                 field: option.field,
                 values: option.values,
                 default: option.default,
+                name: option.name,
             })
             .collect()
     }

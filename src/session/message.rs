@@ -300,7 +300,7 @@ mod tests {
         };
         assert!(
             hello.to_json().starts_with(
-                r#"{"type":"hello","engine":"pasang","rules":[{"field":"pattern","values":["1","2"],"default":"1"},{"field":"ka_entry","#
+                r#"{"type":"hello","engine":"pasang","rules":[{"field":"pattern","values":["1","2"],"default":"1","name":"Pattern"},{"field":"ka_entry","#
             ),
             "{}",
             hello.to_json()

@@ -1,3 +1,4 @@
+// @ts-check
 // The session's own modes: play against the engine, analyse, watch the
 // engine play itself. The session referees and drives the engine; the
 // page sends the person's moves.

@@ -1,30 +1,32 @@
+// @ts-check
 // The panel beside the board: the status, scores and clocks, the hint,
 // the move list, the engine's lines and evaluation, and the controls each
 // mode shows; the mode in charge draws its own part (app.mode.render).
-import { RULE_KEYS, app } from "./app-state.js";
+import { app, ruleKeys } from "./app-state.js";
 import { canMove, drawBoard } from "./board.js";
 import { $ } from "./dom.js";
 import { moveNumber, moverOf } from "./geometry.js";
 import { evalWords, reviewPly } from "./judgement.js";
 import { currentLanguage, t } from "./strings.js";
 import { send } from "./transport.js";
+import { clockText, refusalWords, ruleValueWords } from "./words.js";
 
 /** Draws the page from the last state. */
 export function render() {
   $("status").textContent = statusText();
-  $("score-south").textContent = app.state.scores[0];
-  $("score-north").textContent = app.state.scores[1];
-  $("phase").textContent = app.state.phase;
+  $("score-south").textContent = String(app.state.scores[0]);
+  $("score-north").textContent = String(app.state.scores[1]);
+  $("phase").textContent = String(app.state.phase);
   $("thinking").hidden = !app.state.thinking;
   const mode = app.mode;
   document.title = mode.title ? mode.title() : `Pasang: ${statusText()} (${modeTitle(app.state.mode)})`;
-  document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", !app.learn && !app.puzzle && b.dataset.mode === app.state.mode));
+  document.querySelectorAll("#modes button").forEach((/** @type {HTMLElement} */ b) => b.classList.toggle("active", !app.learn && !app.puzzle && b.dataset.mode === app.state.mode));
   $("learn-link").classList.toggle("active", Boolean(app.learn));
   $("puzzle-link").classList.toggle("active", Boolean(app.puzzle));
   const friendly = app.state.mode === "friend";
   document.body.classList.toggle("friend", friendly);
   $("friend").hidden = !friendly || !app.friend;
-  document.querySelectorAll("#settings [class]").forEach((node) => {
+  document.querySelectorAll("#settings [class]").forEach((/** @type {HTMLElement} */ node) => {
     node.hidden = !node.classList.contains("for-" + app.state.mode);
   });
   // A finished game has nothing to stop, and its engines' lines are old.
@@ -36,7 +38,7 @@ export function render() {
   $("run").textContent = app.state.running ? t("stop") : t("start");
   if (app.state.person) $("side").value = app.state.person;
   // A room's state has no engine part: its settings stay as they are.
-  if (app.state.skill !== undefined) $("skill").value = app.state.skill;
+  if (app.state.skill !== undefined) $("skill").value = String(app.state.skill);
   if (app.state.movetime !== undefined) $("movetime").value = String(app.state.movetime);
   if (app.state.multipv !== undefined) $("multipv").value = String(app.state.multipv);
   $("clock").value = app.state.clock ? `${app.state.clock.minutes}+${app.state.clock.increment}` : "0+0";
@@ -47,7 +49,7 @@ export function render() {
   $("resign").hidden = !["play", "friend"].includes(app.state.mode) || Boolean(app.state.over);
   app.clockAt = performance.now();
   showClocks();
-  for (const key of RULE_KEYS) $(key).value = app.state.rules[key];
+  for (const key of ruleKeys(app.ruleOptions)) if ($(key)) $(key).value = app.state.rules[key];
   if (document.activeElement !== $("fen")) $("fen").value = app.state.position;
   renderHint();
   renderMoves();
@@ -104,22 +106,22 @@ function renderMoves() {
   list.textContent = "";
   app.state.moves.forEach((move, i) => {
     const span = document.createElement("span");
-    const mover = moverOf(i + 1);
+    const mover = moverOf(i + 1, app.state.start);
     span.textContent = move;
     span.className = mover;
-    span.dataset.ply = i + 1;
-    const judged = app.state.mode === "review" ? reviewPly(i + 1) : null;
+    span.dataset.ply = String(i + 1);
+    const judged = app.state.mode === "review" ? reviewPly(app.review, i + 1) : null;
     if (judged && judged.mark) span.dataset.mark = judged.mark;
     if (judged) span.title = evalWords(judged.eval) + (judged.best ? `; ${t("better")} ${judged.best.move}` : "");
     // Numbered: South's moves, and the first if North made it.
-    if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1);
+    if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1, app.state.start);
     if (i + 1 === app.state.cursor) span.classList.add("current");
     span.onclick = () => goto(i + 1);
     list.appendChild(span);
   });
   // The list scrolls to the current move; the page itself does not move
   // (on a phone the board would slide away).
-  const current = list.querySelector(".current");
+  const current = /** @type {HTMLElement | null} */ (list.querySelector(".current"));
   if (current && (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)) {
     list.scrollTop = current.offsetTop - list.clientHeight / 2;
   }
@@ -138,7 +140,7 @@ export function renderLines() {
   // In play the engine's thoughts stay hidden (its score shows in #eval).
   let shown = [];
   if (app.state && app.state.mode === "watch") shown = ["south", "north"].map((side) => app.watchLines[side]).filter(Boolean);
-  if (app.state && app.state.mode === "analyse") shown = Object.keys(app.lines).sort((a, b) => a - b).map((k) => app.lines[k]);
+  if (app.state && app.state.mode === "analyse") shown = Object.keys(app.lines).sort((a, b) => Number(a) - Number(b)).map((k) => app.lines[k]);
   for (const info of shown) {
     const li = document.createElement("li");
     const score = document.createElement("span");
@@ -164,8 +166,7 @@ export function showClocks() {
   if (!clock) return;
   for (const side of ["south", "north"]) {
     const running = clock.running === side ? performance.now() - app.clockAt : 0;
-    const seconds = Math.max(0, Math.ceil((clock[side] - running) / 1000));
-    $("clock-" + side).textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    $("clock-" + side).textContent = clockText(clock[side] - running);
     $("clock-box-" + side).classList.toggle("running", clock.running === side);
     $("you-" + side).hidden = app.state.person !== side;
   }
@@ -267,4 +268,29 @@ export function setUpResign() {
     button.textContent = t("resignConfirm");
     timer = setTimeout(calm, 4000);
   };
+}
+
+/** The rule selects' values in the page's language (each option's value
+ * stays the protocol's). */
+export function labelRuleValues() {
+  for (const key of ruleKeys(app.ruleOptions)) {
+    const select = /** @type {HTMLSelectElement | null} */ (/** @type {unknown} */ ($(key)));
+    if (select) for (const option of select.options) option.textContent = ruleValueWords(option.value);
+  }
+}
+
+/** Says in #error what was wrong with the address, the standing notice and
+ * the last refusal; each is words, or a function that words them in the
+ * page's language. */
+export function showError() {
+  const text = [...app.addressErrors, app.notice, app.lastError].filter(Boolean)
+    .map((words) => (typeof words === "function" ? words() : words)).join("\n");
+  $("error").textContent = text;
+  $("error").hidden = !text;
+}
+
+/** Says `words` (or a function giving them) in #error until the next state. */
+export function sayError(words) {
+  app.lastError = words;
+  showError();
 }

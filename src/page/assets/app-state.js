@@ -57,7 +57,23 @@ export const optionWordsKey = (/** @type {string} */ field) => field.replace(/_(
  * @property {() => string | null} [yourSide]
  * @property {boolean} [keys]
  * @property {boolean} [browse]
+ * The session's modes (the state's `mode` names one) tell the panel:
+ * @property {string} [titleKey] the strings key of its name in the tab's title
+ * @property {boolean} [speaksToPerson] the hint speaks to the person ("your move"), at their turn only
+ * @property {boolean} [resignable] its game may be resigned
+ * @property {boolean} [takesBack] false: no take-back
+ * @property {() => string} [saveWords] the Save button's words
+ * @property {boolean} [reviewBox] it shows the review's box
+ * @property {(ply: number) => any} [judgement] the judgement of a ply, for the move list
+ * @property {boolean} [friendBox] it shows the friend game's box, and names the player to move
+ * @property {boolean} [analysesCursor] the engine's lines and score belong to the ply on view
+ * @property {() => import("./wire-types.js").Info[]} [lines] the engine's lines it shows
+ * @property {(info: import("./wire-types.js").Info) => string} [lineLabel] what a line is headed with
  */
+
+// The session's mode of a state that names none (a room's): no hooks.
+/** @type {Mode} */
+const NO_SESSION_MODE = { name: "" };
 
 /** The page's one state. */
 export const app = {
@@ -73,6 +89,12 @@ export const app = {
   /** @type {Record<string, Mode>} */
   sessionModes: {},
   /** The mode in charge: its hooks decide what a click, a move and a message do. */
+  /** The session's mode the last state names: what the panel shows of
+   * the game (a page's own mode may be in charge beside it).
+   * @returns {Mode} */
+  get session() {
+    return (this.state && this.sessionModes[this.state.mode]) || NO_SESSION_MODE;
+  },
   /** @returns {Mode} */
   get mode() {
     return this.page || (this.state && this.sessionModes[this.state.mode]) || this.sessionModes.play;

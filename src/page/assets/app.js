@@ -30,7 +30,7 @@ import { learnMode } from "./mode-learn.js";
 import { puzzleMode } from "./mode-puzzle.js";
 import { reviewMode, setUpReview } from "./mode-review.js";
 import { lobbyMode, roomMode, setUpRoom } from "./mode-room.js";
-import { sessionMode } from "./mode-session.js";
+import { analyseMode, playMode, watchMode } from "./mode-session.js";
 import { forgetStaleEvaluation, goto, labelRuleValues, render, renderLines, sayError, setUpResign, showClocks, showError, showEval } from "./panel.js";
 import { download, renderPicker, setUpRecords } from "./records.js";
 import { copyText } from "./sharing.js";
@@ -40,7 +40,7 @@ import { LANGUAGES, STRINGS, applyLanguage, currentLanguage, inLanguage, setLang
 import { openTransport, send } from "./transport.js";
 import { refusalWords } from "./words.js";
 
-app.sessionModes = { play: sessionMode, analyse: sessionMode, watch: sessionMode, review: reviewMode, friend: friendMode };
+app.sessionModes = { play: playMode, analyse: analyseMode, watch: watchMode, review: reviewMode, friend: friendMode };
 
 /** @typedef {import("./wire-types.js").ServerMessage} ServerMessage */
 

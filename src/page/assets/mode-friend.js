@@ -107,8 +107,12 @@ export function setUpFriend() {
 
 /** Friend mode's hooks (see app.js): both sides move from this page, and
  * the session referees. */
+/** @type {import("./app-state.js").Mode} */
 export const friendMode = {
   name: "friend",
+  titleKey: "titleFriend",
+  resignable: true,
+  friendBox: true,
   start,
   canMove: () => true,
   submit: sendMove,

@@ -160,8 +160,15 @@ export function setUpReview() {
 }
 
 /** Review mode's hooks (see app.js): the game is stepped through, not changed. */
+/** @type {import("./app-state.js").Mode} */
 export const reviewMode = {
   name: "review",
+  titleKey: "titleReview",
+  takesBack: false,
+  reviewBox: true,
+  hint: () => t("hintReview"),
+  saveWords: () => (app.review && app.review.game ? t("saveAnnotated") : t("save")),
+  judgement: (ply) => reviewPly(app.review, ply),
   canMove: () => false,
   submit: () => {},
   unlisted: (move) => { send({ type: "move", move }); return false; },

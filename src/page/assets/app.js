@@ -22,6 +22,10 @@
 //   hint(), title()      what to do now, the tab's title (optional)
 //   playerName(side)     a player's name, if known (optional)
 //   keys, browse         whether the arrow keys and the move list move the view
+import {
+  addressError, connected, enterPage, flip, freshGame, keepEvaluation, lightColumn, nameSent, nameTag, notice,
+  receiveGames, receiveHello, receiveInfo, receiveReview, receiveSearch, receiveState, sayError, setSessionModes, setViews,
+} from "./actions.js";
 import { MODES, app, ruleKeys } from "./app-state.js";
 import { drawBoard, onBoardClick, onBoardHover, onTypedMove, showCaptures } from "./board.js";
 import { $, params, roomAddress, roomServer, workerTransport } from "./dom.js";
@@ -31,7 +35,7 @@ import { puzzleMode } from "./mode-puzzle.js";
 import { reviewMode, setUpReview } from "./mode-review.js";
 import { lobbyMode, roomMode, setUpRoom } from "./mode-room.js";
 import { analyseMode, playMode, watchMode } from "./mode-session.js";
-import { forgetStaleEvaluation, goto, labelRuleValues, render, renderLines, sayError, setUpResign, showClocks, showError, showEval } from "./panel.js";
+import { drawAnalysis, goto, labelRuleValues, render, setUpResign, showClocks, showError } from "./panel.js";
 import { download, renderPicker, setUpRecords } from "./records.js";
 import { copyText } from "./sharing.js";
 import { setUpSound, soundFor } from "./sound.js";
@@ -40,7 +44,7 @@ import { LANGUAGES, STRINGS, applyLanguage, currentLanguage, inLanguage, setLang
 import { openTransport, send } from "./transport.js";
 import { refusalWords } from "./words.js";
 
-app.sessionModes = { play: playMode, analyse: analyseMode, watch: watchMode, review: reviewMode, friend: friendMode };
+setSessionModes({ play: playMode, analyse: analyseMode, watch: watchMode, review: reviewMode, friend: friendMode });
 
 /** @typedef {import("./wire-types.js").ServerMessage} ServerMessage */
 
@@ -50,63 +54,31 @@ function onMessage(/** @type {MessageEvent} */ event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "hello":
-      // The rule options the page offers are the engine's, as its hello says.
-      app.ruleOptions = message.rules;
-      for (const rule of message.rules) {
-        const select = /** @type {HTMLSelectElement | null} */ (/** @type {unknown} */ ($(rule.field)));
-        if (!select || select.options.length) continue;
-        for (const value of rule.values) {
-          const option = document.createElement("option");
-          option.value = option.textContent = value;
-          select.appendChild(option);
-        }
-        select.value = rule.default;
-      }
-      labelRuleValues();
+      receiveHello(message);
       heardHello();
       break;
     case "state":
-      if (app.state && (app.state.position !== message.position || app.state.cursor !== message.cursor)) app.selected = null;
-      if (!app.state && message.person === "north") app.flipped = true;
-      // A review belongs to the moves it judged.
-      if (app.state && app.state.moves.join(" ") !== message.moves.join(" ")) app.review = null;
       soundFor(app.state, message);
-      app.state = message;
-      keepLastGame();
-      forgetStaleEvaluation();
-      restoreEvaluation();
-      if (message.mode === "play" && !app.friend && !app.page) sendPlayerName();
-      app.lastError = null;
-      showError();
+      keepLastGame(message);
       $("choice").hidden = true;
-      render();
+      receiveState(message);
+      if (message.mode === "play" && !app.friend && !app.page) sendPlayerName();
       if (app.mode.onState) app.mode.onState();
       break;
     case "search":
-      app.searchInfo = message;
-      if (message.purpose === "analyse") app.lines = {};
+      receiveSearch(message);
       break;
     case "info":
-      if (app.state && app.state.over) break;
-      if (app.searchInfo && app.searchInfo.purpose === "move") app.watchLines[message.side] = message;
-      else app.lines[message.multipv] = message;
-      if (message.multipv === 1) {
-        app.evalPly = message.ply;
-        showEval(message.score, 100 / (1 + Math.exp(-message.south / 400)));
-      }
-      renderLines();
-      drawBoard();
+      receiveInfo(message);
       break;
     case "room":
       if (app.mode.onRoom) app.mode.onRoom(message);
       break;
     case "review":
-      app.review = message;
-      if (app.state) render();
+      receiveReview(message);
       break;
     case "games":
-      app.games = message;
-      renderPicker();
+      receiveGames(message);
       break;
     case "record":
       download(message.text, message.annotated);
@@ -115,6 +87,22 @@ function onMessage(/** @type {MessageEvent} */ event) {
       onError(message);
       break;
   }
+}
+
+// The rule selects, filled once from the hello's table of rule options
+// (the engine's), each at its default, in the page's words.
+function fillRuleSelects() {
+  for (const rule of app.ruleOptions) {
+    const select = /** @type {HTMLSelectElement | null} */ (/** @type {unknown} */ ($(rule.field)));
+    if (!select || select.options.length) continue;
+    for (const value of rule.values) {
+      const option = document.createElement("option");
+      option.value = option.textContent = value;
+      select.appendChild(option);
+    }
+    select.value = rule.default;
+  }
+  labelRuleValues();
 }
 
 // A refusal: what was wrong with the address stays until the page is
@@ -130,10 +118,8 @@ function onError(/** @type {import("./wire-types.js").ErrorMessage} */ message) 
       // Worded now, in every language: the words read the position it was refused in.
       const why = {};
       for (const code of Object.keys(STRINGS)) why[code] = inLanguage(code, () => refusalWords(message));
-      app.addressErrors.push(() => t("addressError", { tag: where(), why: why[currentLanguage()] || why.en }));
-      app.addressMovesRefused = app.addressMovesRefused || moves;
+      addressError(() => t("addressError", { tag: where(), why: why[currentLanguage()] || why.en }), moves);
     }
-    showError();
   } else if (!(app.mode.onError && app.mode.onError(message))) {
     sayError(() => refusalWords(message));
   }
@@ -143,34 +129,20 @@ function onError(/** @type {import("./wire-types.js").ErrorMessage} */ message) 
 // address reopens it (a friend game keeps its own, with its names).
 const LAST_GAME_KEY = "pasang-last-game";
 
-function keepLastGame() {
-  const state = app.state;
+function keepLastGame(/** @type {import("./wire-types.js").State} */ state) {
   // The session's first state, behind the welcome, is no game of the person's.
   if (app.page || !["play", "friend"].includes(state.mode) || document.body.classList.contains("welcoming")) return;
   saveJson(LAST_GAME_KEY, state.mode === "friend"
     ? { mode: "friend" }
-    : { mode: "play", side: state.person, rules: state.rules, position: state.start, moves: state.moves, eval: keptEvaluation() });
+    : { mode: "play", side: state.person, rules: state.rules, position: state.start, moves: state.moves, eval: keptEvaluation(state) });
 }
 
 // The engine's last evaluation in play, kept with the game: a reload
 // replays the moves, and the engine (waiting for the person) would not
 // say it again.
-function keptEvaluation() {
+function keptEvaluation(/** @type {import("./wire-types.js").State} */ state) {
   if (app.evalPly === null || !app.evalShown || !app.evalShown.text) return app.restoreEval || null;
-  return { ply: app.evalPly, plies: app.state.moves.length, text: app.evalShown.text, share: app.evalShown.share };
-}
-
-// The kept evaluation, shown once the reopened game is back at its end.
-function restoreEvaluation() {
-  const kept = app.restoreEval;
-  const state = app.state;
-  if (!kept || state.mode !== "play") return;
-  if (state.moves.length !== kept.plies || state.cursor !== kept.plies) return;
-  app.restoreEval = null;
-  if (app.evalPly === null) {
-    app.evalPly = kept.ply;
-    showEval(String(kept.text), Number(kept.share) || 50);
-  }
+  return { ply: app.evalPly, plies: state.moves.length, text: app.evalShown.text, share: app.evalShown.share };
 }
 
 // Play's name field: the person's name for the record, kept in this
@@ -181,7 +153,7 @@ const PLAYER_NAME_KEY = "pasang-player-name";
 function sendPlayerName() {
   const name = $("player-name").value.trim() || t("anonymous");
   if (app.sentName === name) return;
-  app.sentName = name;
+  nameSent(name);
   send({ type: "names", south: name, north: name });
 }
 
@@ -201,14 +173,14 @@ function startBare() {
     friendMode.start();
     return;
   }
-  if (last.eval && typeof last.eval === "object") app.restoreEval = last.eval;
+  if (last.eval && typeof last.eval === "object") keepEvaluation(last.eval);
   send({ type: "new", rules: last.rules || {}, position: last.position || undefined });
   send({ type: "mode", mode: "analyse" });
   send({ type: "run", on: false });
   for (const move of Array.isArray(last.moves) ? last.moves : []) send({ type: "move", move: String(move) });
   const side = last.side === "north" ? "north" : "south";
   send({ type: "mode", mode: "play", side });
-  app.flipped = side === "north";
+  flip(side === "north");
 }
 
 // The mode the address asks for; American spelling as the command line
@@ -218,8 +190,7 @@ function addressMode() {
   const asked = params.get("mode");
   const mode = asked.toLowerCase() === "analyze" ? "analyse" : asked.toLowerCase();
   if (MODES.includes(mode) || mode === "learn" || mode === "puzzle") return mode;
-  app.addressErrors.push(() => t("addressNoMode", { mode: asked }));
-  showError();
+  addressError(() => t("addressNoMode", { mode: asked }));
   return null;
 }
 
@@ -232,7 +203,7 @@ function startFromAddress() {
       const text = params.get(key);
       const value = Number(text);
       if (text.trim() === "" || !Number.isInteger(value)) {
-        app.addressErrors.push(() => t("addressNotNumber", { key, value: text }));
+        addressError(() => t("addressNotNumber", { key, value: text }));
       } else {
         settings[key] = value;
         settings.tag += `${settings.tag ? "&" : ""}${key}=${text}`;
@@ -250,13 +221,12 @@ function startFromAddress() {
   // A room server has no engine: its page is a friend game on this device
   // beside the room maker, unless the address asks for Learn or Puzzles.
   if (roomServer() && mode !== "learn" && mode !== "puzzle") {
-    if (mode && mode !== "friend") app.addressErrors.push(() => t("roomsNoEngine", { mode: params.get("mode") }));
-    showError();
+    if (mode && mode !== "friend") addressError(() => t("roomsNoEngine", { mode: params.get("mode") }));
     mode = "friend";
   }
   // Learn and Puzzle modes put each position on the board themselves.
   if (mode === "learn" || mode === "puzzle") {
-    app.page = mode === "learn" ? learnMode : puzzleMode;
+    enterPage(mode === "learn" ? learnMode : puzzleMode);
     app.page.start();
     return;
   }
@@ -280,14 +250,14 @@ function startFromAddress() {
     // Only the first refused move is said: the ones after it cannot follow.
     moves.forEach((move, i) => {
       const tag = `moves:${i + 1}`;
-      app.tagWords[tag] = () => t("addressMoveTag", { moves: params.get("moves"), n: i + 1, move });
+      nameTag(tag, () => t("addressMoveTag", { moves: params.get("moves"), n: i + 1, move }));
       send({ type: "move", move, tag });
     });
   }
   const side = params.get("side");
   if (mode) {
     send({ type: "mode", mode, side: side || "south", tag: `mode=${params.get("mode")}${side ? "&side=" + side : ""}` });
-    if (mode === "play" && side === "north") app.flipped = true;
+    if (mode === "play" && side === "north") flip(true);
   }
 }
 
@@ -315,7 +285,7 @@ function socketPath() {
 
 /** Opens the connection (again, after a room's socket went). */
 function connect() {
-  app.socket = openTransport(socketPath());
+  connected(openTransport(socketPath()));
   app.socket.onmessage = onMessage;
   app.socket.onopen = () => helloHeard.then(() => {
     if (app.page === roomMode) roomMode.start();
@@ -330,9 +300,8 @@ function connect() {
   // mode are played into it, and the page says what happened.
   app.socket.onrestart = () => {
     // Kept on the page: the player should know, whatever comes next.
-    app.notice = () => t("restartedWorker");
-    app.sentName = null;
-    showError();
+    nameSent(null);
+    notice(() => t("restartedWorker"));
     const state = app.state;
     if (!state) { app.socket.onopen(); return; }
     send({ type: "settings", skill: state.skill, movetime: state.movetime, multipv: state.multipv });
@@ -406,13 +375,12 @@ function setUpControls() {
   $("forward").onclick = () => goto(app.state.cursor + 1);
   $("last").onclick = () => goto(app.state.moves.length);
   $("takeback").onclick = () => send({ type: "takeback" });
-  $("flip").onclick = () => { app.flipped = !app.flipped; drawBoard(); };
-  const fresh = () => { app.lines = {}; app.watchLines = {}; };
+  $("flip").onclick = () => flip();
+  const fresh = freshGame;
   $("new").onclick = () => {
     if (app.friend) app.friend.position = null;
     fresh();
-    app.games = null;
-    renderPicker();
+    receiveGames(null);
     send({ type: "new", rules: chosenRules() });
   };
   // New game under the board: the rules box's New game, within reach.
@@ -434,10 +402,19 @@ function setUpControls() {
 }
 
 function setUp() {
+  // The views' redraws, for the named actions.
+  setViews({
+    rules: fillRuleSelects,
+    page: () => { showError(); render(); },
+    analysis: drawAnalysis,
+    board: drawBoard,
+    errors: showError,
+    picker: renderPicker,
+  });
   setUpLanguage();
   $("board").addEventListener("click", onBoardClick);
   $("board").addEventListener("pointermove", onBoardHover);
-  $("board").addEventListener("pointerleave", () => { if (app.litColumn !== null) { app.litColumn = null; drawBoard(); } });
+  $("board").addEventListener("pointerleave", () => lightColumn(null));
   $("move-form").addEventListener("submit", onTypedMove);
   $("choice-cancel").onclick = () => { $("choice").hidden = true; showCaptures([]); };
   setUpControls();
@@ -448,7 +425,7 @@ function setUp() {
   setUpFriend();
   setUpRoom();
   drawBoard();
-  if (roomAddress()) app.page = roomMode;
+  if (roomAddress()) enterPage(roomMode);
   connect();
 }
 

@@ -1,4 +1,5 @@
 // @ts-check
+import { addressError, setUpBoard } from "./actions.js";
 import { app, optionWordsKey, rulesOf } from "./app-state.js";
 import { drawBoard, legalMove, sendMove } from "./board.js";
 import { $, node, params } from "./dom.js";
@@ -7,7 +8,6 @@ import { puzzleVerdict, ratedAfter } from "./judgement.js";
 import { loadJson, saveJson } from "./storage.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
-import { showError } from "./panel.js";
 import { reasonWords, ruleValueWords } from "./words.js";
 
 // Puzzle mode (?mode=puzzle, &id=ID one puzzle): the page's own, as Learn
@@ -73,16 +73,14 @@ function start() {
       const id = params.get("id");
       const asked = id === null ? null : app.puzzle.all.find((p) => p.id === id);
       if (id !== null && !asked) {
-        app.addressErrors.push(() => t("noSuchPuzzle", { id }));
-        showError();
+        addressError(() => t("noSuchPuzzle", { id }));
       }
       const chosen = asked || nextPuzzle(loadPuzzleRecord(), null);
       if (chosen) openPuzzle(chosen);
       else { app.puzzle.phase = "empty"; renderPuzzle(); }
     })
     .catch((error) => {
-      app.addressErrors.push(() => t("puzzlesMissing", { why: error.message }));
-      showError();
+      addressError(() => t("puzzlesMissing", { why: error.message }));
     });
 }
 
@@ -100,9 +98,8 @@ function openPuzzle(p) {
   app.puzzle.rules = rules;
   app.puzzle.start = p.before && p.mistake ? p.before : p.position;
   app.puzzle.offset = p.before && p.mistake ? 1 : 0;
-  app.selected = null;
   // The solver plays from the bottom of the board.
-  app.flipped = p.position.split(" ")[1] === "n";
+  setUpBoard(p.position.split(" ")[1] === "n");
   send({ type: "new", rules, position: app.puzzle.start });
   renderPuzzle();
 }

@@ -9,7 +9,7 @@ import { moveNumber, moverOf } from "./geometry.js";
 import { evalWords } from "./judgement.js";
 import { currentLanguage, t } from "./strings.js";
 import { send } from "./transport.js";
-import { clockText, refusalWords, ruleValueWords } from "./words.js";
+import { clockText, ruleValueWords } from "./words.js";
 
 /** Draws the page from the last state. */
 export function render() {

@@ -22,7 +22,10 @@
 //   hint(), title()      what to do now, the tab's title (optional)
 //   playerName(side)     a player's name, if known (optional)
 //   keys, browse         whether the arrow keys and the move list move the view
-import { addressError, connected, enterPage, flip, freshGame, keepEvaluation, lightColumn, nameSent, nameTag, notice, receiveGames, receiveHello, receiveInfo, receiveReview, receiveSearch, receiveState, sayError, setSessionModes, setViews } from "./actions.js";
+import {
+  addressError, connected, enterPage, flip, freshGame, keepEvaluation, lightColumn, nameSent, nameTag, notice,
+  receiveGames, receiveHello, receiveInfo, receiveReview, receiveSearch, receiveState, sayError, setSessionModes, setViews,
+} from "./actions.js";
 import { MODES, app, ruleKeys } from "./app-state.js";
 import { drawBoard, onBoardClick, onBoardHover, onTypedMove, showCaptures } from "./board.js";
 import { $, params, roomAddress, roomServer, workerTransport } from "./dom.js";

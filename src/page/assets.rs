@@ -11,7 +11,6 @@ pub const STYLE_CSS: &str = include_str!("assets/style.css");
 /// loads; it imports the others), each served at `/NAME`.
 pub const SCRIPTS: &[(&str, &str)] = &[
     ("app.js", include_str!("assets/app.js")),
-    ("actions.js", include_str!("assets/actions.js")),
     ("app-state.js", include_str!("assets/app-state.js")),
     ("board.js", include_str!("assets/board.js")),
     ("dom.js", include_str!("assets/dom.js")),

@@ -1,10 +1,7 @@
 // @ts-check
 // The page's one state, owned here: what the session last said, what the
-// board shows, and each mode's own progress. Modules read its fields; the
-// shared ones change only through the named actions of actions.js (each
-// followed by one redraw), and each mode's own part (app.learn,
-// app.puzzle, app.friend, the room's fields) through its own module. No
-// module keeps state of its own.
+// board shows, and each mode's own progress. Modules read and change its
+// fields; none keeps state of its own.
 
 export const MAX_RECORD_BYTES = 1 << 20;
 // The session's modes, as the address names them (`?mode=`).

@@ -22,10 +22,6 @@
 //   hint(), title()      what to do now, the tab's title (optional)
 //   playerName(side)     a player's name, if known (optional)
 //   keys, browse         whether the arrow keys and the move list move the view
-import {
-  addressError, connected, enterPage, flip, freshGame, keepEvaluation, lightColumn, nameSent, nameTag, notice,
-  receiveGames, receiveHello, receiveInfo, receiveReview, receiveSearch, receiveState, sayError, setSessionModes, setViews,
-} from "./actions.js";
 import { MODES, app, ruleKeys } from "./app-state.js";
 import { drawBoard, onBoardClick, onBoardHover, onTypedMove, showCaptures } from "./board.js";
 import { $, params, roomAddress, roomServer, workerTransport } from "./dom.js";
@@ -35,7 +31,7 @@ import { puzzleMode } from "./mode-puzzle.js";
 import { reviewMode, setUpReview } from "./mode-review.js";
 import { lobbyMode, roomMode, setUpRoom } from "./mode-room.js";
 import { analyseMode, playMode, watchMode } from "./mode-session.js";
-import { drawAnalysis, goto, labelRuleValues, render, setUpResign, showClocks, showError } from "./panel.js";
+import { forgetStaleEvaluation, goto, labelRuleValues, render, renderLines, sayError, setUpResign, showClocks, showError, showEval } from "./panel.js";
 import { download, renderPicker, setUpRecords } from "./records.js";
 import { copyText } from "./sharing.js";
 import { setUpSound, soundFor } from "./sound.js";
@@ -44,7 +40,7 @@ import { LANGUAGES, STRINGS, applyLanguage, currentLanguage, inLanguage, setLang
 import { openTransport, send } from "./transport.js";
 import { refusalWords } from "./words.js";
 
-setSessionModes({ play: playMode, analyse: analyseMode, watch: watchMode, review: reviewMode, friend: friendMode });
+app.sessionModes = { play: playMode, analyse: analyseMode, watch: watchMode, review: reviewMode, friend: friendMode };
 
 /** @typedef {import("./wire-types.js").ServerMessage} ServerMessage */
 
@@ -54,31 +50,63 @@ function onMessage(/** @type {MessageEvent} */ event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "hello":
-      receiveHello(message);
+      // The rule options the page offers are the engine's, as its hello says.
+      app.ruleOptions = message.rules;
+      for (const rule of message.rules) {
+        const select = /** @type {HTMLSelectElement | null} */ (/** @type {unknown} */ ($(rule.field)));
+        if (!select || select.options.length) continue;
+        for (const value of rule.values) {
+          const option = document.createElement("option");
+          option.value = option.textContent = value;
+          select.appendChild(option);
+        }
+        select.value = rule.default;
+      }
+      labelRuleValues();
       heardHello();
       break;
     case "state":
+      if (app.state && (app.state.position !== message.position || app.state.cursor !== message.cursor)) app.selected = null;
+      if (!app.state && message.person === "north") app.flipped = true;
+      // A review belongs to the moves it judged.
+      if (app.state && app.state.moves.join(" ") !== message.moves.join(" ")) app.review = null;
       soundFor(app.state, message);
-      keepLastGame(message);
-      $("choice").hidden = true;
-      receiveState(message);
+      app.state = message;
+      keepLastGame();
+      forgetStaleEvaluation();
+      restoreEvaluation();
       if (message.mode === "play" && !app.friend && !app.page) sendPlayerName();
+      app.lastError = null;
+      showError();
+      $("choice").hidden = true;
+      render();
       if (app.mode.onState) app.mode.onState();
       break;
     case "search":
-      receiveSearch(message);
+      app.searchInfo = message;
+      if (message.purpose === "analyse") app.lines = {};
       break;
     case "info":
-      receiveInfo(message);
+      if (app.state && app.state.over) break;
+      if (app.searchInfo && app.searchInfo.purpose === "move") app.watchLines[message.side] = message;
+      else app.lines[message.multipv] = message;
+      if (message.multipv === 1) {
+        app.evalPly = message.ply;
+        showEval(message.score, 100 / (1 + Math.exp(-message.south / 400)));
+      }
+      renderLines();
+      drawBoard();
       break;
     case "room":
       if (app.mode.onRoom) app.mode.onRoom(message);
       break;
     case "review":
-      receiveReview(message);
+      app.review = message;
+      if (app.state) render();
       break;
     case "games":
-      receiveGames(message);
+      app.games = message;
+      renderPicker();
       break;
     case "record":
       download(message.text, message.annotated);
@@ -87,22 +115,6 @@ function onMessage(/** @type {MessageEvent} */ event) {
       onError(message);
       break;
   }
-}
-
-// The rule selects, filled once from the hello's table of rule options
-// (the engine's), each at its default, in the page's words.
-function fillRuleSelects() {
-  for (const rule of app.ruleOptions) {
-    const select = /** @type {HTMLSelectElement | null} */ (/** @type {unknown} */ ($(rule.field)));
-    if (!select || select.options.length) continue;
-    for (const value of rule.values) {
-      const option = document.createElement("option");
-      option.value = option.textContent = value;
-      select.appendChild(option);
-    }
-    select.value = rule.default;
-  }
-  labelRuleValues();
 }
 
 // A refusal: what was wrong with the address stays until the page is
@@ -118,8 +130,10 @@ function onError(/** @type {import("./wire-types.js").ErrorMessage} */ message) 
       // Worded now, in every language: the words read the position it was refused in.
       const why = {};
       for (const code of Object.keys(STRINGS)) why[code] = inLanguage(code, () => refusalWords(message));
-      addressError(() => t("addressError", { tag: where(), why: why[currentLanguage()] || why.en }), moves);
+      app.addressErrors.push(() => t("addressError", { tag: where(), why: why[currentLanguage()] || why.en }));
+      app.addressMovesRefused = app.addressMovesRefused || moves;
     }
+    showError();
   } else if (!(app.mode.onError && app.mode.onError(message))) {
     sayError(() => refusalWords(message));
   }
@@ -129,20 +143,34 @@ function onError(/** @type {import("./wire-types.js").ErrorMessage} */ message) 
 // address reopens it (a friend game keeps its own, with its names).
 const LAST_GAME_KEY = "pasang-last-game";
 
-function keepLastGame(/** @type {import("./wire-types.js").State} */ state) {
+function keepLastGame() {
+  const state = app.state;
   // The session's first state, behind the welcome, is no game of the person's.
   if (app.page || !["play", "friend"].includes(state.mode) || document.body.classList.contains("welcoming")) return;
   saveJson(LAST_GAME_KEY, state.mode === "friend"
     ? { mode: "friend" }
-    : { mode: "play", side: state.person, rules: state.rules, position: state.start, moves: state.moves, eval: keptEvaluation(state) });
+    : { mode: "play", side: state.person, rules: state.rules, position: state.start, moves: state.moves, eval: keptEvaluation() });
 }
 
 // The engine's last evaluation in play, kept with the game: a reload
 // replays the moves, and the engine (waiting for the person) would not
 // say it again.
-function keptEvaluation(/** @type {import("./wire-types.js").State} */ state) {
+function keptEvaluation() {
   if (app.evalPly === null || !app.evalShown || !app.evalShown.text) return app.restoreEval || null;
-  return { ply: app.evalPly, plies: state.moves.length, text: app.evalShown.text, share: app.evalShown.share };
+  return { ply: app.evalPly, plies: app.state.moves.length, text: app.evalShown.text, share: app.evalShown.share };
+}
+
+// The kept evaluation, shown once the reopened game is back at its end.
+function restoreEvaluation() {
+  const kept = app.restoreEval;
+  const state = app.state;
+  if (!kept || state.mode !== "play") return;
+  if (state.moves.length !== kept.plies || state.cursor !== kept.plies) return;
+  app.restoreEval = null;
+  if (app.evalPly === null) {
+    app.evalPly = kept.ply;
+    showEval(String(kept.text), Number(kept.share) || 50);
+  }
 }
 
 // Play's name field: the person's name for the record, kept in this
@@ -153,7 +181,7 @@ const PLAYER_NAME_KEY = "pasang-player-name";
 function sendPlayerName() {
   const name = $("player-name").value.trim() || t("anonymous");
   if (app.sentName === name) return;
-  nameSent(name);
+  app.sentName = name;
   send({ type: "names", south: name, north: name });
 }
 
@@ -173,14 +201,14 @@ function startBare() {
     friendMode.start();
     return;
   }
-  if (last.eval && typeof last.eval === "object") keepEvaluation(last.eval);
+  if (last.eval && typeof last.eval === "object") app.restoreEval = last.eval;
   send({ type: "new", rules: last.rules || {}, position: last.position || undefined });
   send({ type: "mode", mode: "analyse" });
   send({ type: "run", on: false });
   for (const move of Array.isArray(last.moves) ? last.moves : []) send({ type: "move", move: String(move) });
   const side = last.side === "north" ? "north" : "south";
   send({ type: "mode", mode: "play", side });
-  flip(side === "north");
+  app.flipped = side === "north";
 }
 
 // The mode the address asks for; American spelling as the command line
@@ -190,7 +218,8 @@ function addressMode() {
   const asked = params.get("mode");
   const mode = asked.toLowerCase() === "analyze" ? "analyse" : asked.toLowerCase();
   if (MODES.includes(mode) || mode === "learn" || mode === "puzzle") return mode;
-  addressError(() => t("addressNoMode", { mode: asked }));
+  app.addressErrors.push(() => t("addressNoMode", { mode: asked }));
+  showError();
   return null;
 }
 
@@ -203,7 +232,7 @@ function startFromAddress() {
       const text = params.get(key);
       const value = Number(text);
       if (text.trim() === "" || !Number.isInteger(value)) {
-        addressError(() => t("addressNotNumber", { key, value: text }));
+        app.addressErrors.push(() => t("addressNotNumber", { key, value: text }));
       } else {
         settings[key] = value;
         settings.tag += `${settings.tag ? "&" : ""}${key}=${text}`;
@@ -221,12 +250,13 @@ function startFromAddress() {
   // A room server has no engine: its page is a friend game on this device
   // beside the room maker, unless the address asks for Learn or Puzzles.
   if (roomServer() && mode !== "learn" && mode !== "puzzle") {
-    if (mode && mode !== "friend") addressError(() => t("roomsNoEngine", { mode: params.get("mode") }));
+    if (mode && mode !== "friend") app.addressErrors.push(() => t("roomsNoEngine", { mode: params.get("mode") }));
+    showError();
     mode = "friend";
   }
   // Learn and Puzzle modes put each position on the board themselves.
   if (mode === "learn" || mode === "puzzle") {
-    enterPage(mode === "learn" ? learnMode : puzzleMode);
+    app.page = mode === "learn" ? learnMode : puzzleMode;
     app.page.start();
     return;
   }
@@ -250,14 +280,14 @@ function startFromAddress() {
     // Only the first refused move is said: the ones after it cannot follow.
     moves.forEach((move, i) => {
       const tag = `moves:${i + 1}`;
-      nameTag(tag, () => t("addressMoveTag", { moves: params.get("moves"), n: i + 1, move }));
+      app.tagWords[tag] = () => t("addressMoveTag", { moves: params.get("moves"), n: i + 1, move });
       send({ type: "move", move, tag });
     });
   }
   const side = params.get("side");
   if (mode) {
     send({ type: "mode", mode, side: side || "south", tag: `mode=${params.get("mode")}${side ? "&side=" + side : ""}` });
-    if (mode === "play" && side === "north") flip(true);
+    if (mode === "play" && side === "north") app.flipped = true;
   }
 }
 
@@ -285,7 +315,7 @@ function socketPath() {
 
 /** Opens the connection (again, after a room's socket went). */
 function connect() {
-  connected(openTransport(socketPath()));
+  app.socket = openTransport(socketPath());
   app.socket.onmessage = onMessage;
   app.socket.onopen = () => helloHeard.then(() => {
     if (app.page === roomMode) roomMode.start();
@@ -300,8 +330,9 @@ function connect() {
   // mode are played into it, and the page says what happened.
   app.socket.onrestart = () => {
     // Kept on the page: the player should know, whatever comes next.
-    nameSent(null);
-    notice(() => t("restartedWorker"));
+    app.notice = () => t("restartedWorker");
+    app.sentName = null;
+    showError();
     const state = app.state;
     if (!state) { app.socket.onopen(); return; }
     send({ type: "settings", skill: state.skill, movetime: state.movetime, multipv: state.multipv });
@@ -375,12 +406,13 @@ function setUpControls() {
   $("forward").onclick = () => goto(app.state.cursor + 1);
   $("last").onclick = () => goto(app.state.moves.length);
   $("takeback").onclick = () => send({ type: "takeback" });
-  $("flip").onclick = () => flip();
-  const fresh = freshGame;
+  $("flip").onclick = () => { app.flipped = !app.flipped; drawBoard(); };
+  const fresh = () => { app.lines = {}; app.watchLines = {}; };
   $("new").onclick = () => {
     if (app.friend) app.friend.position = null;
     fresh();
-    receiveGames(null);
+    app.games = null;
+    renderPicker();
     send({ type: "new", rules: chosenRules() });
   };
   // New game under the board: the rules box's New game, within reach.
@@ -402,19 +434,10 @@ function setUpControls() {
 }
 
 function setUp() {
-  // The views' redraws, for the named actions.
-  setViews({
-    rules: fillRuleSelects,
-    page: () => { showError(); render(); },
-    analysis: drawAnalysis,
-    board: drawBoard,
-    errors: showError,
-    picker: renderPicker,
-  });
   setUpLanguage();
   $("board").addEventListener("click", onBoardClick);
   $("board").addEventListener("pointermove", onBoardHover);
-  $("board").addEventListener("pointerleave", () => lightColumn(null));
+  $("board").addEventListener("pointerleave", () => { if (app.litColumn !== null) { app.litColumn = null; drawBoard(); } });
   $("move-form").addEventListener("submit", onTypedMove);
   $("choice-cancel").onclick = () => { $("choice").hidden = true; showCaptures([]); };
   setUpControls();
@@ -425,7 +448,7 @@ function setUp() {
   setUpFriend();
   setUpRoom();
   drawBoard();
-  if (roomAddress()) enterPage(roomMode);
+  if (roomAddress()) app.page = roomMode;
   connect();
 }
 

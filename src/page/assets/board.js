@@ -3,7 +3,6 @@
 // move on it does. The mode in charge (app.mode) decides whether a move
 // may be made, what a chosen move does and what it adds to the drawing;
 // see app.js for the modes' hooks.
-import { lightColumn, moveMade, select } from "./actions.js";
 import { app } from "./app-state.js";
 import { $, el } from "./dom.js";
 import { CELL, FILES, MARGIN, centre as centreAt, fileOf, halfFile, moverOf as moverIn, other, pointName } from "./geometry.js";
@@ -72,10 +71,10 @@ export function drawBoard() {
     }
     // "origin" picks the stone to move, "target" plays (or asks which line).
     if (marks.legal.has(name)) g.classList.add("legal", marks.legal.get(name) ? "target" : "origin");
-    if (name === marks.selected) g.classList.add("selected");
+    if (name === app.selected) g.classList.add("selected");
     // In phase 1 a whole column is the target: it is outlined below, and
     // its stones keep their colours.
-    if (app.state.phase !== 1 && (marks.legal.has(name) || name === marks.selected)) {
+    if (app.state.phase !== 1 && (marks.legal.has(name) || name === app.selected)) {
       el("circle", { class: "mark", cx: x, cy: y, r: c === "." ? 10 : 28 }, g);
     }
   }
@@ -150,23 +149,22 @@ function drawArrows(svg) {
 // Which points take a click now, and what a click there does.
 function markedPoints() {
   const legal = new Map();
-  if (!canMove()) return { legal, selected: app.selected };
+  if (!canMove()) return { legal };
   if (app.state.phase === 1) {
     for (const m of app.state.legal) for (const name of halfFile(m.file, app.state.side)) legal.set(name, [m]);
-    return { legal, selected: app.selected };
+    return { legal };
   }
   const origins = [...new Set(app.state.legal.map((m) => m.from))];
-  // One origin is chosen already.
-  const selected = app.selected || (origins.length === 1 ? origins[0] : null);
-  if (!selected) {
+  if (!app.selected && origins.length === 1) app.selected = origins[0];
+  if (!app.selected) {
     for (const o of origins) legal.set(o, null);
   } else {
-    for (const m of app.state.legal.filter((m) => m.from === selected)) {
+    for (const m of app.state.legal.filter((m) => m.from === app.selected)) {
       legal.set(m.to, (legal.get(m.to) || []).concat([m]));
     }
-    for (const o of origins) if (o !== selected) legal.set(o, null);
+    for (const o of origins) if (o !== app.selected) legal.set(o, null);
   }
-  return { legal, selected };
+  return { legal };
 }
 
 /** Whether a click or a typed move may move now: the game goes on and
@@ -180,18 +178,20 @@ export function onBoardClick(event) {
   const g = event.target.closest("[data-point]");
   if (!g || !app.state) return;
   const name = g.getAttribute("data-point");
-  const { legal, selected } = markedPoints();
+  const { legal } = markedPoints();
   if (!legal.has(name)) {
     // In a lesson every point answers (a second click on the chosen
     // stone only lets go of it).
-    if (app.mode.deadClick && name !== selected) app.mode.deadClick(name);
+    if (app.mode.deadClick && name !== app.selected) app.mode.deadClick(name);
     // A click elsewhere drops the selection (unless there is one origin).
-    select(null);
+    app.selected = null;
+    drawBoard();
     return;
   }
   const moves = legal.get(name);
   if (moves === null) {
-    select(name);
+    app.selected = name;
+    drawBoard();
   } else if (moves.length === 1) {
     submit(moves[0].move);
   } else {
@@ -204,7 +204,10 @@ export function onBoardHover(event) {
   if (!app.state || app.state.phase !== 1) return;
   const g = event.target.closest && event.target.closest("[data-point].legal");
   const column = g ? fileOf(g.getAttribute("data-point")) : null;
-  lightColumn(column);
+  if (column !== app.litColumn) {
+    app.litColumn = column;
+    drawBoard();
+  }
 }
 
 // One landing point, several capture lines: the person picks one.
@@ -235,14 +238,16 @@ export function showCaptures(names) {
 
 /** Sends `move` to the session as the board's move. */
 export function sendMove(move) {
-  moveMade();
+  app.selected = null;
+  app.litColumn = null;
   send({ type: "move", move });
 }
 
 // A move the person chose, by clicks or typed: the mode in charge says
 // what it does (in a lesson it is held to the step's task first).
 function submit(move) {
-  moveMade();
+  app.selected = null;
+  app.litColumn = null;
   app.mode.submit(move);
 }
 

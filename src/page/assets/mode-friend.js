@@ -2,7 +2,6 @@
 // Friend mode (?mode=friend): the session's; both sides move from the
 // page. The page keeps the game in its address and in localStorage, and
 // shares it as a link.
-import { flip } from "./actions.js";
 import { app, defaultRules, ruleKeys } from "./app-state.js";
 import { drawBoard, sendMove } from "./board.js";
 import { $, params, roomServer } from "./dom.js";
@@ -57,7 +56,8 @@ function onFriendState() {
   $("share-link").value = link;
   try { history.replaceState(null, "", link); } catch (_) { /* a page from file: */ }
   if (app.friend.turn && app.flipped !== (app.state.side === "north")) {
-    flip(app.state.side === "north");
+    app.flipped = app.state.side === "north";
+    drawBoard();
   }
 }
 

@@ -6,7 +6,6 @@
 // says (or the step's own words for that try). #lesson's data-lesson,
 // data-step (from 0) and data-state (menu, loading, task, right, done)
 // are the page's testing contract.
-import { addressError, setUpBoard } from "./actions.js";
 import { app, rulesOf } from "./app-state.js";
 import { drawBoard, legalMove, sendMove } from "./board.js";
 import { $, el, node, params } from "./dom.js";
@@ -15,6 +14,7 @@ import { lessonVerdict, wrongTry as stepWrongTry } from "./judgement.js";
 import { loadJson, saveJson } from "./storage.js";
 import { currentLanguage, pointerWords, t } from "./strings.js";
 import { send } from "./transport.js";
+import { showError } from "./panel.js";
 import { reasonWords, refusalWords } from "./words.js";
 
 // Progress in the browser: { lessonId: { step: next step to do, done: true once finished } }.
@@ -48,7 +48,8 @@ function start() {
       const lesson = id === null ? null : course.lessons.find((l) => l.id === id);
       // What was wrong with the address stays until the page is reloaded.
       if (id !== null && !lesson) {
-        addressError(() => t("noSuchLesson", { id }));
+        app.addressErrors.push(() => t("noSuchLesson", { id }));
+        showError();
       }
       if (lesson) {
         const step = Math.max(0, Math.min(lesson.steps.length - 1, parseInt(params.get("step"), 10) || 0));
@@ -58,7 +59,8 @@ function start() {
       }
     })
     .catch((error) => {
-      addressError(() => t("lessonsMissing", { why: error.message }));
+      app.addressErrors.push(() => t("lessonsMissing", { why: error.message }));
+      showError();
     });
 }
 
@@ -76,8 +78,9 @@ function loadStep() {
   app.learn.rules = rules;
   app.learn.phase = "loading";
   app.learn.feedback = null;
+  app.selected = null;
   // The side to move plays from the bottom of the board.
-  setUpBoard(step.position.split(" ")[1] === "n");
+  app.flipped = step.position.split(" ")[1] === "n";
   send({ type: "new", rules, position: step.position });
   renderLesson();
 }

@@ -1,5 +1,4 @@
 // @ts-check
-import { addressError, setUpBoard } from "./actions.js";
 import { app, optionWordsKey, rulesOf } from "./app-state.js";
 import { drawBoard, legalMove, sendMove } from "./board.js";
 import { $, node, params } from "./dom.js";
@@ -8,6 +7,7 @@ import { puzzleVerdict, ratedAfter } from "./judgement.js";
 import { loadJson, saveJson } from "./storage.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
+import { showError } from "./panel.js";
 import { reasonWords, ruleValueWords } from "./words.js";
 
 // Puzzle mode (?mode=puzzle, &id=ID one puzzle): the page's own, as Learn
@@ -73,14 +73,16 @@ function start() {
       const id = params.get("id");
       const asked = id === null ? null : app.puzzle.all.find((p) => p.id === id);
       if (id !== null && !asked) {
-        addressError(() => t("noSuchPuzzle", { id }));
+        app.addressErrors.push(() => t("noSuchPuzzle", { id }));
+        showError();
       }
       const chosen = asked || nextPuzzle(loadPuzzleRecord(), null);
       if (chosen) openPuzzle(chosen);
       else { app.puzzle.phase = "empty"; renderPuzzle(); }
     })
     .catch((error) => {
-      addressError(() => t("puzzlesMissing", { why: error.message }));
+      app.addressErrors.push(() => t("puzzlesMissing", { why: error.message }));
+      showError();
     });
 }
 
@@ -98,8 +100,9 @@ function openPuzzle(p) {
   app.puzzle.rules = rules;
   app.puzzle.start = p.before && p.mistake ? p.before : p.position;
   app.puzzle.offset = p.before && p.mistake ? 1 : 0;
+  app.selected = null;
   // The solver plays from the bottom of the board.
-  setUpBoard(p.position.split(" ")[1] === "n");
+  app.flipped = p.position.split(" ")[1] === "n";
   send({ type: "new", rules, position: app.puzzle.start });
   renderPuzzle();
 }

@@ -10,7 +10,7 @@ import { arrowHead, drawCaptures, moveArrow } from "./board.js";
 import { $, el } from "./dom.js";
 import { moveNumber, moverOf } from "./geometry.js";
 import { bestMove, evalWords, reviewPly, reviewStanding } from "./judgement.js";
-import { drawEval, goto } from "./panel.js";
+import { goto, showEval } from "./panel.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
 
@@ -38,7 +38,7 @@ function renderReview() {
   }
   // The bar shows South's winning chances at the ply on view.
   const standing = reviewStanding(app.review, app.state.cursor);
-  if (standing) drawEval(standing.text, standing.win);
+  if (standing) showEval(standing.text, standing.win);
   drawGraph();
   const players = app.review && app.review.players ? app.review.players : {};
   $("review-title").textContent = app.review

@@ -6,14 +6,14 @@
 // token is kept in this browser, so a reload (or a new connection after
 // the network went) goes back to the same seat. Outside a room, the room
 // server's page is the lobby: the room maker.
-import { addressError, enterPage, flip, sayError } from "./actions.js";
 import { app, ruleKeys } from "./app-state.js";
+import { drawBoard } from "./board.js";
 import { $, params, roomAddress } from "./dom.js";
-import { showError } from "./panel.js";
 import { copyText } from "./sharing.js";
 import { loadText, saveText } from "./storage.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
+import { sayError, showError } from "./panel.js";
 import { reasonWords } from "./words.js";
 
 const roomKey = (code) => `pasang-room-${code}`;
@@ -42,7 +42,7 @@ function roomCreateMessage() {
   const message = { type: "create", rules, side };
   let good = true;
   if (!["south", "north", "random"].includes(side)) {
-    addressError(() => t("addressBadSide", { value: params.get("side") }));
+    app.addressErrors.push(() => t("addressBadSide", { value: params.get("side") }));
     good = false;
   }
   const text = (params.get("clock") || "").trim();
@@ -50,7 +50,7 @@ function roomCreateMessage() {
   if (clock) {
     if (Number(clock[1]) > 0 || Number(clock[2]) > 0) message.clock = { minutes: Number(clock[1]), increment: Number(clock[2]) };
   } else if (text !== "" && text.toLowerCase() !== "none") {
-    addressError(() => t("addressBadClock", { value: params.get("clock") }));
+    app.addressErrors.push(() => t("addressBadClock", { value: params.get("clock") }));
     good = false;
   }
   return good ? message : null;
@@ -69,7 +69,7 @@ function startRoom() {
       // Said, and the room maker offered instead.
       document.body.classList.remove("room");
       $("room").hidden = true;
-      enterPage(lobbyMode);
+      app.page = lobbyMode;
       startLobby();
       return;
     }
@@ -100,7 +100,8 @@ function onRoomMessage(message) {
     try { history.replaceState(null, "", link); } catch (_) { /* a page from file: */ }
   }
   if (turned) {
-    flip(app.room.seat === "north");
+    app.flipped = app.room.seat === "north";
+    if (app.state) drawBoard();
   }
   // A player's kept name goes to the room once its seat is known.
   const index = { south: 0, north: 1 }[app.room.seat];
@@ -281,10 +282,10 @@ function oneOf(values) {
 // An address that makes or opens no room: its sentence, and the room
 // maker in its place.
 function offerRoomMaker(words) {
-  addressError(words);
+  app.addressErrors.push(words);
   document.body.classList.remove("room");
   $("room").hidden = true;
-  enterPage(lobbyMode);
+  app.page = lobbyMode;
   startLobby();
 }
 

@@ -30,8 +30,12 @@ export function render() {
   document.querySelectorAll("#settings [class]").forEach((/** @type {HTMLElement} */ node) => {
     node.hidden = !node.classList.contains("for-" + session.name);
   });
-  // A finished game has nothing to stop.
-  if (app.state.over) $("run").hidden = true;
+  // A finished game has nothing to stop, and its engines' lines are old.
+  if (app.state.over) {
+    $("run").hidden = true;
+    app.lines = {};
+    app.watchLines = {};
+  }
   $("run").textContent = app.state.running ? t("stop") : t("start");
   if (app.state.person) $("side").value = app.state.person;
   // A room's state has no engine part: its settings stay as they are.
@@ -44,6 +48,7 @@ export function render() {
   // A game in play or between friends may be resigned (a room's says
   // more: its render follows).
   $("resign").hidden = !session.resignable || Boolean(app.state.over);
+  app.clockAt = performance.now();
   showClocks();
   for (const key of ruleKeys(app.ruleOptions)) if ($(key)) $(key).value = app.state.rules[key];
   if (document.activeElement !== $("fen")) $("fen").value = app.state.position;
@@ -51,7 +56,6 @@ export function render() {
   renderMoves();
   renderLines();
   $("review").hidden = !session.reviewBox;
-  if (app.evalShown) drawEval(app.evalShown.text, app.evalShown.share);
   if (mode.render) mode.render();
   markBoard();
   drawBoard();
@@ -162,15 +166,27 @@ export function showClocks() {
   }
 }
 
-/** Draws the analysis: the evaluation, the engine's lines, the board. */
-export function drawAnalysis() {
-  if (app.evalShown) drawEval(app.evalShown.text, app.evalShown.share);
+// An evaluation or lines of another position than the one on view are
+// not shown: analysis lines belong to the ply they searched; in play the
+// engine's last score stands until a take-back goes before it; a game
+// over shows its result in the bar, not a score.
+export function forgetStaleEvaluation() {
+  const analyses = app.session.analysesCursor;
+  if (analyses && Object.values(app.lines).some((info) => info.ply !== app.state.cursor)) app.lines = {};
+  if (app.state.over) {
+    app.evalPly = null;
+    const winner = app.state.over.winner;
+    showEval("", winner === "south" ? 100 : winner === "north" ? 0 : 50);
+  } else if (app.evalPly !== null && (app.state.cursor < app.evalPly || (analyses && app.state.cursor !== app.evalPly))) {
+    app.evalPly = null;
+    showEval("", 50);
+  }
   renderLines();
-  drawBoard();
 }
 
-/** Draws an evaluation in words and, in the bar, South's share (percent). */
-export function drawEval(/** @type {string} */ text, /** @type {number} */ southShare) {
+// The evaluation in words and, in the bar, South's share (percent).
+export function showEval(text, southShare) {
+  app.evalShown = { text, share: southShare };
   $("eval").textContent = text;
   $("evalfill").style.height = southShare.toFixed(1) + "%";
 }
@@ -268,3 +284,8 @@ export function showError() {
   $("error").hidden = !text;
 }
 
+/** Says `words` (or a function giving them) in #error until the next state. */
+export function sayError(words) {
+  app.lastError = words;
+  showError();
+}

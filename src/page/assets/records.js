@@ -1,11 +1,11 @@
 // @ts-check
 // Records: a record file opened (a file of several games offers a
 // choice), and the game saved, as the session writes it.
-import { receiveGames, sayError } from "./actions.js";
 import { MAX_RECORD_BYTES, app } from "./app-state.js";
 import { $ } from "./dom.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
+import { sayError } from "./panel.js";
 
 export function renderPicker() {
   const box = $("picker-games");
@@ -40,7 +40,8 @@ function openRecord() {
     sayError(() => t("tooLarge"));
     return;
   }
-  receiveGames(null);
+  app.games = null;
+  renderPicker();
   file.text().then((text) => send({ type: "load", text, review: true }));
   $("load").value = "";
 }

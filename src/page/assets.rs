@@ -29,6 +29,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("storage.js", include_str!("assets/storage.js")),
     ("strings.js", include_str!("assets/strings.js")),
     ("transport.js", include_str!("assets/transport.js")),
+    ("wire-types.js", include_str!("assets/wire-types.js")),
     ("words.js", include_str!("assets/words.js")),
 ];
 

@@ -26,6 +26,9 @@ pub struct RuleChoice {
     pub values: &'static [&'static str],
     /// The value it has unless chosen.
     pub default: &'static str,
+    /// The protocol's option name, e.g. `Ka Entry`, as lessons and
+    /// puzzles name their options (the page maps them to fields by it).
+    pub name: &'static str,
     /// Its name in English and Malay.
     pub words: crate::rules::Words,
     /// Each value's words, in the order of `values`.
@@ -41,6 +44,7 @@ impl RuleChoice {
                 field: option.field,
                 values: option.values,
                 default: option.default,
+                name: option.name,
                 words: option.words,
                 value_words: option.value_words,
             })

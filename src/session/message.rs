@@ -315,7 +315,7 @@ mod tests {
         };
         assert!(
             hello.to_json().starts_with(
-                r#"{"type":"hello","engine":"pasang","rules":[{"field":"pattern","values":["1","2"],"default":"1","words":{"en":"Pattern","ms":"Corak"},"value_words":[{"en":"1","ms":"1"},{"en":"2","ms":"2"}]},{"field":"ka_entry","#
+                r#"{"type":"hello","engine":"pasang","rules":[{"field":"pattern","values":["1","2"],"default":"1","name":"Pattern","words":{"en":"Pattern","ms":"Corak"},"value_words":[{"en":"1","ms":"1"},{"en":"2","ms":"2"}]},{"field":"ka_entry","#
             ),
             "{}",
             hello.to_json()

@@ -1,3 +1,4 @@
+// @ts-check
 // The board page: draws what its server sends and sends back what the
 // person does. `pasang gui`'s server (or the static site's Web Worker)
 // runs a session that knows the rules and drives the engine; `pasang
@@ -21,7 +22,7 @@
 //   hint(), title()      what to do now, the tab's title (optional)
 //   playerName(side)     a player's name, if known (optional)
 //   keys, browse         whether the arrow keys and the move list move the view
-import { MODES, RULE_KEYS, app, chosenRules } from "./app-state.js";
+import { MODES, app, ruleKeys } from "./app-state.js";
 import { drawBoard, onBoardClick, onBoardHover, onTypedMove, showCaptures } from "./board.js";
 import { $, params, roomAddress, roomServer, workerTransport } from "./dom.js";
 import { friendMode, setUpFriend } from "./mode-friend.js";
@@ -29,24 +30,30 @@ import { learnMode } from "./mode-learn.js";
 import { puzzleMode } from "./mode-puzzle.js";
 import { reviewMode, setUpReview } from "./mode-review.js";
 import { lobbyMode, roomMode, setUpRoom } from "./mode-room.js";
-import { sessionMode } from "./mode-session.js";
-import { forgetStaleEvaluation, goto, render, renderLines, setUpResign, showClocks, showEval } from "./panel.js";
+import { analyseMode, playMode, watchMode } from "./mode-session.js";
+import { forgetStaleEvaluation, goto, labelRuleValues, render, renderLines, sayError, setUpResign, showClocks, showError, showEval } from "./panel.js";
 import { download, renderPicker, setUpRecords } from "./records.js";
 import { copyText } from "./sharing.js";
 import { setUpSound, soundFor } from "./sound.js";
 import { loadJson, loadText, saveJson, saveText } from "./storage.js";
 import { LANGUAGES, STRINGS, applyLanguage, currentLanguage, inLanguage, setLanguage, t } from "./strings.js";
 import { openTransport, send } from "./transport.js";
-import { labelRuleValues, refusalWords, sayError, showError } from "./words.js";
+import { refusalWords } from "./words.js";
 
-app.sessionModes = { play: sessionMode, analyse: sessionMode, watch: sessionMode, review: reviewMode, friend: friendMode };
+app.sessionModes = { play: playMode, analyse: analyseMode, watch: watchMode, review: reviewMode, friend: friendMode };
 
-function onMessage(event) {
+/** @typedef {import("./wire-types.js").ServerMessage} ServerMessage */
+
+/** A message of the server (or the worker), handed to its reader by its type. */
+function onMessage(/** @type {MessageEvent} */ event) {
+  /** @type {ServerMessage} */
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "hello":
+      // The rule options the page offers are the engine's, as its hello says.
+      app.ruleOptions = message.rules;
       for (const rule of message.rules) {
-        const select = $(rule.field);
+        const select = /** @type {HTMLSelectElement | null} */ (/** @type {unknown} */ ($(rule.field)));
         if (!select || select.options.length) continue;
         for (const value of rule.values) {
           const option = document.createElement("option");
@@ -56,6 +63,7 @@ function onMessage(event) {
         select.value = rule.default;
       }
       labelRuleValues();
+      heardHello();
       break;
     case "state":
       if (app.state && (app.state.position !== message.position || app.state.cursor !== message.cursor)) app.selected = null;
@@ -112,7 +120,7 @@ function onMessage(event) {
 // A refusal: what was wrong with the address stays until the page is
 // reloaded; the mode in charge says its own; any other is said until the
 // next state (the position it was refused in stays).
-function onError(message) {
+function onError(/** @type {import("./wire-types.js").ErrorMessage} */ message) {
   if (message.tag) {
     // After a refused move of the address the rest are refused too.
     const moves = message.tag.startsWith("moves:");
@@ -255,7 +263,7 @@ function startFromAddress() {
   // Friend mode: the game of a shared link, or the one kept here.
   if (mode === "friend") friendMode.start();
   // The rule options (the page's keys) and the position start a game.
-  const given = RULE_KEYS.filter((key) => params.has(key));
+  const given = ruleKeys(app.ruleOptions).filter((key) => params.has(key));
   if (params.has("position") || given.length) {
     const rules = Object.fromEntries(given.map((key) => [key, params.get(key)]));
     const tag = [...given, ...(params.has("position") ? ["position"] : [])].map((key) => `${key}=${params.get(key)}`).join("&");
@@ -283,6 +291,17 @@ function startFromAddress() {
   }
 }
 
+// The rules box's choices, by the page's fields.
+function chosenRules() {
+  return Object.fromEntries(ruleKeys(app.ruleOptions).map((key) => [key, $(key).value]));
+}
+
+// The first hello: the page knows the rule options, and may start what
+// the address asks (which reads them).
+/** @type {() => void} */
+let heardHello;
+const helloHeard = new Promise((resolve) => { heardHello = () => resolve(undefined); });
+
 // The socket to open: a room's names its room in its address, so that a
 // reverse proxy in front of several room servers can route it by the
 // code; elsewhere a room server gives a session with the rules only.
@@ -298,11 +317,11 @@ function socketPath() {
 function connect() {
   app.socket = openTransport(socketPath());
   app.socket.onmessage = onMessage;
-  app.socket.onopen = () => {
+  app.socket.onopen = () => helloHeard.then(() => {
     if (app.page === roomMode) roomMode.start();
     // Outside a room pasang serve has only the room maker (shown already).
     else if (app.page !== lobbyMode) startFromAddress();
-  };
+  });
   app.socket.onclose = () => {
     if (app.mode.onClose) app.mode.onClose(connect);
     else $("status").textContent = workerTransport() ? t("stoppedWorker") : t("disconnected");
@@ -355,11 +374,11 @@ function setUpLanguage() {
 function setUpControls() {
   for (let i = 0; i <= 20; i++) {
     const option = document.createElement("option");
-    option.value = option.textContent = i;
+    option.value = option.textContent = String(i);
     $("skill").appendChild(option);
   }
-  $("skill").value = 5;
-  document.querySelectorAll("#modes button").forEach((b) => {
+  $("skill").value = "5";
+  document.querySelectorAll("#modes button").forEach((/** @type {HTMLButtonElement} */ b) => {
     b.onclick = () => {
       // From a page's own mode, another mode is another page; so is a
       // friend game (the one kept in this browser, or a new one).
@@ -405,7 +424,7 @@ function setUpControls() {
   };
   $("copy").onclick = () => copyText(app.state ? app.state.position : "", $("fen"));
   document.addEventListener("keydown", (event) => {
-    if (!app.state || app.mode.keys === false || event.target.closest("input, select, textarea")) return;
+    if (!app.state || app.mode.keys === false || /** @type {Element} */ (event.target).closest("input, select, textarea")) return;
     const to = { ArrowLeft: app.state.cursor - 1, ArrowRight: app.state.cursor + 1, Home: 0, End: app.state.moves.length }[event.key];
     if (to !== undefined) {
       event.preventDefault();

@@ -1,12 +1,29 @@
+// @ts-check
 // The board: drawn from the session's state, and what a click or a typed
 // move on it does. The mode in charge (app.mode) decides whether a move
 // may be made, what a chosen move does and what it adds to the drawing;
 // see app.js for the modes' hooks.
 import { app } from "./app-state.js";
 import { $, el } from "./dom.js";
-import { CELL, FILES, MARGIN, centre, fileOf, halfFile, moverOf, other, pointName, stretch } from "./geometry.js";
+import { CELL, FILES, MARGIN, centre as centreAt, fileOf, halfFile, moverOf as moverIn, other, pointName } from "./geometry.js";
+import { bareKaMove } from "./judgement.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
+
+// Where a point is drawn, the board turned as it is now.
+const centre = (/** @type {string} */ name) => centreAt(name, app.flipped);
+// Who played ply `ply` of the game on the board.
+const moverOf = (/** @type {number} */ ply) => moverIn(ply, app.state.start);
+
+/** A rectangle around a file's stretch in one half. */
+export function stretch(file, player, attrs, parent) {
+  const points = halfFile(file, player).map(centre);
+  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+  return el("rect", Object.assign({
+    x: Math.min(...xs) - CELL / 2 + 3, y: Math.min(...ys) - CELL / 2 + 3,
+    width: CELL - 6, height: Math.max(...ys) - Math.min(...ys) + CELL - 6, rx: 8,
+  }, attrs), parent);
+}
 
 export function drawBoard() {
   const svg = $("board");
@@ -236,11 +253,6 @@ function submit(move) {
 
 const KA_MOVE = /^([a-k](?:1[01]|[1-9]))([a-k](?:1[01]|[1-9]))([nsew]*)$/;
 
-/** Whether `move` is a ka move without its capture directions (from and to only). */
-export function bareKaMove(move) {
-  const ka = move.match(KA_MOVE);
-  return Boolean(ka && !ka[3]);
-}
 
 /** The legal move that `text` names: in full, or `b4c4` for the one move
  * from b4 to c4, as the engine reads it; null if none. */

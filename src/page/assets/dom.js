@@ -1,10 +1,18 @@
+// @ts-check
 // The page's elements: found by id, made (HTML and SVG), and what the
 // page's address and its server say.
 const SVG = "http://www.w3.org/2000/svg";
 
-export const $ = (id) => document.getElementById(id);
-/** The page's address's query. */
-export const params = new URLSearchParams(location.search);
+/**
+ * The page's element with id `id`. Typed as an input, the widest of the
+ * kinds the page looks up by id (its selects, buttons and links are cast
+ * where a property of theirs alone is read).
+ * @param {string} id
+ * @returns {HTMLInputElement}
+ */
+export const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** The page's address's query (empty outside a browser: the unit tests). */
+export const params = new URLSearchParams(typeof location === "undefined" ? "" : location.search);
 
 /** An SVG element with `attrs`, appended to `parent` if given. */
 export function el(tag, attrs, parent) {

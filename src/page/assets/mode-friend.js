@@ -1,7 +1,8 @@
+// @ts-check
 // Friend mode (?mode=friend): the session's; both sides move from the
 // page. The page keeps the game in its address and in localStorage, and
 // shares it as a link.
-import { DEFAULT_RULES, RULE_KEYS, app } from "./app-state.js";
+import { app, defaultRules, ruleKeys } from "./app-state.js";
 import { drawBoard, sendMove } from "./board.js";
 import { $, params, roomServer } from "./dom.js";
 import { render } from "./panel.js";
@@ -17,7 +18,7 @@ const FRIEND_KEY = "pasang-friend";
 // (a shared link), else the game kept in this browser, else a new one.
 // Sends the game to the session; the mode follows.
 function start() {
-  const fromAddress = ["moves", "position", "south", "north", ...RULE_KEYS].some((key) => params.has(key));
+  const fromAddress = ["moves", "position", "south", "north", ...ruleKeys(app.ruleOptions)].some((key) => params.has(key));
   const kept = fromAddress ? null : loadJson(FRIEND_KEY, null);
   app.friend = {
     names: {
@@ -36,7 +37,7 @@ function start() {
   // The engine keeps out from the first move on.
   send({ type: "mode", mode: "friend" });
   if (kept) {
-    send({ type: "new", rules: kept.rules || DEFAULT_RULES, position: kept.position || undefined });
+    send({ type: "new", rules: kept.rules || defaultRules(app.ruleOptions), position: kept.position || undefined });
     for (const move of Array.isArray(kept.moves) ? kept.moves : []) send({ type: "move", move: String(move) });
   }
 }
@@ -66,7 +67,7 @@ function onFriendState() {
 function shareLink() {
   const query = new URLSearchParams();
   query.set("mode", "friend");
-  for (const key of RULE_KEYS) query.set(key, app.state.rules[key]);
+  for (const key of ruleKeys(app.ruleOptions)) query.set(key, app.state.rules[key]);
   if (app.friend.position) query.set("position", app.friend.position);
   if (app.state.moves.length) query.set("moves", app.state.moves.join(" "));
   for (const side of ["south", "north"]) if (app.friend.names[side]) query.set(side, app.friend.names[side]);
@@ -106,8 +107,12 @@ export function setUpFriend() {
 
 /** Friend mode's hooks (see app.js): both sides move from this page, and
  * the session referees. */
+/** @type {import("./app-state.js").Mode} */
 export const friendMode = {
   name: "friend",
+  titleKey: "titleFriend",
+  resignable: true,
+  friendBox: true,
   start,
   canMove: () => true,
   submit: sendMove,

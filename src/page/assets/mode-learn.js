@@ -1,3 +1,4 @@
+// @ts-check
 // Learn mode (?mode=learn): the page's own. It reads the course
 // (lessons.json), puts each step's position on the board and holds the
 // person's move to the step's task before the session plays it. A move
@@ -6,13 +7,15 @@
 // data-step (from 0) and data-state (menu, loading, task, right, done)
 // are the page's testing contract.
 import { app, rulesOf } from "./app-state.js";
-import { bareKaMove, drawBoard, legalMove, sendMove } from "./board.js";
+import { drawBoard, legalMove, sendMove } from "./board.js";
 import { $, el, node, params } from "./dom.js";
 import { centre, rankOf } from "./geometry.js";
+import { lessonVerdict, wrongTry as stepWrongTry } from "./judgement.js";
 import { loadJson, saveJson } from "./storage.js";
 import { currentLanguage, pointerWords, t } from "./strings.js";
 import { send } from "./transport.js";
-import { reasonWords, refusalWords, showError } from "./words.js";
+import { showError } from "./panel.js";
+import { reasonWords, refusalWords } from "./words.js";
 
 // Progress in the browser: { lessonId: { step: next step to do, done: true once finished } }.
 const PROGRESS_KEY = "pasang-learn";
@@ -71,7 +74,7 @@ function openLesson(lesson, step) {
 // starts when the session's state shows it.
 function loadStep() {
   const step = currentStep();
-  const rules = rulesOf(step.options);
+  const rules = rulesOf(app.ruleOptions, step.options);
   app.learn.rules = rules;
   app.learn.phase = "loading";
   app.learn.feedback = null;
@@ -95,13 +98,17 @@ function onLearnState() {
   }
 }
 
+// The current step's wrong try for `move`, or null.
+const wrongTry = (move) => stepWrongTry(currentStep(), move);
+
 // The person's move in a step: one of `accept` moves on (the session
 // plays it, the board shows what it took); any other is refused with the
 // step's reason, or a general one, and the step stays.
 function learnTry(move) {
   if (app.learn.phase !== "task") return;
   const step = currentStep();
-  if (step.accept.includes(move)) {
+  const verdict = lessonVerdict(step, move);
+  if (verdict.right) {
     app.learn.phase = "right";
     app.learn.feedback = { kind: "right", say: () => (step.right ? words(step.right) : t("right")) };
     const progress = loadProgress();
@@ -111,22 +118,11 @@ function learnTry(move) {
     saveJson(PROGRESS_KEY, progress);
     sendMove(move);
   } else {
-    const wrong = wrongTry(move);
+    const wrong = verdict.wrong;
     app.learn.feedback = { kind: "wrong", say: wrong ? () => words(wrong.why) : () => t("notThisTask") };
     drawBoard();
   }
   renderLesson();
-}
-
-// The step's wrong try for `move`; a move clicked without its direction
-// (from and to only) finds the try with those points.
-function wrongTry(move) {
-  const wrongs = currentStep().wrong || [];
-  return wrongs.find((w) => w.move === move)
-    || (bareKaMove(move)
-      ? wrongs.find((w) => w.move.startsWith(move) && /^[nsew]+$/.test(w.move.slice(move.length)))
-      : null)
-    || null;
 }
 
 // The player goes on after a right move (its words stay until then).
@@ -299,7 +295,7 @@ function onError(message) {
 function decorate(svg) {
   if (!app.learn.lesson || (app.learn.phase !== "task" && app.learn.phase !== "right")) return;
   for (const name of currentStep().highlight || []) {
-    const [x, y] = centre(name);
+    const [x, y] = centre(name, app.flipped);
     el("circle", { class: "lesson-mark", cx: x, cy: y, r: 29, "data-highlight": name }, svg);
   }
 }

@@ -1,11 +1,14 @@
-import { RULE_OPTION_NAMES, app, rulesOf } from "./app-state.js";
+// @ts-check
+import { app, optionWordsKey, rulesOf } from "./app-state.js";
 import { drawBoard, legalMove, sendMove } from "./board.js";
 import { $, node, params } from "./dom.js";
 import { moverOf, other } from "./geometry.js";
+import { puzzleVerdict, ratedAfter } from "./judgement.js";
 import { loadJson, saveJson } from "./storage.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
-import { reasonWords, ruleValueWords, showError } from "./words.js";
+import { showError } from "./panel.js";
+import { reasonWords, ruleValueWords } from "./words.js";
 
 // Puzzle mode (?mode=puzzle, &id=ID one puzzle): the page's own, as Learn
 // mode is. It reads puzzles.jsonl (a puzzle a line), sets up the position
@@ -30,10 +33,8 @@ function loadPuzzleRecord() {
 
 const savePuzzleRecord = (record) => saveJson(PUZZLE_KEY, record);
 
-// The rule options' names in the strings table, in the protocol's order.
-const OPTION_KEYS = ["pattern", "kaEntry", "secondColumn", "centre"];
 // A puzzle's rule set as one key: the option values in the protocol's order.
-const puzzleRuleSet = (p) => RULE_OPTION_NAMES.map((name) => (p.options || {})[name] || "").join("/");
+const puzzleRuleSet = (p) => app.ruleOptions.map((option) => (p.options || {})[option.name] || "").join("/");
 
 // The puzzles the filters let through.
 function filteredPuzzles(record) {
@@ -95,7 +96,7 @@ function openPuzzle(p) {
   app.puzzle.feedback = null;
   app.puzzle.counted = false;
   app.puzzle.alternative = false;
-  const rules = rulesOf(p.options);
+  const rules = rulesOf(app.ruleOptions, p.options);
   app.puzzle.rules = rules;
   app.puzzle.start = p.before && p.mistake ? p.before : p.position;
   app.puzzle.offset = p.before && p.mistake ? 1 : 0;
@@ -155,14 +156,14 @@ function onPuzzleState() {
 // the board and #moves stay.
 function puzzleTry(move) {
   if (!app.puzzle.current || app.puzzle.phase !== "playing") return;
-  const alternative = app.puzzle.step === 0 && (app.puzzle.current.alternatives || []).includes(move);
-  if (move === app.puzzle.solution[app.puzzle.step] || alternative) {
+  const { right, alternative, solved } = puzzleVerdict(app.puzzle.current, app.puzzle.solution, app.puzzle.step, move);
+  if (right) {
     app.puzzle.step += 1;
     app.puzzle.phase = "moving";
     app.puzzle.alternative = alternative;
     app.puzzle.feedback = alternative
       ? { kind: "right", key: "puzzleAlternative", values: { move: app.puzzle.solution[0] } }
-      : { kind: "right", key: app.puzzle.step >= app.puzzle.solution.length ? "puzzleSolved" : "puzzleGood" };
+      : { kind: "right", key: solved ? "puzzleSolved" : "puzzleGood" };
     sendMove(move);
   } else {
     app.puzzle.feedback = { kind: "wrong", key: "notTheMove" };
@@ -178,7 +179,7 @@ function puzzleWhy(p, solver) {
   const state = app.state;
   const words = [];
   const played = state.moves.length;
-  const solverMoved = played > 0 && moverOf(played) === solver;
+  const solverMoved = played > 0 && moverOf(played, app.state.start) === solver;
   if (state.last && solverMoved) {
     const taken = state.last.captures.length;
     const key = taken === 1 ? "puzzleWhyTookOne" : taken ? "puzzleWhyTook" : "puzzleWhyQuiet";
@@ -214,8 +215,7 @@ function countPuzzle(solved) {
   if (app.puzzle.counted) return;
   app.puzzle.counted = true;
   const record = loadPuzzleRecord();
-  const expected = 1 / (1 + 10 ** ((app.puzzle.current.rating - record.rating) / 400));
-  record.rating = Math.round(record.rating + PUZZLE_K * ((solved ? 1 : 0) - expected));
+  record.rating = ratedAfter(record.rating, app.puzzle.current.rating, solved, PUZZLE_K);
   record.streak = solved ? record.streak + 1 : 0;
   record.best = Math.max(record.best, record.streak);
   record.results[app.puzzle.current.id] = solved ? 1 : 0;
@@ -293,7 +293,7 @@ function renderPuzzle() {
     themes.map((theme) => [theme, t(`theme-${theme}`)]), record.theme, filters);
   const sets = [...new Set(app.puzzle.all.filter((q) => !record.theme || q.themes.includes(record.theme)).map(puzzleRuleSet))].sort();
   puzzleSelect("puzzle-rules", t("puzzleRules"), t("allRuleSets"),
-    sets.map((set) => [set, set.split("/").map((value, i) => `${t(OPTION_KEYS[i])} ${ruleValueWords(value)}`).join(" · ")]), record.rules, filters);
+    sets.map((set) => [set, set.split("/").map((value, i) => `${t(optionWordsKey(app.ruleOptions[i].field))} ${ruleValueWords(value)}`).join(" · ")]), record.rules, filters);
 }
 
 // A move the board does not list: the session is asked, and its

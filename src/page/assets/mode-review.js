@@ -1,3 +1,4 @@
+// @ts-check
 // Review mode: the session's engine judges every move of the game on the
 // board, as lichess's analysis does; the page draws the judgements, the
 // graph of South's winning chances and the summary. The review mode's
@@ -20,10 +21,10 @@ function drawReviewArrows(svg) {
   if (ply < 1) return;
   arrowHead(svg, "played-head", "#2f7fd8");
   arrowHead(svg, "best-head", "#2a9d4a");
-  const mover = moverOf(ply);
+  const mover = moverOf(ply, app.state.start);
   moveArrow(svg, app.state.moves[ply - 1], mover, "played", "played-file", "played-head");
   drawCaptures(svg);
-  const best = bestMove(reviewPly(ply));
+  const best = bestMove(reviewPly(app.review, ply));
   if (best && best !== app.state.moves[ply - 1]) moveArrow(svg, best, mover, "arrow", "arrow-file", "best-head");
 }
 
@@ -31,19 +32,19 @@ function renderReview() {
   const progress = app.review && app.review.running;
   $("review-progress").hidden = !progress;
   if (app.review) {
-    $("review-progress-bar").max = Math.max(1, app.review.total);
-    $("review-progress-bar").value = app.review.done;
+    $("review-progress-bar").max = String(Math.max(1, app.review.total));
+    $("review-progress-bar").value = String(app.review.done);
     $("review-progress-text").textContent = t("reviewProgress", { done: app.review.done, total: app.review.total });
   }
   // The bar shows South's winning chances at the ply on view.
-  const standing = reviewStanding(app.state.cursor);
+  const standing = reviewStanding(app.review, app.state.cursor);
   if (standing) showEval(standing.text, standing.win);
   drawGraph();
   const players = app.review && app.review.players ? app.review.players : {};
   $("review-title").textContent = app.review
     ? `${players.south || "?"} (${t("south")}) – ${players.north || "?"} (${t("north")}), ${app.review.result || "*"}`
     : "";
-  const judged = reviewPly(app.state.cursor);
+  const judged = reviewPly(app.review, app.state.cursor);
   const text = $("review-move");
   if (!app.review) {
     text.textContent = app.state.moves.length ? "" : t("reviewNothing");
@@ -53,7 +54,7 @@ function renderReview() {
     text.textContent = t("reviewStart", { eval: standing ? standing.text : "" });
   } else if (judged) {
     const move = app.state.moves[app.state.cursor - 1] + (judged.mark || "");
-    let words = `${moveNumber(app.state.cursor)} ${move}: ${evalWords(judged.eval)}`;
+    let words = `${moveNumber(app.state.cursor, app.state.start)} ${move}: ${evalWords(judged.eval)}`;
     if (judged.best) {
       words += `; ${t("better")} ${judged.best.move} (${evalWords(judged.best.eval)})`;
       if (judged.best.line.length > 1) words += `: ${judged.best.line.join(" ")}`;
@@ -104,7 +105,7 @@ function drawGraph() {
   el("rect", { class: "north-area", x: 0, y: 0, width, height }, svg);
   const known = [];
   for (let ply = 0; ply <= app.state.moves.length; ply++) {
-    const standing = reviewStanding(ply);
+    const standing = reviewStanding(app.review, ply);
     if (standing) known.push([ply, standing.win]);
   }
   if (known.length) {
@@ -117,8 +118,8 @@ function drawGraph() {
   el("line", { class: "cursor", x1: x(app.state.cursor), y1: 0, x2: x(app.state.cursor), y2: height }, svg);
   // Every ply has its point; marked moves are larger dots of their colour.
   app.state.moves.forEach((_, i) => {
-    const judged = reviewPly(i + 1);
-    const standing = reviewStanding(i + 1);
+    const judged = reviewPly(app.review, i + 1);
+    const standing = reviewStanding(app.review, i + 1);
     const win = standing ? standing.win : 50;
     const attrs = { cx: x(i + 1), cy: y(win), r: judged && judged.mark ? 4.5 : 1.5, "data-ply": i + 1 };
     if (judged && judged.mark) attrs["data-mark"] = judged.mark;
@@ -159,8 +160,15 @@ export function setUpReview() {
 }
 
 /** Review mode's hooks (see app.js): the game is stepped through, not changed. */
+/** @type {import("./app-state.js").Mode} */
 export const reviewMode = {
   name: "review",
+  titleKey: "titleReview",
+  takesBack: false,
+  reviewBox: true,
+  hint: () => t("hintReview"),
+  saveWords: () => (app.review && app.review.game ? t("saveAnnotated") : t("save")),
+  judgement: (ply) => reviewPly(app.review, ply),
   canMove: () => false,
   submit: () => {},
   unlisted: (move) => { send({ type: "move", move }); return false; },

@@ -1,3 +1,4 @@
+// @ts-check
 // Rooms of `pasang serve`: the page came from a room server (its page is
 // marked data-rooms) and the address names a room (room=new makes one).
 // The server referees and keeps the game; the page sends moves, a
@@ -5,14 +6,15 @@
 // token is kept in this browser, so a reload (or a new connection after
 // the network went) goes back to the same seat. Outside a room, the room
 // server's page is the lobby: the room maker.
-import { RULE_KEYS, app } from "./app-state.js";
+import { app, ruleKeys } from "./app-state.js";
 import { drawBoard } from "./board.js";
 import { $, params, roomAddress } from "./dom.js";
 import { copyText } from "./sharing.js";
 import { loadText, saveText } from "./storage.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
-import { reasonWords, sayError, showError } from "./words.js";
+import { sayError, showError } from "./panel.js";
+import { reasonWords } from "./words.js";
 
 const roomKey = (code) => `pasang-room-${code}`;
 // The name this browser's player gives in rooms, kept for the next room.
@@ -35,7 +37,7 @@ function startLobby() {
 // in an address reads as a space, so "3 2" is 3+2 too. Something else
 // is refused, naming the parameter, and no room is made.
 function roomCreateMessage() {
-  const rules = Object.fromEntries(RULE_KEYS.filter((key) => params.has(key)).map((key) => [key, params.get(key)]));
+  const rules = Object.fromEntries(ruleKeys(app.ruleOptions).filter((key) => params.has(key)).map((key) => [key, params.get(key)]));
   const side = (params.get("side") || "random").trim().toLowerCase();
   const message = { type: "create", rules, side };
   let good = true;
@@ -135,8 +137,9 @@ function renderRoom() {
   // in pasang gui or any reader of the project's records.
   $("room-record").hidden = !over;
   if (over) {
-    $("room-record").href = `/record?room=${encodeURIComponent(app.room.code)}&game=${app.room.game}`;
-    $("room-record").download = `pasang-${app.room.code}-${app.room.game}.pgn`;
+    const link = /** @type {HTMLAnchorElement} */ (/** @type {unknown} */ ($("room-record")));
+    link.href = `/record?room=${encodeURIComponent(app.room.code)}&game=${app.room.game}`;
+    link.download = `pasang-${app.room.code}-${app.room.game}.pgn`;
   }
   const mine = app.room.rematch[app.room.seat === "south" ? 0 : 1];
   const theirs = app.room.rematch[app.room.seat === "south" ? 1 : 0];
@@ -251,7 +254,7 @@ function roomReconnect(connect) {
 export function setUpRoom() {
   $("create-room").onclick = () => {
     const query = new URLSearchParams({ mode: "friend", room: "new" });
-    for (const key of RULE_KEYS) if ($(key).value) query.set(key, $(key).value);
+    for (const key of ruleKeys(app.ruleOptions)) if ($(key) && $(key).value) query.set(key, $(key).value);
     query.set("clock", $("room-clock").value);
     query.set("side", $("room-side").value);
     location.search = `?${query}`;
@@ -344,6 +347,6 @@ export const lobbyMode = {
   submit: () => {},
   unlisted: () => false,
   keys: false,
-  onClose: (connect) => { if (!$(RULE_KEYS[0]).options.length) roomReconnect(connect); },
+  onClose: (connect) => { if (!app.ruleOptions.length) roomReconnect(connect); },
   render: () => { if (!app.state) $("status").textContent = t("lobbyStatus"); },
 };

@@ -1,31 +1,34 @@
+// @ts-check
 // The panel beside the board: the status, scores and clocks, the hint,
 // the move list, the engine's lines and evaluation, and the controls each
 // mode shows; the mode in charge draws its own part (app.mode.render).
-import { RULE_KEYS, app } from "./app-state.js";
+import { app, ruleKeys } from "./app-state.js";
 import { canMove, drawBoard } from "./board.js";
 import { $ } from "./dom.js";
 import { moveNumber, moverOf } from "./geometry.js";
-import { evalWords, reviewPly } from "./judgement.js";
+import { evalWords } from "./judgement.js";
 import { currentLanguage, t } from "./strings.js";
 import { send } from "./transport.js";
+import { clockText, ruleValueWords } from "./words.js";
 
 /** Draws the page from the last state. */
 export function render() {
   $("status").textContent = statusText();
-  $("score-south").textContent = app.state.scores[0];
-  $("score-north").textContent = app.state.scores[1];
-  $("phase").textContent = app.state.phase;
+  $("score-south").textContent = String(app.state.scores[0]);
+  $("score-north").textContent = String(app.state.scores[1]);
+  $("phase").textContent = String(app.state.phase);
   $("thinking").hidden = !app.state.thinking;
-  const mode = app.mode;
-  document.title = mode.title ? mode.title() : `Pasang: ${statusText()} (${modeTitle(app.state.mode)})`;
-  document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("active", !app.learn && !app.puzzle && b.dataset.mode === app.state.mode));
+  const mode = app.mode, session = app.session;
+  const sessionTitle = session.titleKey ? t(session.titleKey) : app.state.mode;
+  document.title = mode.title ? mode.title() : `Pasang: ${statusText()} (${sessionTitle})`;
+  document.querySelectorAll("#modes button").forEach((/** @type {HTMLElement} */ b) => b.classList.toggle("active", !app.learn && !app.puzzle && b.dataset.mode === session.name));
   $("learn-link").classList.toggle("active", Boolean(app.learn));
   $("puzzle-link").classList.toggle("active", Boolean(app.puzzle));
-  const friendly = app.state.mode === "friend";
+  const friendly = Boolean(session.friendBox);
   document.body.classList.toggle("friend", friendly);
   $("friend").hidden = !friendly || !app.friend;
-  document.querySelectorAll("#settings [class]").forEach((node) => {
-    node.hidden = !node.classList.contains("for-" + app.state.mode);
+  document.querySelectorAll("#settings [class]").forEach((/** @type {HTMLElement} */ node) => {
+    node.hidden = !node.classList.contains("for-" + session.name);
   });
   // A finished game has nothing to stop, and its engines' lines are old.
   if (app.state.over) {
@@ -36,23 +39,23 @@ export function render() {
   $("run").textContent = app.state.running ? t("stop") : t("start");
   if (app.state.person) $("side").value = app.state.person;
   // A room's state has no engine part: its settings stay as they are.
-  if (app.state.skill !== undefined) $("skill").value = app.state.skill;
+  if (app.state.skill !== undefined) $("skill").value = String(app.state.skill);
   if (app.state.movetime !== undefined) $("movetime").value = String(app.state.movetime);
   if (app.state.multipv !== undefined) $("multipv").value = String(app.state.multipv);
   $("clock").value = app.state.clock ? `${app.state.clock.minutes}+${app.state.clock.increment}` : "0+0";
-  $("save").textContent = app.state.mode === "review" && app.review && app.review.game ? t("saveAnnotated") : t("save");
-  $("takeback").hidden = app.state.mode === "review";
+  $("save").textContent = session.saveWords ? session.saveWords() : t("save");
+  $("takeback").hidden = session.takesBack === false;
   // A game in play or between friends may be resigned (a room's says
   // more: its render follows).
-  $("resign").hidden = !["play", "friend"].includes(app.state.mode) || Boolean(app.state.over);
+  $("resign").hidden = !session.resignable || Boolean(app.state.over);
   app.clockAt = performance.now();
   showClocks();
-  for (const key of RULE_KEYS) $(key).value = app.state.rules[key];
+  for (const key of ruleKeys(app.ruleOptions)) if ($(key)) $(key).value = app.state.rules[key];
   if (document.activeElement !== $("fen")) $("fen").value = app.state.position;
   renderHint();
   renderMoves();
   renderLines();
-  $("review").hidden = app.state.mode !== "review";
+  $("review").hidden = !session.reviewBox;
   if (mode.render) mode.render();
   markBoard();
   drawBoard();
@@ -74,24 +77,18 @@ function markBoard() {
   board.legal = canMove() ? state.legal.map((m) => m.move).join(" ") : "";
 }
 
-function modeTitle(mode) {
-  const key = { play: "titlePlay", analyse: "titleAnalyse", watch: "titleWatch", review: "titleReview", friend: "titleFriend" }[mode];
-  return key ? t(key) : mode;
-}
-
 // What to do now, said in words under the board.
 function renderHint() {
   let text = app.mode.hint ? app.mode.hint() : undefined;
+  const personal = app.session.speaksToPerson;
   if (text !== undefined) {
-    // The mode says what to do (a lesson says it in its panel).
-  } else if (app.state.mode === "review") {
-    text = t("hintReview");
+    // The mode says what to do (a lesson says it in its panel, a review its own).
   } else if (app.state.over && app.state.moves.length && app.state.cursor === app.state.moves.length) {
     text = t("hintOver");
-  } else if (canMove() && (app.state.mode !== "play" || app.state.side === app.state.person)) {
-    const you = app.state.mode === "play" ? t("yourMove") : t("toMove", { side: t(app.state.side) });
+  } else if (canMove() && (!personal || app.state.side === app.state.person)) {
+    const you = personal ? t("yourMove") : t("toMove", { side: t(app.state.side) });
     // Outside play the page speaks of the side to move, not to the person.
-    const suffix = app.state.mode === "play" ? "" : "Other";
+    const suffix = personal ? "" : "Other";
     const key = ["hintPassage", "hintEntry", "hintKa"][app.state.phase - 1];
     text = t(key + suffix, { who: you });
   }
@@ -104,22 +101,22 @@ function renderMoves() {
   list.textContent = "";
   app.state.moves.forEach((move, i) => {
     const span = document.createElement("span");
-    const mover = moverOf(i + 1);
+    const mover = moverOf(i + 1, app.state.start);
     span.textContent = move;
     span.className = mover;
-    span.dataset.ply = i + 1;
-    const judged = app.state.mode === "review" ? reviewPly(i + 1) : null;
+    span.dataset.ply = String(i + 1);
+    const judged = app.session.judgement ? app.session.judgement(i + 1) : null;
     if (judged && judged.mark) span.dataset.mark = judged.mark;
     if (judged) span.title = evalWords(judged.eval) + (judged.best ? `; ${t("better")} ${judged.best.move}` : "");
     // Numbered: South's moves, and the first if North made it.
-    if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1);
+    if (mover === "south" || i === 0) span.dataset.number = moveNumber(i + 1, app.state.start);
     if (i + 1 === app.state.cursor) span.classList.add("current");
     span.onclick = () => goto(i + 1);
     list.appendChild(span);
   });
   // The list scrolls to the current move; the page itself does not move
   // (on a phone the board would slide away).
-  const current = list.querySelector(".current");
+  const current = /** @type {HTMLElement | null} */ (list.querySelector(".current"));
   if (current && (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)) {
     list.scrollTop = current.offsetTop - list.clientHeight / 2;
   }
@@ -136,9 +133,8 @@ export function renderLines() {
   const list = $("lines");
   list.textContent = "";
   // In play the engine's thoughts stay hidden (its score shows in #eval).
-  let shown = [];
-  if (app.state && app.state.mode === "watch") shown = ["south", "north"].map((side) => app.watchLines[side]).filter(Boolean);
-  if (app.state && app.state.mode === "analyse") shown = Object.keys(app.lines).sort((a, b) => a - b).map((k) => app.lines[k]);
+  const session = app.session;
+  const shown = session.lines ? session.lines() : [];
   for (const info of shown) {
     const li = document.createElement("li");
     const score = document.createElement("span");
@@ -149,7 +145,7 @@ export function renderLines() {
     depth.className = "depth";
     depth.textContent = `d${info.depth}${speed(info.nps)}`;
     li.appendChild(depth);
-    const who = app.state.mode === "watch" ? t(info.side) + ": " : "";
+    const who = session.lineLabel ? session.lineLabel(info) : "";
     li.appendChild(document.createTextNode(`${who}${info.pv.join(" ")}`));
     const facts = { score: info.score, depth: info.depth, nps: info.nps, pv: info.pv.join(" ") };
     li.title = t(info.nps ? "lineTitleSpeed" : "lineTitle", facts);
@@ -164,8 +160,7 @@ export function showClocks() {
   if (!clock) return;
   for (const side of ["south", "north"]) {
     const running = clock.running === side ? performance.now() - app.clockAt : 0;
-    const seconds = Math.max(0, Math.ceil((clock[side] - running) / 1000));
-    $("clock-" + side).textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    $("clock-" + side).textContent = clockText(clock[side] - running);
     $("clock-box-" + side).classList.toggle("running", clock.running === side);
     $("you-" + side).hidden = app.state.person !== side;
   }
@@ -176,12 +171,13 @@ export function showClocks() {
 // engine's last score stands until a take-back goes before it; a game
 // over shows its result in the bar, not a score.
 export function forgetStaleEvaluation() {
-  if (app.state.mode === "analyse" && Object.values(app.lines).some((info) => info.ply !== app.state.cursor)) app.lines = {};
+  const analyses = app.session.analysesCursor;
+  if (analyses && Object.values(app.lines).some((info) => info.ply !== app.state.cursor)) app.lines = {};
   if (app.state.over) {
     app.evalPly = null;
     const winner = app.state.over.winner;
     showEval("", winner === "south" ? 100 : winner === "north" ? 0 : 50);
-  } else if (app.evalPly !== null && (app.state.cursor < app.evalPly || (app.state.mode === "analyse" && app.state.cursor !== app.evalPly))) {
+  } else if (app.evalPly !== null && (app.state.cursor < app.evalPly || (analyses && app.state.cursor !== app.evalPly))) {
     app.evalPly = null;
     showEval("", 50);
   }
@@ -206,7 +202,7 @@ function statusText() {
   };
   const names = Boolean(playerName(app.mode, "south") || playerName(app.mode, "north"));
   // A friend game names the player to move.
-  if (state.mode === "friend" && !state.over && playerName(app.mode, state.side)) {
+  if (app.session.friendBox && !state.over && playerName(app.mode, state.side)) {
     return t("toMove", { side: named(state.side) });
   }
   const you = state.over ? yourSide() : null;
@@ -232,8 +228,8 @@ function statusText() {
 // person's side against the engine, a room's seat. A friend game on one
 // device has two players, so none.
 function yourSide() {
-  if (app.mode.yourSide) return app.mode.yourSide() || null;
-  return app.state.mode === "play" && app.state.person ? app.state.person : null;
+  const mode = app.mode.yourSide ? app.mode : app.session;
+  return mode.yourSide ? mode.yourSide() || null : null;
 }
 
 // The name of `side`'s player, if the mode knows it (in a room, as the room has it).
@@ -267,4 +263,29 @@ export function setUpResign() {
     button.textContent = t("resignConfirm");
     timer = setTimeout(calm, 4000);
   };
+}
+
+/** The rule selects' values in the page's language (each option's value
+ * stays the protocol's). */
+export function labelRuleValues() {
+  for (const key of ruleKeys(app.ruleOptions)) {
+    const select = /** @type {HTMLSelectElement | null} */ (/** @type {unknown} */ ($(key)));
+    if (select) for (const option of select.options) option.textContent = ruleValueWords(option.value);
+  }
+}
+
+/** Says in #error what was wrong with the address, the standing notice and
+ * the last refusal; each is words, or a function that words them in the
+ * page's language. */
+export function showError() {
+  const text = [...app.addressErrors, app.notice, app.lastError].filter(Boolean)
+    .map((words) => (typeof words === "function" ? words() : words)).join("\n");
+  $("error").textContent = text;
+  $("error").hidden = !text;
+}
+
+/** Says `words` (or a function giving them) in #error until the next state. */
+export function sayError(words) {
+  app.lastError = words;
+  showError();
 }

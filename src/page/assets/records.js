@@ -1,21 +1,22 @@
+// @ts-check
 // Records: a record file opened (a file of several games offers a
 // choice), and the game saved, as the session writes it.
 import { MAX_RECORD_BYTES, app } from "./app-state.js";
 import { $ } from "./dom.js";
 import { t } from "./strings.js";
 import { send } from "./transport.js";
-import { sayError } from "./words.js";
+import { sayError } from "./panel.js";
 
 export function renderPicker() {
   const box = $("picker-games");
   box.textContent = "";
   $("picker").hidden = !app.games || app.games.games.length < 2;
   if (!app.games) return;
-  $("picker-count").textContent = app.games.games.length;
+  $("picker-count").textContent = String(app.games.games.length);
   for (const g of app.games.games) {
     const button = document.createElement("button");
     button.type = "button";
-    button.dataset.game = g.game;
+    button.dataset.game = String(g.game);
     const names = `${g.south || "?"} – ${g.north || "?"}`;
     button.textContent = t(g.annotated ? "pickerAnnotated" : "pickerGame", { game: g.game, names, result: g.result, plies: g.plies });
     button.classList.toggle("active", g.game === app.games.chosen);

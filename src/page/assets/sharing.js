@@ -1,3 +1,4 @@
+// @ts-check
 // Copying and sharing a link or a position: the clipboard where the
 // browser has one, else the text selected in its field for the person to
 // copy; the Web Share API first where there is one (phones).

@@ -1,3 +1,4 @@
+// @ts-check
 // The game's sounds, as lichess has them: a move, a capture and the
 // game's end, made by the browser's Web Audio (no sound files), off by
 // the #sound switch, which the browser keeps.

@@ -1,3 +1,4 @@
+// @ts-check
 // What the page keeps in the browser (localStorage): read and written in
 // one place, so that a browser with no storage, or a value that is not
 // what it was, costs nothing but the kept value.

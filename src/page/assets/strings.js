@@ -1,3 +1,4 @@
+// @ts-check
 // The board's words, in English and in Malay (Bahasa Melayu, the language
 // of Brunei): one table for both pages (`pasang gui`'s and the static
 // site's). The language is the browser's (Malay for any `ms` language),
@@ -728,6 +729,8 @@ function chooseLanguage() {
   }
   const kept = loadText("pasang-language");
   if (kept && STRINGS[kept]) return kept;
+  // (Outside a browser, Node's unit tests, there is no navigator: English.)
+  if (typeof navigator === "undefined") return "en";
   const asked = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
   return asked.some((tag) => /^(ms|zsm)\b/i.test(tag)) ? "ms" : "en";
 }
@@ -770,7 +773,7 @@ export function inLanguage(code, words) {
  * or `data-i18n-alt` (that attribute). */
 export function applyLanguage() {
   document.documentElement.lang = language;
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n]")) if (node instanceof HTMLElement) node.textContent = t(node.dataset.i18n);
   for (const attribute of ["title", "aria-label", "alt"]) {
     for (const node of document.querySelectorAll(`[data-i18n-${attribute}]`)) {
       node.setAttribute(attribute, t(node.getAttribute(`data-i18n-${attribute}`)));

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's one connection: the session behind it (`pasang gui`'s, over
 // its WebSocket, or, on the static site, the same session compiled to
 // WebAssembly in a Web Worker), or a room server's socket. All take and

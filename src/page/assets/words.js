@@ -1,17 +1,8 @@
+// @ts-check
 // Words from the strings table for what the session and the room server
-// send (refusals by their kind and typed reason), and #error, where they
-// are said.
-import { RULE_KEYS, app } from "./app-state.js";
-import { $ } from "./dom.js";
+// send (refusals by their kind and typed reason) and for the clocks. Pure:
+// Node's tests run them (panel.js says them on the page).
 import { STRINGS, t } from "./strings.js";
-
-/** The rule selects' values in the page's language (each option's value
- * stays the protocol's). */
-export function labelRuleValues() {
-  for (const key of RULE_KEYS) {
-    for (const option of $(key).options) option.textContent = ruleValueWords(option.value);
-  }
-}
 
 /** A rule option's value in the page's language. */
 export function ruleValueWords(value) {
@@ -50,18 +41,10 @@ export function refusalWords(message) {
   }
 }
 
-/** Says in #error what was wrong with the address, the standing notice and
- * the last refusal; each is words, or a function that words them in the
- * page's language. */
-export function showError() {
-  const text = [...app.addressErrors, app.notice, app.lastError].filter(Boolean)
-    .map((words) => (typeof words === "function" ? words() : words)).join("\n");
-  $("error").textContent = text;
-  $("error").hidden = !text;
-}
-
-/** Says `words` (or a function giving them) in #error until the next state. */
-export function sayError(words) {
-  app.lastError = words;
-  showError();
+/** A clock's reading: `m:ss`, the seconds rounded up (a clock shows 0:00
+ * only once the time is gone).
+ * @param {number} milliseconds */
+export function clockText(milliseconds) {
+  const seconds = Math.max(0, Math.ceil(milliseconds / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }

@@ -862,6 +862,11 @@ values: Array<string>,
  */
 default: string, 
 /**
+ * The protocol's option name, e.g. `Ka Entry`, as lessons and
+ * puzzles name their options (the page maps them to fields by it).
+ */
+name: string, 
+/**
  * Its name in English and Malay.
  */
 words: Words, 

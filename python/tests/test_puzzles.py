@@ -13,7 +13,7 @@ import pasang.puzzles as puzzles
 
 @pytest.fixture(scope="module")
 def shipped(root):
-    return puzzles.read_puzzles(str(root / "src" / "page" / "assets" / "puzzles.jsonl"))
+    return puzzles.read_puzzles(str(root / "src" / "puzzles" / "puzzles.jsonl"))
 
 
 def test_the_shipped_puzzles_replay(shipped):

@@ -8,6 +8,7 @@ Not part of CI. After ``pip install "./python[jax,az]"``::
 
     python python/scripts/az_jax.py --minutes 15 --checkpoint /tmp/az.ckpt
     python python/scripts/az_jax.py --minutes 15 --checkpoint /tmp/az.ckpt   # resumes
+    python python/scripts/az_jax.py --evaluate-only --checkpoint /tmp/az.ckpt --eval-simulations 16
 
 Each iteration prints its measured self-play steps, games and training
 steps a second (so a run on an accelerator can be planned from them);
@@ -15,6 +16,9 @@ every ``--eval-every`` iterations, and at the end, the network playing
 with ``--eval-simulations`` simulations scores against random and greedy
 (``--eval-games`` each, half with each colour) with a 95% interval, and
 against the engine at ``--engine-nodes`` nodes (``--engine-games``).
+``--evaluate-only`` runs that evaluation alone: of ``--checkpoint`` (not
+written) when given, else of the untrained network of ``--seed``, with the
+seeds the run's own evaluation of that iteration used.
 """
 
 import argparse
@@ -231,10 +235,16 @@ def main():
     parser.add_argument("--eval-simulations", type=int, default=8)
     parser.add_argument("--engine-games", type=int, default=20)
     parser.add_argument("--engine-nodes", type=int, default=1000)
+    parser.add_argument("--eval-against", default="random,greedy,engine", help="the opponents evaluated, comma-separated")
     parser.add_argument("--checkpoint", default=None)
     parser.add_argument("--curve", default=None, help="write the evaluations and rates as JSON to this file")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--evaluate-only", action="store_true", help="evaluate --checkpoint (or the untrained network) and stop"
+    )
     args = parser.parse_args()
+    if args.evaluate_only and args.checkpoint and not os.path.exists(args.checkpoint):
+        parser.error("--evaluate-only: no checkpoint at {}".format(args.checkpoint))
 
     env, net, optimizer, selfplay, train_step, act = make(args)
     key = jax.random.PRNGKey(args.seed)
@@ -252,7 +262,7 @@ def main():
 
     def report(label):
         for opponent, games in (("random", args.eval_games), ("greedy", args.eval_games), ("engine", args.engine_games)):
-            if games <= 0:
+            if games <= 0 or opponent not in args.eval_against.split(","):
                 continue
             t0 = time.perf_counter()
             w, d, l = evaluate(env, act, params, opponent, games, 1000 + iteration, searcher, args.engine_nodes)
@@ -283,6 +293,9 @@ def main():
             with open(args.curve, "w") as handle:
                 json.dump(curve, handle, indent=1)
 
+    if args.evaluate_only:
+        report("evaluate-only")
+        return
     if iteration == 0:
         report("untrained")
     replay = []

@@ -1,8 +1,7 @@
 """python/scripts/az_jax.py at a toy size: one iteration of self-play and
 training, the evaluation against random, greedy and the engine (every game
 counted, the score inside its interval), the curve's JSON, and a resume
-from the checkpoint that goes on to a second iteration, then an evaluation
-alone of that checkpoint (--evaluate-only).
+from the checkpoint that goes on to a second iteration.
 
 A minute or two, mostly compiling. Needs the ``jax`` and ``az`` extras
 (``pip install "./python[jax,az]"``), which CI does not install: without
@@ -24,9 +23,9 @@ TOY = "--batch 4 --plies 12 --simulations 2 --train-batch 16 --eval-games 4 --en
 TOY += "--eval-simulations 2 --minutes 30".split()
 
 
-def run(tmp_path, iterations, *extra):
+def run(tmp_path, iterations):
     files = ["--checkpoint", str(tmp_path / "az.ckpt"), "--curve", str(tmp_path / "curve.json")]
-    command = [sys.executable, str(SCRIPT), *TOY, "--iterations", str(iterations), *files, *extra]
+    command = [sys.executable, str(SCRIPT), *TOY, "--iterations", str(iterations), *files]
     output = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert output.returncode == 0, output.stderr[-3000:]
     return output.stdout, json.loads((tmp_path / "curve.json").read_text())
@@ -49,15 +48,3 @@ def test_a_toy_run_learns_evaluates_and_resumes(tmp_path):
     assert "resumed from" in out and "at iteration 1" in out
     assert [rates["iteration"] for rates in curve["iterations"]] == [1, 2]
     assert curve["evaluations"][-1]["iteration"] == 2
-
-    # Evaluation only: the checkpoint's network, not trained further nor
-    # saved again, scored with the seeds of its iteration.
-    saved = (tmp_path / "az.ckpt").read_bytes()
-    out, curve = run(tmp_path, 3, "--evaluate-only", "--eval-simulations", "4", "--engine-games", "0")
-    assert (tmp_path / "az.ckpt").read_bytes() == saved
-    assert [rates["iteration"] for rates in curve["iterations"]] == [1, 2]
-    new = [point for point in curve["evaluations"] if point["label"] == "evaluate-only"]
-    assert [(point["opponent"], point["iteration"], point["eval_simulations"]) for point in new] == [
-        ("random", 2, 4),
-        ("greedy", 2, 4),
-    ]

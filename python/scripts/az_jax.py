@@ -38,6 +38,7 @@ from flax import linen as nn
 
 import pasang
 import pasang.jax as pjax
+from pasang.rl.stats import wilson_interval
 
 SCALE = np.ones(pjax.OBSERVATION_PLANES, np.float32)
 # The scores (planes 7, 8) by 30, not by their 180 maximum, so that a lead
@@ -155,11 +156,7 @@ def make(args):
 
 def interval(wins, draws, games):
     """Score and its 95% Wilson interval (draws as half a win)."""
-    score = (wins + draws / 2) / games
-    z = 1.96
-    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return score, max(0.0, centre - half), min(1.0, centre + half)
+    return wilson_interval((wins + draws / 2) / games, games)
 
 
 def greedy_move(board, rng):

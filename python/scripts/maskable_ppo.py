@@ -20,7 +20,6 @@ games. ``--curve FILE`` writes the points as JSON.
 
 import argparse
 import json
-import math
 import time
 
 import gymnasium
@@ -34,6 +33,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from pasang.rl.gym_env import PasangEnv
+from pasang.rl.stats import wilson_interval
 
 SCALE = np.ones(19, np.float32)
 SCALE[7:9] = 1 / 180  # the scores
@@ -75,11 +75,7 @@ class Planes(BaseFeaturesExtractor):
 
 def interval(wins, draws, games):
     """Score and its 95% Wilson interval (draws as half a win)."""
-    score = (wins + draws / 2) / games
-    z = 1.96
-    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return score, max(0.0, centre - half), min(1.0, centre + half)
+    return wilson_interval((wins + draws / 2) / games, games)
 
 
 def evaluate(model, games, seed):

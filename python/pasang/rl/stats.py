@@ -24,7 +24,14 @@ def score_interval(scores: Sequence[float]) -> Tuple[float, float, float, str]:
         # A pair's score is twice a game's: halve its spread.
         half = Z95 * math.sqrt(variance / len(pairs)) / 2
         return mean, max(0.0, mean - half), min(1.0, mean + half), "pentanomial"
+    _, low, high = wilson_interval(mean, games)
+    return mean, low, high, "wilson"
+
+
+def wilson_interval(score: float, games: int) -> Tuple[float, float, float]:
+    """``(score, low, high)``: Wilson's 95% interval of a mean game score
+    (a draw counts half) over ``games`` games, clamped to [0, 1]."""
     z2 = Z95 * Z95
-    centre = (mean + z2 / (2 * games)) / (1 + z2 / games)
-    half = Z95 * math.sqrt(mean * (1 - mean) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return mean, max(0.0, centre - half), min(1.0, centre + half), "wilson"
+    centre = (score + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z95 * math.sqrt(score * (1 - score) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    return score, max(0.0, centre - half), min(1.0, centre + half)
